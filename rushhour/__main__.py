@@ -1,0 +1,5 @@
+import sys
+
+from rushhour.cli import main
+
+sys.exit(main())

@@ -1,0 +1,573 @@
+"""The board model and the reference rules.
+
+A :class:`Board` is an immutable value: a :class:`Layout` (static facts: size, walls, the vehicles'
+names, orientations, lengths and lanes, the goal and its exit) plus one offset per vehicle.  Cells are
+``(row, col)`` pairs counted from 0 at the top left.  A vehicle's *lane* is its fixed coordinate (the row
+of a horizontal vehicle, the column of a vertical one) and its *offset* the moving one (the column of a
+horizontal vehicle's leftmost cell, the row of a vertical vehicle's top cell).
+
+A :class:`Move` slides one vehicle a signed distance, positive toward the right or down.  The reference
+move generator (:meth:`Board.legal_moves`) is the source of truth that the SAT oracle and the solvers
+are checked against.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from rushhour.errors import BoardError, IllegalMoveError, MoveError, UnknownVehicleError
+
+Cell = tuple[int, int]
+Metric = Literal["moves", "steps"]
+
+HORIZONTAL = "H"
+VERTICAL = "V"
+SIDES = ("right", "left", "top", "bottom")
+HEADINGS = ("east", "west", "north", "south")
+MIN_SIDE, MAX_SIDE = 3, 16
+METRICS = ("moves", "steps")
+
+EMPTY = -1
+WALL = -2
+
+_NAME_RE = re.compile(r"[A-Za-z0-9]+\Z")
+_MOVE_RE = re.compile(r"\s*([A-Za-z0-9]+)\s*([+-])\s*(\d+)\s*\Z")
+
+
+def check_metric(metric: str) -> Metric:
+    if metric not in METRICS:
+        raise MoveError(f"unknown metric {metric!r}: use 'moves' or 'steps'")
+    return metric  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class Vehicle:
+    """A vehicle at a position: ``row``/``col`` is its top-left cell."""
+
+    name: str
+    orientation: str
+    length: int
+    row: int
+    col: int
+
+    @property
+    def horizontal(self) -> bool:
+        return self.orientation == HORIZONTAL
+
+    @property
+    def kind(self) -> str:
+        """``H2``, ``V3``...: orientation and length, the class of its cells in the encoding."""
+        return f"{self.orientation}{self.length}"
+
+    @property
+    def description(self) -> str:
+        noun = {2: "car", 3: "truck"}.get(self.length, f"length-{self.length} vehicle")
+        return f"{'horizontal' if self.horizontal else 'vertical'} {noun}"
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    """The exit of a bounded board: a side, on the goal vehicle's own line (row or column index)."""
+
+    side: str
+    index: int
+
+    def __str__(self) -> str:
+        return f"{self.side} {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The goal of a wrap-around board: the goal vehicle's front cell, heading a given way."""
+
+    row: int
+    col: int
+    heading: str
+
+    def __str__(self) -> str:
+        return f"{self.row},{self.col} {self.heading}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One vehicle slid a signed distance: positive is right (horizontal) or down (vertical)."""
+
+    vehicle: str
+    distance: int
+
+    def __str__(self) -> str:
+        return f"{self.vehicle}{self.distance:+d}"
+
+    def __repr__(self) -> str:
+        return f"Move({self.vehicle!r}, {self.distance:+d})"
+
+    @property
+    def steps(self) -> int:
+        return abs(self.distance)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Parse ``A+2``, ``B-1``, ``AA+3``; raise :class:`MoveError` naming what is wrong."""
+        m = _MOVE_RE.match(text)
+        if not m:
+            raise MoveError(
+                f"cannot read move {text.strip()!r}: write a vehicle and a signed distance, like A+2 or B-1"
+            )
+        distance = int(m.group(3)) * (1 if m.group(2) == "+" else -1)
+        if distance == 0:
+            raise MoveError(f"move {text.strip()!r} has distance 0: a move slides at least one cell")
+        return cls(m.group(1), distance)
+
+
+def direction_word(orientation: str, distance: int) -> str:
+    if orientation == HORIZONTAL:
+        return "right" if distance > 0 else "left"
+    return "down" if distance > 0 else "up"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The static facts of a board, shared by every position reachable from it."""
+
+    width: int
+    height: int
+    walls: frozenset[Cell]
+    names: tuple[str, ...]
+    orientations: tuple[str, ...]
+    lengths: tuple[int, ...]
+    lanes: tuple[int, ...]
+    goal: int
+    exit: Exit | None
+    target: Target | None
+    wrap: bool
+
+    def index(self, name: str) -> int:
+        try:
+            return self.names.index(name)
+        except ValueError:
+            known = ", ".join(self.names)
+            raise UnknownVehicleError(
+                f"no vehicle named {name!r} on this board (vehicles: {known})"
+            ) from None
+
+    def span(self, i: int) -> int:
+        """How many cells the lane of vehicle ``i`` has."""
+        return self.width if self.orientations[i] == HORIZONTAL else self.height
+
+    def cells(self, i: int, offset: int) -> list[Cell]:
+        length, lane = self.lengths[i], self.lanes[i]
+        if self.orientations[i] == HORIZONTAL:
+            if self.wrap:
+                return [(lane, (offset + k) % self.width) for k in range(length)]
+            return [(lane, offset + k) for k in range(length)]
+        if self.wrap:
+            return [((offset + k) % self.height, lane) for k in range(length)]
+        return [(offset + k, lane) for k in range(length)]
+
+    def won_offset(self, i: int, offset: int) -> bool:
+        """Whether vehicle ``i`` at ``offset`` satisfies the goal (only meaningful for the goal)."""
+        length = self.lengths[i]
+        if self.target is not None:
+            t = self.target
+            if t.heading in ("east", "west"):
+                if self.lanes[i] != t.row:
+                    return False
+                front = (offset + length - 1) % self.width if t.heading == "east" else offset
+                return front == t.col
+            if self.lanes[i] != t.col:
+                return False
+            front = (offset + length - 1) % self.height if t.heading == "south" else offset
+            return front == t.row
+        assert self.exit is not None
+        side = self.exit.side
+        if side == "right":
+            return offset + length == self.width
+        if side == "bottom":
+            return offset + length == self.height
+        return offset == 0
+
+    def goal_offsets(self) -> list[int]:
+        """Every offset of the goal vehicle that wins (one, except on tiny wrap lanes)."""
+        g = self.goal
+        limit = self.span(g) if self.wrap else self.span(g) - self.lengths[g] + 1
+        return [o for o in range(limit) if self.won_offset(g, o)]
+
+
+class Board:
+    """An immutable Rush Hour position.  Equal boards hash equal.
+
+    Build one with the constructor (which validates everything) or with :meth:`with_state` from a
+    known-good board.  The compact search key is :attr:`state`, one offset per vehicle, in the order
+    of :attr:`names` (sorted by name).
+    """
+
+    __slots__ = ("layout", "state", "_hash")
+
+    layout: Layout
+    state: tuple[int, ...]
+    _hash: int
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        vehicles: Iterable[Vehicle],
+        *,
+        walls: Iterable[Cell] = (),
+        goal: str = "A",
+        exit: str | Exit | None = None,
+        target: Target | None = None,
+        wrap: bool = False,
+    ) -> None:
+        layout, state = _validate(width, height, list(vehicles), walls, goal, exit, target, wrap)
+        object.__setattr__(self, "layout", layout)
+        object.__setattr__(self, "state", state)
+        object.__setattr__(self, "_hash", hash((layout, state)))
+
+    @classmethod
+    def from_layout(cls, layout: Layout, state: tuple[int, ...]) -> Board:
+        """A position of ``layout`` without re-validation (``state`` must come from legal play)."""
+        board = cls.__new__(cls)
+        object.__setattr__(board, "layout", layout)
+        object.__setattr__(board, "state", state)
+        object.__setattr__(board, "_hash", hash((layout, state)))
+        return board
+
+    def with_state(self, state: Iterable[int], *, check: bool = True) -> Board:
+        """The same layout at other offsets; with ``check`` the position is validated."""
+        state = tuple(state)
+        if check:
+            return Board(
+                self.width,
+                self.height,
+                [self._vehicle(i, o) for i, o in enumerate(state)],
+                walls=self.walls,
+                goal=self.goal,
+                exit=self.layout.exit,
+                target=self.layout.target,
+                wrap=self.wrap,
+            )
+        return Board.from_layout(self.layout, state)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Board is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.state == other.state and self.layout == other.layout
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"<Board {self.width}x{self.height} {' '.join(self.rows())}>"
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows())
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Board.from_layout, (self.layout, self.state))
+
+    # --- static facts -------------------------------------------------------------------------
+    @property
+    def width(self) -> int:
+        return self.layout.width
+
+    @property
+    def height(self) -> int:
+        return self.layout.height
+
+    @property
+    def walls(self) -> frozenset[Cell]:
+        return self.layout.walls
+
+    @property
+    def wrap(self) -> bool:
+        return self.layout.wrap
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.layout.names
+
+    @property
+    def goal(self) -> str:
+        return self.layout.names[self.layout.goal]
+
+    @property
+    def exit(self) -> Exit | None:
+        return self.layout.exit
+
+    @property
+    def target(self) -> Target | None:
+        return self.layout.target
+
+    def _vehicle(self, i: int, offset: int) -> Vehicle:
+        lay = self.layout
+        if lay.orientations[i] == HORIZONTAL:
+            return Vehicle(lay.names[i], HORIZONTAL, lay.lengths[i], lay.lanes[i], offset)
+        return Vehicle(lay.names[i], VERTICAL, lay.lengths[i], offset, lay.lanes[i])
+
+    @property
+    def vehicles(self) -> tuple[Vehicle, ...]:
+        return tuple(self._vehicle(i, o) for i, o in enumerate(self.state))
+
+    def vehicle(self, name: str) -> Vehicle:
+        i = self.layout.index(name)
+        return self._vehicle(i, self.state[i])
+
+    def cells_of(self, name: str) -> list[Cell]:
+        i = self.layout.index(name)
+        return self.layout.cells(i, self.state[i])
+
+    # --- derived ------------------------------------------------------------------------------
+    def occupancy(self) -> list[int]:
+        """Row-major list of ``width*height`` entries: vehicle index, ``EMPTY`` or ``WALL``."""
+        lay = self.layout
+        w = lay.width
+        occ = [EMPTY] * (w * lay.height)
+        for r, c in lay.walls:
+            occ[r * w + c] = WALL
+        for i, offset in enumerate(self.state):
+            for r, c in lay.cells(i, offset):
+                occ[r * w + c] = i
+        return occ
+
+    def at(self, cell: Cell) -> str | None:
+        """The vehicle name at ``cell``, ``'#wall'`` for a wall, or None when empty."""
+        r, c = cell
+        v = self.occupancy()[r * self.width + c]
+        if v == WALL:
+            return "#wall"
+        return None if v == EMPTY else self.layout.names[v]
+
+    def rows(self, empty: str = ".") -> list[str]:
+        """The grid as text rows; vehicle names longer than one character show their first letter."""
+        occ = self.occupancy()
+        w = self.width
+        symbols = [name[0] for name in self.layout.names]
+        out = []
+        for r in range(self.height):
+            line = []
+            for c in range(w):
+                v = occ[r * w + c]
+                line.append(empty if v == EMPTY else "x" if v == WALL else symbols[v])
+            out.append("".join(line))
+        return out
+
+    def is_won(self) -> bool:
+        g = self.layout.goal
+        return self.layout.won_offset(g, self.state[g])
+
+    # --- rules --------------------------------------------------------------------------------
+    def _reach(self, i: int, occ: list[int]) -> tuple[int, int]:
+        """How far vehicle ``i`` can slide (backward, forward) from where it stands."""
+        lay = self.layout
+        w, h = lay.width, lay.height
+        length, lane, offset = lay.lengths[i], lay.lanes[i], self.state[i]
+        horizontal = lay.orientations[i] == HORIZONTAL
+        span = w if horizontal else h
+        reach = []
+        for sign in (-1, 1):
+            k = 0
+            limit = span - length if lay.wrap else (offset if sign < 0 else span - length - offset)
+            while k < limit:
+                pos = offset - k - 1 if sign < 0 else offset + length + k
+                if lay.wrap:
+                    pos %= span
+                cell = lane * w + pos if horizontal else pos * w + lane
+                if occ[cell] != EMPTY:
+                    break
+                k += 1
+            reach.append(k)
+        return reach[0], reach[1]
+
+    def legal_moves(self, metric: str = "moves") -> list[Move]:
+        """Every legal move, in vehicle order, nearest first.  ``steps`` lists only distance 1."""
+        check_metric(metric)
+        occ = self.occupancy()
+        moves: list[Move] = []
+        for i, name in enumerate(self.layout.names):
+            back, fwd = self._reach(i, occ)
+            if metric == "steps":
+                back, fwd = min(back, 1), min(fwd, 1)
+            moves.extend(Move(name, -d) for d in range(1, back + 1))
+            moves.extend(Move(name, d) for d in range(1, fwd + 1))
+        return moves
+
+    def successors(self, metric: str = "moves") -> Iterator[tuple[Move, Board]]:
+        for move in self.legal_moves(metric):
+            yield move, self._slide(self.layout.index(move.vehicle), move.distance)
+
+    def _slide(self, i: int, distance: int) -> Board:
+        state = list(self.state)
+        new = state[i] + distance
+        if self.layout.wrap:
+            new %= self.layout.span(i)
+        state[i] = new
+        return Board.from_layout(self.layout, tuple(state))
+
+    def apply(self, move: Move | str) -> Board:
+        """The position after ``move``; :class:`IllegalMoveError` says what blocks an illegal one."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if move.distance == 0:
+            raise MoveError(f"move {move} has distance 0: a move slides at least one cell")
+        i = self.layout.index(move.vehicle)
+        back, fwd = self._reach(i, self.occupancy())
+        reach = fwd if move.distance > 0 else back
+        if abs(move.distance) > reach:
+            raise IllegalMoveError(f"{move} is illegal: {self._blocker(i, move.distance, reach)}")
+        return self._slide(i, move.distance)
+
+    def _blocker(self, i: int, distance: int, reach: int) -> str:
+        lay = self.layout
+        way = direction_word(lay.orientations[i], distance)
+        name = lay.names[i]
+        length, offset, span = lay.lengths[i], self.state[i], lay.span(i)
+        pos = offset - reach - 1 if distance < 0 else offset + length + reach
+        if lay.wrap:
+            if reach == span - length:
+                return f"{name} can slide at most {span - length} cells {way} on this wrap-around lane"
+            pos %= span
+        elif pos < 0 or pos >= span:
+            edge = {"right": "right", "left": "left", "down": "bottom", "up": "top"}[way]
+            can = f"it can slide {reach}" if reach else "it cannot slide at all"
+            return f"{name} would leave the board at the {edge} edge ({can} {way})"
+        lane = lay.lanes[i]
+        cell = (lane, pos) if lay.orientations[i] == HORIZONTAL else (pos, lane)
+        what = self.at(cell)
+        if what == "#wall":
+            return f"cell {cell} is a wall"
+        blocker = self.vehicle(what or "")
+        return f"cell {cell} is part of {blocker.name} ({blocker.kind})"
+
+
+def default_target(goal: Vehicle, width: int) -> Target:
+    """A wrap-around board's target when none is given: the right edge heading east (horizontal goal),
+    the top edge heading north (vertical goal)."""
+    return Target(goal.row, width - 1, "east") if goal.horizontal else Target(0, goal.col, "north")
+
+
+def _validate(
+    width: int,
+    height: int,
+    vehicles: list[Vehicle],
+    walls: Iterable[Cell],
+    goal: str,
+    exit: str | Exit | None,
+    target: Target | None,
+    wrap: bool,
+) -> tuple[Layout, tuple[int, ...]]:
+    for label, side in (("width", width), ("height", height)):
+        if not isinstance(side, int) or not MIN_SIDE <= side <= MAX_SIDE:
+            raise BoardError(f"board {label} {side} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}")
+    if not vehicles:
+        raise BoardError("the board has no vehicles")
+    wall_set = frozenset(walls)
+    for r, c in sorted(wall_set):
+        if not (0 <= r < height and 0 <= c < width):
+            raise BoardError(f"wall at cell ({r}, {c}) is off the {width}x{height} board")
+    owner: dict[Cell, str] = {cell: "a wall" for cell in wall_set}
+    seen: set[str] = set()
+    for v in vehicles:
+        if not isinstance(v.name, str) or not _NAME_RE.match(v.name):
+            raise BoardError(f"vehicle name {v.name!r} is not letters and digits")
+        if v.name in seen:
+            raise BoardError(f"vehicle {v.name} appears twice")
+        seen.add(v.name)
+        if v.orientation not in (HORIZONTAL, VERTICAL):
+            raise BoardError(f"vehicle {v.name} has orientation {v.orientation!r}: use H or V")
+        span = width if v.orientation == HORIZONTAL else height
+        if not 2 <= v.length <= span:
+            raise BoardError(f"vehicle {v.name} has length {v.length}: lengths are 2 up to the side ({span})")
+        if wrap and v.length == span:
+            raise BoardError(
+                f"vehicle {v.name} fills its whole lane ({v.length} cells) on a wrap-around board"
+            )
+        if not (0 <= v.row < height and 0 <= v.col < width):
+            raise BoardError(f"vehicle {v.name} starts at cell ({v.row}, {v.col}), off the board")
+        cells = (
+            [(v.row, v.col + k) for k in range(v.length)]
+            if v.orientation == HORIZONTAL
+            else [(v.row + k, v.col) for k in range(v.length)]
+        )
+        if wrap:
+            cells = [(r % height, c % width) for r, c in cells]
+        for cell in cells:
+            r, c = cell
+            if not (0 <= r < height and 0 <= c < width):
+                raise BoardError(f"vehicle {v.name} runs off the {width}x{height} board at cell ({r}, {c})")
+            if cell in owner:
+                raise BoardError(f"vehicle {v.name} overlaps {owner[cell]} at cell ({r}, {c})")
+            owner[cell] = f"vehicle {v.name}"
+    ordered = sorted(vehicles, key=lambda v: v.name)
+    names = tuple(v.name for v in ordered)
+    if goal not in seen:
+        raise BoardError(f"the goal vehicle {goal} is missing (vehicles: {', '.join(names) or 'none'})")
+    g = names.index(goal)
+    gv = ordered[g]
+    exit_obj: Exit | None = None
+    if wrap:
+        if isinstance(exit, (str, Exit)):
+            raise BoardError("a wrap-around board has a target cell and heading, not an exit")
+        if target is None:
+            target = default_target(gv, width)
+        if target.heading not in HEADINGS:
+            raise BoardError(f"unknown heading {target.heading!r}: use {', '.join(HEADINGS)}")
+        if not (0 <= target.row < height and 0 <= target.col < width):
+            raise BoardError(f"target cell ({target.row}, {target.col}) is off the board")
+        if gv.horizontal != (target.heading in ("east", "west")):
+            raise BoardError(f"goal vehicle {goal} is {gv.description.split()[0]} but heads {target.heading}")
+        if gv.horizontal and target.row != gv.row:
+            raise BoardError(f"goal vehicle {goal} is on row {gv.row}, not on the target's row {target.row}")
+        if not gv.horizontal and target.col != gv.col:
+            raise BoardError(
+                f"goal vehicle {goal} is in column {gv.col}, not in the target's column {target.col}"
+            )
+    else:
+        if target is not None:
+            raise BoardError("a target cell belongs to wrap-around boards; bounded boards have an exit")
+        if exit is None:
+            exit = "right" if gv.horizontal else "top"
+        if isinstance(exit, str):
+            if exit not in SIDES:
+                raise BoardError(f"unknown exit side {exit!r}: use {', '.join(SIDES)}")
+            exit = Exit(exit, gv.row if exit in ("right", "left") else gv.col)
+        exit_obj = exit
+        if exit_obj.side not in SIDES:
+            raise BoardError(f"unknown exit side {exit_obj.side!r}: use {', '.join(SIDES)}")
+        along_rows = exit_obj.side in ("right", "left")
+        if gv.horizontal != along_rows:
+            raise BoardError(
+                f"goal vehicle {goal} is {'horizontal' if gv.horizontal else 'vertical'}, "
+                f"so it cannot leave through the {exit_obj.side} edge"
+            )
+        line = gv.row if along_rows else gv.col
+        if exit_obj.index != line:
+            what = "row" if along_rows else "column"
+            raise BoardError(
+                f"goal vehicle {goal} is on {what} {line}, not lined up with the exit on "
+                f"{what} {exit_obj.index} of the {exit_obj.side} edge"
+            )
+    layout = Layout(
+        width=width,
+        height=height,
+        walls=wall_set,
+        names=names,
+        orientations=tuple(v.orientation for v in ordered),
+        lengths=tuple(v.length for v in ordered),
+        lanes=tuple(v.row if v.horizontal else v.col for v in ordered),
+        goal=g,
+        exit=exit_obj,
+        target=target,
+        wrap=wrap,
+    )
+    state = tuple(
+        (v.col % width if wrap else v.col) if v.horizontal else (v.row % height if wrap else v.row)
+        for v in ordered
+    )
+    return layout, state

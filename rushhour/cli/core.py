@@ -1,0 +1,154 @@
+"""``show``, ``moves`` and ``convert``: the board itself."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from rushhour.board import METRICS, Board
+from rushhour.errors import FormatError, RushHourError
+from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
+from rushhour.levels import resolve_all, resolve_board
+from rushhour.render.text import render, use_color
+
+
+def add_color_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--color",
+        dest="color",
+        action="store_const",
+        const=True,
+        default=None,
+        help="colour even when stdout is not a terminal",
+    )
+    group.add_argument(
+        "--no-color",
+        dest="color",
+        action="store_const",
+        const=False,
+        help="no colour (also when NO_COLOR is set)",
+    )
+
+
+def color_wanted(args: argparse.Namespace) -> bool:
+    return use_color(args.color, sys.stdout.isatty(), os.environ)
+
+
+def board_summary(board: Board) -> str:
+    kinds = sorted({v.kind for v in board.vehicles})
+    exit_text = f"exit {board.exit.side}" if board.exit is not None else f"target {board.target}"
+    return (
+        f"{board.width}x{board.height}, {len(board.names)} vehicles ({', '.join(kinds)}), "
+        f"{len(board.walls)} walls, goal {board.goal}, {exit_text}" + (", wrap-around" if board.wrap else "")
+    )
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("show", help="draw a board", description="Draw a board with its exit.")
+    p.add_argument("board", metavar="BOARD", help="file, inline board or built-in name")
+    p.add_argument("--json", action="store_true", help="the board as JSON instead")
+    add_color_flags(p)
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser(
+        "moves",
+        help="list the legal moves of a position",
+        description="List every legal move in A+2 notation (positive: right or down).",
+    )
+    p.add_argument("board", metavar="BOARD")
+    p.add_argument(
+        "--metric",
+        choices=METRICS,
+        default="moves",
+        help="moves: slide any distance (default); steps: one cell",
+    )
+    p.add_argument(
+        "--oracle", choices=("rules",), default="rules", help="where the moves come from: the reference rules"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser(
+        "convert",
+        help="write a board in another format",
+        description="Write every board of BOARD in another format.",
+    )
+    p.add_argument("board", metavar="BOARD")
+    p.add_argument("--to", choices=FORMATS, required=True, dest="fmt")
+    p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    p.set_defaults(func=cmd_convert)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    entry = resolve_board(args.board)
+    board = entry.board
+    if args.json:
+        print(jsonfmt.write_json(board, entry.meta), end="")
+        return 0
+    title = entry.meta.get("name") or entry.label
+    print(f"{title}: {board_summary(board)}")
+    if "moves" in entry.meta:
+        print(f"optimal solution: {entry.meta['moves']} moves")
+    print(render(board, color=color_wanted(args)))
+    if board.is_won():
+        print(f"{board.goal} is at the exit: this position is won.")
+    return 0
+
+
+def moves_of(board: Board, metric: str, oracle: str) -> list[str]:
+    return [str(m) for m in board.legal_moves(metric)]
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    board = resolve_board(args.board).board
+    moves = moves_of(board, args.metric, args.oracle)
+    if args.json:
+        data = {
+            "metric": args.metric,
+            "oracle": args.oracle,
+            "count": len(moves),
+            "moves": moves,
+            "won": board.is_won(),
+        }
+        print(json.dumps(data))
+        return 0
+    noun = "move" if len(moves) == 1 else "moves"
+    print(f"{len(moves)} legal {noun} ({args.metric} metric, {args.oracle} oracle):")
+    if moves:
+        print(" ".join(moves))
+    return 0
+
+
+def _convert(entries: list[Entry], fmt: str) -> str:
+    if fmt == "grid":
+        if len(entries) == 1:
+            return grid.write_grid(entries[0].board, entries[0].meta)
+        return grid.write_document([(e.board, e.meta) for e in entries])
+    if fmt == "fogleman":
+        return "".join(fogleman.write_line(e.board, e.meta) + "\n" for e in entries)
+    if fmt == "json" and len(entries) > 1:
+        return (
+            json.dumps([{**jsonfmt.board_to_dict(e.board), "meta": e.meta} for e in entries], indent=2) + "\n"
+        )
+    if len(entries) > 1:
+        raise FormatError(f"the {fmt} format holds one board; this source has {len(entries)}")
+    return write_board(entries[0].board, fmt, entries[0].meta)
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    text = _convert(resolve_all(args.board), args.fmt)
+    if args.out:
+        tmp = f"{args.out}.tmp-{os.getpid()}"
+        try:
+            with open(tmp, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(tmp, args.out)
+        except OSError as err:
+            raise RushHourError(f"cannot write {args.out}: {err.strerror}") from None
+        return 0
+    sys.stdout.write(text)
+    return 0

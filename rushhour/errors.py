@@ -1,0 +1,76 @@
+"""The one exception family of rushhour.
+
+Every error the library raises on purpose is a :class:`RushHourError`; the command line turns it into
+``error: <message>`` and exit status 2.  This module imports nothing else of the package.
+"""
+
+from __future__ import annotations
+
+
+class RushHourError(Exception):
+    """Base class of every error raised by rushhour on purpose."""
+
+
+class BoardError(RushHourError):
+    """A board that cannot exist: overlap, off the board, goal problems, bad sizes."""
+
+
+class ParseError(RushHourError):
+    """Input text that does not follow its format; names the source, line and column."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.reason = message
+        self.source = source
+        self.line = line
+        self.column = column
+        where = []
+        if source:
+            where.append(source)
+        if line is not None:
+            where.append(f"line {line}")
+        if column is not None:
+            where.append(f"column {column}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+class FormatError(RushHourError):
+    """A board that a format cannot hold (for instance walls in the CSV format)."""
+
+
+class BoardNotFoundError(RushHourError):
+    """A board argument that is neither a readable file, an inline board nor a built-in name."""
+
+
+class MoveError(RushHourError):
+    """A move that is malformed, names no vehicle of the board, or is not legal here."""
+
+
+class UnknownVehicleError(MoveError):
+    """A move or command names a vehicle that the board does not have."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the rules forbid in this position; the message says what blocks it."""
+
+
+class SolverError(RushHourError):
+    """A solver could not give an answer (limits reached, engine unavailable)."""
+
+
+class LimitReachedError(SolverError):
+    """A search stopped at --max-states or --time-limit before it could answer."""
+
+    def __init__(self, message: str, *, explored: int = 0) -> None:
+        self.explored = explored
+        super().__init__(message)
+
+
+class SaveFileError(RushHourError):
+    """The progress file is unreadable or corrupt; it has been left untouched or moved aside."""

@@ -1,0 +1,121 @@
+"""Board formats: one module each, and the front door that detects, reads and writes them.
+
+========== ============================================ ==========================
+format      what it is                                    module
+========== ============================================ ==========================
+grid        canonical text of ``boards/`` (header+grid)    :mod:`.grid`
+fogleman    one line per board, ``MOVES BOARD CLUSTER``    :mod:`.fogleman`
+csv         ``vehicle,orientation,col,row,length``         :mod:`.csvfmt`
+json        every fact, for programs                       :mod:`.jsonfmt`
+========== ============================================ ==========================
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from rushhour.board import Board
+from rushhour.errors import BoardNotFoundError, ParseError, RushHourError
+from rushhour.formats import csvfmt, fogleman, grid, jsonfmt
+
+FORMATS = ("grid", "fogleman", "csv", "json")
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class Entry:
+    """A board read from somewhere, with its metadata and a label saying where it came from."""
+
+    board: Board
+    meta: dict[str, str] = field(default_factory=dict)
+    label: str = ""
+
+
+def detect(text: str) -> str:
+    """Which format a text is in."""
+    body = text.lstrip()
+    if body.startswith(("{", "[")):
+        return "json"
+    if csvfmt.looks_like_csv(body):
+        return "csv"
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if lines and all(fogleman.looks_like_fogleman(ln) and "A" in ln for ln in lines):
+        return "fogleman"
+    return "grid"
+
+
+def parse_text(
+    text: str,
+    source: str | None = None,
+    fmt: str | None = None,
+    size: tuple[int, int] | None = None,
+) -> list[Entry]:
+    """Every board of a text, in the given format or the detected one."""
+    if "\x00" in text:
+        raise ParseError("this is a binary file, not a board", source=source)
+    if not text.strip():
+        raise ParseError("no board here: the text is empty", source=source)
+    fmt = fmt or detect(text)
+    label = source or "board"
+    if fmt == "json":
+        board, meta = jsonfmt.parse_json(text, source)
+        return [Entry(board, meta, label)]
+    if fmt == "csv":
+        return [Entry(csvfmt.parse_csv(text, source, size), {}, label)]
+    if fmt == "fogleman":
+        entries: list[Entry] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                board, meta = fogleman.parse_line(line, source, number)
+                entries.append(Entry(board, meta, f"{label}:{len(entries) + 1}"))
+        return entries if len(entries) > 1 else [Entry(entries[0].board, entries[0].meta, label)]
+    if fmt == "grid":
+        doc = grid.parse_document(text, source)
+        if len(doc.records) == 1:
+            r = doc.records[0]
+            return [Entry(r.board, r.meta, label)]
+        return [Entry(r.board, r.meta, f"{label}:{k}") for k, r in enumerate(doc.records, start=1)]
+    raise RushHourError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+
+
+def read_file(path: str, fmt: str | None = None) -> list[Entry]:
+    """Every board of a file; a missing, unreadable, binary or empty file raises a clear error."""
+    try:
+        if os.path.isdir(path):
+            raise BoardNotFoundError(f"{path} is a folder, not a board file")
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            raise ParseError("the file is too large to be a board file", source=path)
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise BoardNotFoundError(f"no such file: {path}") from None
+    except OSError as err:
+        raise BoardNotFoundError(f"cannot read {path}: {err.strerror}") from None
+    if b"\x00" in data:
+        raise ParseError("this is a binary file, not a board", source=path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ParseError(
+            f"this is not UTF-8 text (byte {err.start + 1}): is it a binary file?", source=path
+        ) from None
+    if fmt is None and path.lower().endswith(".csv"):
+        fmt = "csv"
+    return parse_text(text, source=path, fmt=fmt)
+
+
+def write_board(board: Board, fmt: str, meta: dict[str, str] | None = None) -> str:
+    """The board in format ``fmt`` (raises :class:`FormatError` where the format cannot hold it)."""
+    if fmt == "grid":
+        return grid.write_grid(board, meta)
+    if fmt == "fogleman":
+        return fogleman.write_line(board, meta) + "\n"
+    if fmt == "csv":
+        return csvfmt.write_csv(board)
+    if fmt == "json":
+        return jsonfmt.write_json(board, meta)
+    raise RushHourError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+
+
+__all__ = ["FORMATS", "Entry", "detect", "parse_text", "read_file", "write_board"]

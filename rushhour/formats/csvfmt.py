@@ -1,0 +1,103 @@
+"""The course CSV format: ``vehicle,orientation,col,row,length``, one vehicle per line.
+
+Columns and rows count from 1 at the top left; ``orientation`` is ``H`` or ``V``; ``X`` is the red
+car, which leaves through the right edge of its row.  The file does not state the board's size: it is
+taken from the caller, else from the file name (``Rushhour9x9_4.csv``), else it is the smallest square
+that holds every vehicle.  (The header may also say ``car`` instead of ``vehicle``.)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from rushhour.board import HORIZONTAL, MAX_SIDE, MIN_SIDE, VERTICAL, Board, Vehicle
+from rushhour.errors import BoardError, FormatError, ParseError
+
+HEADER = ("vehicle", "orientation", "col", "row", "length")
+_SIZE_RE = re.compile(r"(\d+)x(\d+)")
+
+
+def size_from_name(name: str | None) -> tuple[int, int] | None:
+    """``(width, height)`` from a file name such as ``Rushhour6x6_1.csv``."""
+    if not name:
+        return None
+    m = _SIZE_RE.search(name.rsplit("/", 1)[-1])
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def looks_like_csv(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0].strip().lower().replace(" ", "")
+    return first.startswith(("vehicle,orientation", "car,orientation"))
+
+
+def parse_csv(text: str, source: str | None = None, size: tuple[int, int] | None = None) -> Board:
+    rows = list(csv.reader(io.StringIO(text)))
+    numbered = [(n, [f.strip() for f in row]) for n, row in enumerate(rows, start=1) if any(row)]
+    if not numbered:
+        raise ParseError("no board here: the CSV file is empty", source=source)
+    n0, header = numbered[0]
+    if [h.lower() for h in header] not in (list(HEADER), ["car", *HEADER[1:]]):
+        raise ParseError(
+            f"the CSV header must be {','.join(HEADER)}, not {','.join(header)!r}",
+            source=source,
+            line=n0,
+        )
+    vehicles = []
+    for number, fields in numbered[1:]:
+        if len(fields) != 5:
+            raise ParseError(
+                f"expected 5 fields ({','.join(HEADER)}), found {len(fields)}", source=source, line=number
+            )
+        name, orientation, col, row, length = fields
+        if orientation.upper() not in (HORIZONTAL, VERTICAL):
+            raise ParseError(
+                f"vehicle {name}: orientation {orientation!r} must be H or V", source=source, line=number
+            )
+        values = []
+        for label, value in (("col", col), ("row", row), ("length", length)):
+            if not value.isdigit():
+                raise ParseError(
+                    f"vehicle {name}: {label} {value!r} is not a whole number", source=source, line=number
+                )
+            values.append(int(value))
+        c, r, n = values
+        if c < 1 or r < 1:
+            raise ParseError(
+                f"vehicle {name}: columns and rows count from 1, not 0", source=source, line=number
+            )
+        vehicles.append(Vehicle(name, orientation.upper(), n, r - 1, c - 1))
+    if not vehicles:
+        raise ParseError("the CSV file lists no vehicles", source=source)
+    if size is None:
+        size = size_from_name(source)
+    if size is None:
+        side = max(
+            max(v.col + (v.length if v.horizontal else 1), v.row + (1 if v.horizontal else v.length))
+            for v in vehicles
+        )
+        side = max(side, MIN_SIDE)
+        size = (side, side)
+    width, height = size
+    if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+        raise ParseError(f"board size {width}x{height} is out of range", source=source)
+    try:
+        return Board(width, height, vehicles, goal="X", exit="right")
+    except BoardError as err:
+        raise ParseError(str(err), source=source) from None
+
+
+def write_csv(board: Board) -> str:
+    if board.wrap or board.walls:
+        raise FormatError("the CSV format holds no walls and no wrap-around boards")
+    if board.exit is None or board.exit.side != "right":
+        raise FormatError("the CSV format holds boards whose red car leaves through the right edge")
+    # The red car is X in this format: swap names with whatever vehicle is called X now.
+    swap = {board.goal: "X", "X": board.goal}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(HEADER)
+    for v in board.vehicles:
+        writer.writerow((swap.get(v.name, v.name), v.orientation, v.col + 1, v.row + 1, v.length))
+    return out.getvalue()

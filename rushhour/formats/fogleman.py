@@ -1,0 +1,109 @@
+"""Fogleman's one-line format: a square board as one string, row-major from the top left.
+
+``o`` (or ``.``) is empty, ``x`` a wall, ``A`` the goal car (horizontal, leaving through the right edge
+of its row), ``B``..``Z`` the other vehicles.  A database line adds the optimal number of moves before
+the board and the size of its reachable set after it: ``MOVES BOARD CLUSTER``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from rushhour.board import MAX_SIDE, MIN_SIDE, Board
+from rushhour.errors import BoardError, FormatError, ParseError
+from rushhour.formats.cells import vehicles_from_grid
+
+_ALLOWED = set("ox.ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_BOARD_RE = re.compile(r"[ox.A-Z]+\Z")
+
+
+def looks_like_fogleman(text: str) -> bool:
+    """Whether one line of text is a Fogleman board or database line."""
+    parts = text.split()
+    if len(parts) == 3 and parts[0].isdigit() and parts[2].isdigit():
+        parts = [parts[1]]
+    if len(parts) != 1 or not _BOARD_RE.match(parts[0]):
+        return False
+    side = math.isqrt(len(parts[0]))
+    return side * side == len(parts[0]) and MIN_SIDE <= side <= MAX_SIDE
+
+
+def parse_line(text: str, source: str | None = None, line: int | None = None) -> tuple[Board, dict[str, str]]:
+    """Parse ``BOARD`` or ``MOVES BOARD CLUSTER``; metadata holds ``moves`` and ``cluster``."""
+    stripped = text.strip()
+    parts = stripped.split()
+    meta: dict[str, str] = {}
+    if len(parts) == 3:
+        moves, board_text, cluster = parts
+        for label, value in (("moves", moves), ("cluster", cluster)):
+            if not value.isdigit():
+                raise ParseError(
+                    f"database line {label} field {value!r} is not a number", source=source, line=line
+                )
+        meta = {"moves": str(int(moves)), "cluster": str(int(cluster))}
+    elif len(parts) == 1:
+        board_text = parts[0]
+    else:
+        raise ParseError(
+            f"a Fogleman line is BOARD or MOVES BOARD CLUSTER ({len(parts)} fields here)",
+            source=source,
+            line=line,
+        )
+    start = text.index(board_text) if board_text else 0
+    for k, ch in enumerate(board_text):
+        if ch not in _ALLOWED:
+            raise ParseError(
+                f"unknown character {ch!r} in a Fogleman board: use o, x and A-Z",
+                source=source,
+                line=line,
+                column=start + k + 1,
+            )
+    side = math.isqrt(len(board_text))
+    if side * side != len(board_text) or not MIN_SIDE <= side <= MAX_SIDE:
+        raise ParseError(
+            f"a Fogleman board is square: {len(board_text)} characters is not the square of a side "
+            f"from {MIN_SIDE} to {MAX_SIDE}",
+            source=source,
+            line=line,
+        )
+    rows = [board_text[r * side : (r + 1) * side] for r in range(side)]
+
+    def locate(cell: tuple[int, int]) -> tuple[int, int]:
+        return (line or 1), start + cell[0] * side + cell[1] + 1
+
+    vehicles, walls = vehicles_from_grid(rows, wrap=False, legend={}, locate=locate, source=source)
+    try:
+        board = Board(side, side, vehicles, walls=walls, goal="A", exit="right")
+    except BoardError as err:
+        raise ParseError(str(err), source=source, line=line) from None
+    return board, meta
+
+
+def fogleman_names(board: Board) -> dict[str, str]:
+    """How a board's vehicles are named in the format: themselves when they can be, else relabelled
+    (the goal as ``A`` and the others ``B``, ``C``... in order)."""
+    names = board.names
+    if board.goal == "A" and all(len(n) == 1 and n in _LETTERS for n in names):
+        return {n: n for n in names}
+    if len(names) > len(_LETTERS):
+        raise FormatError(f"the Fogleman format holds at most 26 vehicles; this board has {len(names)}")
+    others = iter(_LETTERS[1:])
+    return {n: ("A" if n == board.goal else next(others)) for n in names}
+
+
+def write_line(board: Board, meta: dict[str, str] | None = None) -> str:
+    """The board as one string; a database line when ``meta`` has ``moves`` and ``cluster``."""
+    if board.wrap:
+        raise FormatError("the Fogleman format holds no wrap-around boards")
+    if board.width != board.height:
+        raise FormatError(f"the Fogleman format holds square boards only, not {board.width}x{board.height}")
+    if board.exit is None or board.exit.side != "right":
+        raise FormatError("the Fogleman format holds boards whose goal car leaves through the right edge")
+    rename = fogleman_names(board)
+    occ = board.occupancy()
+    text = "".join("o" if v == -1 else "x" if v == -2 else rename[board.names[v]] for v in occ)
+    if meta and "moves" in meta and "cluster" in meta:
+        return f"{int(meta['moves']):02d} {text} {meta['cluster']}"
+    return text

@@ -1,0 +1,277 @@
+"""The canonical grid-text format of ``boards/``.
+
+A document holds one or more boards separated by blank lines.  Each board is optional ``# key: value``
+header lines followed by its grid, one text line per row: ``.`` or ``o`` empty, ``x`` a wall, any other
+letter or digit a vehicle.  Header keys with a meaning for the board itself:
+
+``goal``   the goal vehicle's name (default ``A``)
+``exit``   ``right``/``left``/``top``/``bottom``, optionally with the line index (default: right for a
+           horizontal goal vehicle, top for a vertical one)
+``wrap``   ``yes`` for a wrap-around (torus) board
+``target`` on a wrap-around board, ``ROW,COL HEADING`` (heading east, west, north or south)
+``legend`` ``s=NAME`` pairs giving multi-character names to one-character symbols
+
+Every other key (name, difficulty, moves, author, seed...) is kept as metadata.  A first block made of
+header lines only is the document's own header (a pack's title, the command that made it...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rushhour.board import HEADINGS, SIDES, Board, Exit, Target, default_target
+from rushhour.errors import BoardError, FormatError, ParseError
+from rushhour.formats.cells import (
+    EMPTY_CHARS,
+    VEHICLE_CHARS,
+    WALL_CHARS,
+    symbols_for,
+    vehicles_from_grid,
+)
+
+STRUCTURAL = ("goal", "exit", "wrap", "target", "legend")
+_KNOWN = EMPTY_CHARS | WALL_CHARS | set(VEHICLE_CHARS)
+
+
+@dataclass
+class Record:
+    """One board of a document, with its metadata and the line its block starts on."""
+
+    board: Board
+    meta: dict[str, str] = field(default_factory=dict)
+    line: int = 1
+
+
+@dataclass
+class Document:
+    meta: dict[str, str]
+    records: list[Record]
+
+
+def _parse_bool(value: str, source: str | None, line: int) -> bool:
+    v = value.strip().lower()
+    if v in ("yes", "true", "1", "on"):
+        return True
+    if v in ("no", "false", "0", "off"):
+        return False
+    raise ParseError(f"wrap must be yes or no, not {value!r}", source=source, line=line)
+
+
+def _parse_exit(value: str, source: str | None, line: int) -> str | Exit:
+    parts = value.split()
+    if not parts or parts[0].lower() not in SIDES or len(parts) > 2:
+        raise ParseError(
+            f"exit {value!r} is not a side: use right, left, top or bottom (and optionally the line)",
+            source=source,
+            line=line,
+        )
+    side = parts[0].lower()
+    if len(parts) == 1:
+        return side
+    if not parts[1].isdigit():
+        raise ParseError(f"exit line {parts[1]!r} is not a number", source=source, line=line)
+    return Exit(side, int(parts[1]))
+
+
+def _parse_target(value: str, source: str | None, line: int) -> Target:
+    try:
+        where, heading = value.split()
+        row, col = (int(p) for p in where.split(","))
+    except ValueError:
+        raise ParseError(
+            f"target {value!r} should read ROW,COL HEADING, e.g. '2,5 east'", source=source, line=line
+        ) from None
+    if heading.lower() not in HEADINGS:
+        raise ParseError(
+            f"target heading {heading!r} is not one of {', '.join(HEADINGS)}", source=source, line=line
+        )
+    return Target(row, col, heading.lower())
+
+
+def _parse_legend(value: str, source: str | None, line: int) -> dict[str, str]:
+    legend: dict[str, str] = {}
+    for item in value.split():
+        symbol, eq, name = item.partition("=")
+        if not eq or len(symbol) != 1 or symbol not in VEHICLE_CHARS or not name.isalnum():
+            raise ParseError(
+                f"legend entry {item!r} should read SYMBOL=NAME, e.g. a=AA", source=source, line=line
+            )
+        if symbol in legend:
+            raise ParseError(f"legend gives symbol {symbol} twice", source=source, line=line)
+        legend[symbol] = name
+    return legend
+
+
+def _blocks(text: str) -> list[list[tuple[int, str]]]:
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if not line.strip():
+            if current:
+                blocks.append(current)
+                current = []
+            continue
+        current.append((number, line))
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _read_header(line: str) -> tuple[str, str] | None:
+    body = line.lstrip()[1:].strip()
+    key, colon, value = body.partition(":")
+    if not colon or not key.strip() or " " in key.strip():
+        return None  # a plain comment
+    return key.strip().lower(), value.strip()
+
+
+def parse_document(text: str, source: str | None = None) -> Document:
+    """Parse every board of a grid-text document."""
+    blocks = _blocks(text)
+    if not blocks:
+        raise ParseError("no board here: the text is empty", source=source)
+    doc_meta: dict[str, str] = {}
+    records = []
+    for index, block in enumerate(blocks):
+        headers: list[tuple[int, str, str]] = []
+        grid: list[tuple[int, str]] = []
+        for number, line in block:
+            if line.lstrip().startswith("#"):
+                entry = _read_header(line)
+                if entry:
+                    headers.append((number, *entry))
+            else:
+                grid.append((number, line))
+        if not grid:
+            if index == 0:
+                doc_meta = {k: v for _, k, v in headers}
+                continue
+            raise ParseError("header lines with no grid below them", source=source, line=block[0][0])
+        records.append(_record(headers, grid, block[0][0], source))
+    if not records:
+        raise ParseError("no board here: only header lines", source=source, line=blocks[0][0][0])
+    return Document(doc_meta, records)
+
+
+def _record(
+    headers: list[tuple[int, str, str]],
+    grid: list[tuple[int, str]],
+    first_line: int,
+    source: str | None,
+) -> Record:
+    meta: dict[str, str] = {}
+    goal, exit_, target, wrap, legend = "A", None, None, False, {}
+    exit_line = first_line
+    for number, key, value in headers:
+        if key == "goal":
+            goal = value
+        elif key == "exit":
+            exit_, exit_line = _parse_exit(value, source, number), number
+        elif key == "wrap":
+            wrap = _parse_bool(value, source, number)
+        elif key == "target":
+            target = _parse_target(value, source, number)
+        elif key == "legend":
+            legend = _parse_legend(value, source, number)
+        else:
+            meta[key] = value
+    rows = [line.strip() for _, line in grid]
+    indents = [len(line) - len(line.lstrip()) for _, line in grid]
+    width = len(rows[0])
+    for (number, _), row, indent in zip(grid, rows, indents, strict=True):
+        for col, ch in enumerate(row):
+            if ch not in _KNOWN:
+                raise ParseError(
+                    f"unknown character {ch!r}: use . or o for empty, x for a wall, "
+                    "letters or digits for vehicles",
+                    source=source,
+                    line=number,
+                    column=indent + col + 1,
+                )
+        if len(row) != width:
+            raise ParseError(
+                f"row has {len(row)} cells but the first row has {width}: rows must be equally long",
+                source=source,
+                line=number,
+            )
+
+    def locate(cell: tuple[int, int]) -> tuple[int, int]:
+        r, c = cell
+        return grid[r][0], indents[r] + c + 1
+
+    vehicles, walls = vehicles_from_grid(rows, wrap=wrap, legend=legend, locate=locate, source=source)
+    for symbol in legend:
+        if not any(v.name == legend[symbol] for v in vehicles):
+            raise ParseError(f"legend names symbol {symbol}, which is not on the grid", source=source)
+    try:
+        board = Board(
+            width,
+            len(rows),
+            vehicles,
+            walls=walls,
+            goal=goal,
+            exit=exit_,
+            target=target,
+            wrap=wrap,
+        )
+    except BoardError as err:
+        raise ParseError(str(err), source=source, line=exit_line if exit_ else first_line) from None
+    return Record(board, meta, first_line)
+
+
+def parse_grid(text: str, source: str | None = None) -> Board:
+    """Parse a document holding exactly one board."""
+    doc = parse_document(text, source)
+    if len(doc.records) != 1:
+        raise ParseError(f"expected one board, found {len(doc.records)}", source=source)
+    return doc.records[0].board
+
+
+def structural_header(board: Board) -> dict[str, str]:
+    """The header keys a board needs beyond its grid (empty for the defaults)."""
+    head: dict[str, str] = {}
+    goal = board.vehicle(board.goal)
+    if board.goal != "A":
+        head["goal"] = board.goal
+    if board.wrap:
+        head["wrap"] = "yes"
+        default = default_target(goal, board.width)
+        if board.target != default:
+            head["target"] = str(board.target)
+    elif board.exit is not None and board.exit.side != ("right" if goal.horizontal else "top"):
+        head["exit"] = board.exit.side
+    return head
+
+
+def write_grid(board: Board, meta: dict[str, str] | None = None) -> str:
+    """One board as header lines and grid, ending with a newline."""
+    names = board.names
+    if len(names) > len(VEHICLE_CHARS):
+        raise FormatError(
+            f"the grid format holds at most {len(VEHICLE_CHARS)} vehicles; this board has {len(names)}"
+        )
+    symbols = symbols_for(names)
+    legend = {symbols[n]: n for n in names if symbols[n] != n}
+    lines = [f"# {k}: {v}" for k, v in (meta or {}).items() if k not in STRUCTURAL]
+    lines += [f"# {k}: {v}" for k, v in structural_header(board).items()]
+    if legend:
+        lines.append("# legend: " + " ".join(f"{s}={n}" for s, n in sorted(legend.items())))
+    occ = board.occupancy()
+    w = board.width
+    for r in range(board.height):
+        row = []
+        for c in range(w):
+            v = occ[r * w + c]
+            row.append("." if v == -1 else "x" if v == -2 else symbols[names[v]])
+        lines.append("".join(row))
+    return "\n".join(lines) + "\n"
+
+
+def write_document(records: list[tuple[Board, dict[str, str]]], meta: dict[str, str] | None = None) -> str:
+    """Several boards (a pack), with an optional document header block."""
+    parts = []
+    if meta:
+        parts.append("\n".join(f"# {k}: {v}" for k, v in meta.items()) + "\n")
+    parts += [write_grid(board, m) for board, m in records]
+    return "\n".join(parts)

@@ -10,6 +10,7 @@ grid rows separated by ``/``), a pack level (``beginner:3``), a pack name (its f
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from functools import cache
@@ -102,6 +103,17 @@ def _pick(entries: list[Entry], index: int | None, where: str) -> Entry:
     return entries[index - 1]
 
 
+def _square_token(text: str) -> bool:
+    """One word as long as a square board (9 to 256 characters): read it as a Fogleman board, so that
+    a typo gets the format's own precise error."""
+    side = math.isqrt(len(text))
+    return " " not in text and "/" not in text and side * side == len(text) and 3 <= side <= 16
+
+
+def _looks_like_path(text: str) -> bool:
+    return text.lower().endswith((".txt", ".csv", ".json")) or text.startswith(("/", "./", "../", "~"))
+
+
 def resolve_all(spec: str) -> list[Entry]:
     """Every board a BOARD argument names (a file may hold many)."""
     path, index = _split_index(spec)
@@ -112,7 +124,9 @@ def resolve_all(spec: str) -> list[Entry]:
     text = spec.strip()
     if "\n" not in text and fogleman.looks_like_fogleman(text):
         return parse_text(text, source="inline board", fmt="fogleman")
-    if "/" in text and set(text) <= _INLINE_GRID_CHARS and not text.startswith("/"):
+    if _looks_like_path(text):
+        raise BoardNotFoundError(f"no such file: {spec}")
+    if "/" in text and set(text) <= _INLINE_GRID_CHARS:
         return parse_text(text.replace("/", "\n"), source="inline board", fmt="grid")
     name, number = _split_index(text)
     for p in packs():
@@ -122,8 +136,8 @@ def resolve_all(spec: str) -> list[Entry]:
         for entry in p.levels:
             if entry.meta.get("name") == text:
                 return [entry]
-    if any(sep in spec for sep in "/\\") or spec.endswith((".txt", ".csv", ".json")):
-        raise BoardNotFoundError(f"no such file: {spec}")
+    if _square_token(text):
+        return parse_text(text, source="inline board", fmt="fogleman")
     known = ", ".join(p.name for p in packs())
     raise BoardNotFoundError(f"{spec!r} is not a file, an inline board or a built-in board (packs: {known})")
 

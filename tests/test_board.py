@@ -1,0 +1,237 @@
+"""The board model and the reference rules."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given
+
+from rushhour.board import Board, Exit, Move, Target, Vehicle
+from rushhour.errors import BoardError, IllegalMoveError, MoveError, RushHourError, UnknownVehicleError
+from rushhour.formats.grid import parse_grid
+from tests.strategies import boards, positions
+
+CLASSIC = parse_grid(
+    """
+AA...B
+.....B
+CC.D..
+...D..
+EEE...
+......
+# exit: right
+"""
+)
+
+
+def grid(text: str) -> Board:
+    return parse_grid(text.strip() + "\n")
+
+
+# --- Move ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["A+2", "B-1", "AA+3", "car9-12"])
+def test_move_notation_round_trips(text: str) -> None:
+    move = Move.parse(text)
+    assert str(move) == text
+    assert eval(repr(move)) == move
+
+
+@pytest.mark.parametrize("text", ["A", "A2", "+2", "A+", "A*2", "", "A+0", "A-0", "A +x"])
+def test_malformed_moves_are_refused(text: str) -> None:
+    with pytest.raises(MoveError):
+        Move.parse(text)
+
+
+# --- construction and validation ------------------------------------------------------------------
+
+
+def test_board_is_an_immutable_hashable_value() -> None:
+    a = grid("..B\nAAB\n...")
+    b = grid("..B\nAAB\n...")
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    with pytest.raises(AttributeError):
+        a.state = (0, 0)  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert a.state == (0, 0)  # A at column 0, B at row 0
+
+
+def test_state_key_round_trips() -> None:
+    b = CLASSIC.apply(Move("D", 2))
+    assert CLASSIC.with_state(b.state) == b
+    assert Board.from_layout(CLASSIC.layout, b.state) == b
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        (
+            dict(vehicles=[Vehicle("A", "H", 2, 0, 0), Vehicle("B", "V", 2, 0, 1)]),
+            "B overlaps vehicle A at cell (0, 1)",
+        ),
+        (dict(vehicles=[Vehicle("A", "H", 2, 0, 5)]), "A runs off the 6x6 board at cell (0, 6)"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 7, 0)]), "off the board"),
+        (dict(vehicles=[Vehicle("B", "H", 2, 0, 0)]), "goal vehicle A is missing"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 0, 0), Vehicle("A", "V", 2, 2, 2)]), "vehicle A appears twice"),
+        (dict(vehicles=[Vehicle("A", "H", 1, 0, 0)]), "length 1"),
+        (dict(vehicles=[Vehicle("A", "H", 7, 0, 0)]), "length 7"),
+        (dict(vehicles=[Vehicle("A", "D", 2, 0, 0)]), "orientation 'D'"),
+        (dict(vehicles=[Vehicle("A-1", "H", 2, 0, 0)]), "letters and digits"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], exit="top"), "cannot leave through the top edge"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], exit=Exit("right", 3)), "not lined up with the exit"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], exit="north"), "unknown exit side"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], walls=[(2, 1)]), "A overlaps a wall at cell (2, 1)"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], walls=[(9, 9)]), "wall at cell (9, 9) is off"),
+        (dict(vehicles=[]), "no vehicles"),
+    ],
+)
+def test_invalid_boards_are_refused_precisely(kwargs: dict, fragment: str) -> None:
+    with pytest.raises(BoardError) as info:
+        Board(6, 6, **kwargs)
+    assert fragment in str(info.value)
+    assert isinstance(info.value, RushHourError)
+
+
+@pytest.mark.parametrize("size", [(2, 6), (6, 17), (0, 0)])
+def test_board_sizes_are_3_to_16(size: tuple[int, int]) -> None:
+    with pytest.raises(BoardError, match="out of range"):
+        Board(*size, [Vehicle("A", "H", 2, 0, 0)])
+
+
+def test_wrap_board_errors() -> None:
+    with pytest.raises(BoardError, match="fills its whole lane"):
+        Board(4, 4, [Vehicle("A", "H", 4, 0, 0)], wrap=True)
+    with pytest.raises(BoardError, match="heads north"):
+        Board(5, 5, [Vehicle("A", "H", 2, 0, 0)], wrap=True, target=Target(0, 3, "north"))
+    with pytest.raises(BoardError, match="not on the target's row"):
+        Board(5, 5, [Vehicle("A", "H", 2, 0, 0)], wrap=True, target=Target(1, 3, "east"))
+    with pytest.raises(BoardError, match="not an exit"):
+        Board(5, 5, [Vehicle("A", "H", 2, 0, 0)], wrap=True, exit="right")
+    with pytest.raises(BoardError, match="wrap-around boards"):
+        Board(5, 5, [Vehicle("A", "H", 2, 0, 0)], target=Target(0, 3, "east"))
+
+
+# --- winning -------------------------------------------------------------------------------------
+
+
+def test_won_means_against_the_exit() -> None:
+    assert not CLASSIC.is_won()
+    assert grid("....AA\n......\n......").is_won()
+    assert grid("# exit: left\nAA....\n......\n......").is_won()
+    assert not grid("# exit: left\n.AA...\n......\n......").is_won()
+    assert grid("# exit: bottom\n......\n.A....\n.A....").is_won()
+    assert grid("A.....\nA.....\n......").is_won()  # vertical goal, default exit top
+
+
+def test_wrap_goal_is_a_target_cell_and_heading() -> None:
+    north = Board(5, 5, [Vehicle("A", "V", 2, 2, 1)], wrap=True, target=Target(2, 1, "north"))
+    assert north.is_won()
+    south = Board(5, 5, [Vehicle("A", "V", 2, 4, 1)], wrap=True, target=Target(0, 1, "south"))
+    assert south.is_won()  # cells (4,1) and (0,1): front (0,1) heading south
+    assert not south.apply("A-1").is_won()
+
+
+# --- moves -----------------------------------------------------------------------------------------
+
+
+def test_slide_and_step_metrics() -> None:
+    assert [str(m) for m in CLASSIC.legal_moves()] == [
+        "A+1",
+        "A+2",
+        "A+3",
+        "B+1",
+        "B+2",
+        "B+3",
+        "B+4",
+        "C+1",
+        "D-1",
+        "D-2",
+        "D+1",
+        "D+2",
+        "E+1",
+        "E+2",
+        "E+3",
+    ]
+    assert [str(m) for m in CLASSIC.legal_moves("steps")] == ["A+1", "B+1", "C+1", "D-1", "D+1", "E+1"]
+    with pytest.raises(MoveError, match="unknown metric"):
+        CLASSIC.legal_moves("hops")
+
+
+def test_walls_block() -> None:
+    b = grid("AA.x..\n......\n......")
+    assert [str(m) for m in b.legal_moves()] == ["A+1"]
+    with pytest.raises(IllegalMoveError, match=r"A\+2 is illegal: cell \(0, 3\) is a wall"):
+        b.apply("A+2")
+
+
+def test_illegal_moves_say_what_blocks() -> None:
+    with pytest.raises(IllegalMoveError, match=r"C\+2 is illegal: cell \(2, 3\) is part of D \(V2\)"):
+        CLASSIC.apply("C+2")
+    with pytest.raises(IllegalMoveError, match="A would leave the board at the left edge"):
+        CLASSIC.apply("A-1")
+    with pytest.raises(IllegalMoveError, match="B would leave the board at the bottom edge"):
+        CLASSIC.apply("B+5")
+    with pytest.raises(UnknownVehicleError, match="no vehicle named 'Z'"):
+        CLASSIC.apply("Z+1")
+    with pytest.raises(MoveError, match="distance 0"):
+        CLASSIC.apply(Move("A", 0))
+
+
+def test_wrap_moves_cross_the_edge() -> None:
+    b = Board(5, 3, [Vehicle("A", "H", 2, 1, 3), Vehicle("B", "V", 2, 0, 0)], wrap=True)
+    # A occupies (1,3),(1,4); B occupies (0,0),(1,0), so A is blocked on the right (across the edge)
+    assert [str(m) for m in b.legal_moves()] == ["A-1", "A-2", "B-1", "B+1"]
+    assert b.apply("B+1").cells_of("B") == [(1, 0), (2, 0)]
+    freed = b.apply("B-1")  # B now wraps: rows 2 and 0
+    assert freed.cells_of("B") == [(2, 0), (0, 0)]
+    assert freed.apply("A+2").cells_of("A") == [(1, 0), (1, 1)]
+    with pytest.raises(IllegalMoveError, match="at most 3 cells right"):
+        freed.apply("A+4")
+
+
+def test_applying_every_legal_move_gives_a_valid_board_and_back() -> None:
+    for move in CLASSIC.legal_moves():
+        after = CLASSIC.apply(move)
+        assert after.with_state(after.state) == after  # validated constructor accepts it
+        assert after.apply(Move(move.vehicle, -move.distance)) == CLASSIC
+
+
+@given(positions())
+def test_legal_moves_are_exactly_the_applicable_ones(board: Board) -> None:
+    legal = {str(m) for m in board.legal_moves()}
+    for name in board.names:
+        span = board.width if board.vehicle(name).horizontal else board.height
+        for d in range(-span, span + 1):
+            if d == 0:
+                continue
+            try:
+                after = board.apply(Move(name, d))
+            except IllegalMoveError:
+                assert f"{name}{d:+d}" not in legal
+            else:
+                assert f"{name}{d:+d}" in legal
+                assert after.with_state(after.state) == after
+    steps = {str(m) for m in board.legal_moves("steps")}
+    assert steps == {str(m) for m in board.legal_moves() if abs(m.distance) == 1}
+
+
+@given(boards())
+def test_generated_boards_are_consistent(board: Board) -> None:
+    occ = board.occupancy()
+    assert sum(v >= 0 for v in occ) == sum(v.length for v in board.vehicles)
+    assert sum(v == -2 for v in occ) == len(board.walls)
+    assert (
+        Board(
+            board.width,
+            board.height,
+            board.vehicles,
+            walls=board.walls,
+            goal=board.goal,
+            exit=board.exit,
+            target=board.target,
+            wrap=board.wrap,
+        )
+        == board
+    )

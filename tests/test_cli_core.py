@@ -1,0 +1,122 @@
+"""`rushhour show`, `moves` and `convert` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rushhour.cli import main
+from rushhour.formats import parse_text
+
+HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_show_draws_the_board_with_its_exit(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", HARDEST, "--no-color")
+    assert code == 0
+    assert "| G  H  I  A  A  M > exit" in out
+    assert "\x1b[" not in out
+    code, out, _ = run(capsys, "show", HARDEST, "--color")
+    assert "\x1b[41m" in out  # the goal car on red
+
+
+def test_show_json_is_the_json_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "classic:12", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["meta"]["moves"] == "51" and len(data["vehicles"]) == 13
+
+
+def test_moves_lists_legal_moves_in_both_metrics(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "AA...B/.....B/CC.D../...D../EEE.../......", "--oracle", "rules")
+    assert code == 0
+    assert out.splitlines() == [
+        "15 legal moves (moves metric, rules oracle):",
+        "A+1 A+2 A+3 B+1 B+2 B+3 B+4 C+1 D-1 D-2 D+1 D+2 E+1 E+2 E+3",
+    ]
+    code, out, _ = run(capsys, "moves", HARDEST, "--metric", "steps", "--json", "--oracle", "rules")
+    assert json.loads(out) == {
+        "metric": "steps",
+        "oracle": "rules",
+        "count": 3,
+        "moves": ["B+1", "F+1", "M-1"],
+        "won": False,
+    }
+
+
+@pytest.mark.parametrize("fmt", ["grid", "fogleman", "csv", "json"])
+def test_convert_round_trips_through_every_format(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
+) -> None:
+    out_file = tmp_path / f"board.{fmt}"
+    code, _, _ = run(capsys, "convert", HARDEST, "--to", fmt, "--out", str(out_file))
+    assert code == 0
+    again = parse_text(out_file.read_text(), fmt=fmt, size=(6, 6))[0].board
+    original = parse_text(HARDEST)[0].board
+    assert again.rows() == [r.replace("A", "X") if fmt == "csv" else r for r in original.rows()]
+
+
+def test_convert_a_database_file_to_a_grid_pack(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = tmp_path / "db.txt"
+    src.write_text(f"51 {HARDEST} 4780\n03 BBBoooooCoooAACoooooDoooooDoooooDooo 20\n")
+    code, out, _ = run(capsys, "convert", str(src), "--to", "grid")
+    entries = parse_text(out)
+    assert code == 0 and [e.meta["moves"] for e in entries] == ["51", "3"]
+    code, _, err = run(capsys, "convert", str(src), "--to", "csv")
+    assert code == 2 and "holds one board" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["show", "nosuch.txt"], "error: no such file: nosuch.txt"),
+        (["show", "AAB/..B/.B."], "vehicle B appears twice"),
+        (["moves", HARDEST[:-1] + "?"], "column 36: unknown character '?'"),
+        (["convert", "classic:2", "--to", "csv"], "the CSV format holds no walls"),
+        (["show", "classic:0"], "levels 1 to 12, not 0"),
+    ],
+)
+def test_bad_input_is_one_clear_error(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_unwritable_output_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "convert", HARDEST, "--to", "grid", "--out", str(tmp_path / "no" / "x.txt"))
+    assert code == 2 and err.startswith("error: cannot write")
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["moves", HARDEST, "--metric", "hops"])
+    assert info.value.code == 2
+    assert "error: argument --metric" in capsys.readouterr().err
+
+
+def test_console_script_and_module_entry_points(tmp_path: Path) -> None:
+    env = {**os.environ, "NO_COLOR": "1"}
+    module = subprocess.run(
+        [sys.executable, "-m", "rushhour", "show", "classic:1"], capture_output=True, text=True, env=env
+    )
+    assert module.returncode == 0 and "> exit" in module.stdout and "\x1b[" not in module.stdout
+    script = shutil.which("rushhour", path=os.path.dirname(sys.executable))
+    assert script, "the rushhour console script is installed beside the interpreter"
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\x00\x01binary")
+    result = subprocess.run([script, "show", str(bad)], capture_output=True, text=True, env=env)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"error: {bad}: this is a binary file, not a board"

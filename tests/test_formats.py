@@ -1,0 +1,248 @@
+"""Every board format parses and writes; parse(write(board)) == board; bad input is named precisely."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+from rushhour.board import Board, Vehicle
+from rushhour.errors import BoardNotFoundError, FormatError, ParseError, RushHourError
+from rushhour.formats import detect, parse_text, read_file, write_board
+from rushhour.formats.csvfmt import parse_csv, write_csv
+from rushhour.formats.fogleman import parse_line, write_line
+from rushhour.formats.grid import parse_document, parse_grid, write_document, write_grid
+from rushhour.formats.jsonfmt import parse_json, write_json
+from rushhour.levels import resolve_all, resolve_board
+from tests.strategies import boards
+
+HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"
+
+
+# --- round trips on generated boards ----------------------------------------------------------------
+
+
+@given(boards())
+def test_grid_round_trip(board: Board) -> None:
+    assert parse_grid(write_grid(board)) == board
+
+
+@given(boards())
+def test_json_round_trip(board: Board) -> None:
+    parsed, meta = parse_json(write_json(board, {"name": "x"}))
+    assert parsed == board and meta == {"name": "x"}
+
+
+@given(boards(wrap=False, square=True, letters_only=True, goal_name="A", exit_side="right"))
+def test_fogleman_round_trip(board: Board) -> None:
+    assert parse_line(write_line(board))[0] == board
+
+
+@given(boards(wrap=False, walls=False, goal_name="X", exit_side="right"))
+def test_csv_round_trip(board: Board) -> None:
+    assert parse_csv(write_csv(board), size=(board.width, board.height)) == board
+
+
+def test_grid_keeps_fifty_vehicles_and_long_names() -> None:
+    vehicles = [Vehicle(f"V{k:02d}", "H", 2, k // 5, (k % 5) * 2) for k in range(50)]
+    board = Board(10, 12, [*vehicles, Vehicle("A", "V", 2, 10, 0)], goal="A", exit="bottom")
+    text = write_grid(board, {"name": "crowded"})
+    assert "# legend:" in text
+    again = parse_document(text).records[0]
+    assert again.board == board and again.meta == {"name": "crowded"}
+    assert len(again.board.names) == 51
+
+
+def test_fogleman_database_line_and_relabelling() -> None:
+    board, meta = parse_line(f"51 {HARDEST} 4780")
+    assert meta == {"moves": "51", "cluster": "4780"}
+    assert write_line(board, meta) == f"51 {HARDEST} 4780"
+    # a board whose goal is not A is written with the goal relabelled A
+    csv_board = parse_csv("vehicle,orientation,col,row,length\nX,H,1,3,2\nA,V,3,1,3\n", size=(6, 6))
+    line = write_line(csv_board)
+    again, _ = parse_line(line)
+    assert again.goal == "A" and again.vehicle("A").row == 2 and len(again.names) == 2
+
+
+def test_csv_swaps_the_goal_name_to_x() -> None:
+    board = parse_line(HARDEST)[0]
+    again = parse_csv(write_csv(board), size=(6, 6))
+    assert again.goal == "X" and again.vehicle("X") == Vehicle("X", "H", 2, 2, 3)
+    assert again.rows() == [row.replace("A", "X") for row in board.rows()]
+
+
+def test_csv_size_from_file_name(tmp_path: Path) -> None:
+    path = tmp_path / "Rushhour9x9_4.csv"
+    path.write_text("car,orientation,col,row,length\nX,H,1,5,2\nA,V,9,1,3\n")
+    board = read_file(str(path))[0].board
+    assert (board.width, board.height) == (9, 9) and board.exit is not None and board.exit.index == 4
+
+
+def test_detection() -> None:
+    assert detect(HARDEST) == "fogleman"
+    assert detect(f"03 {HARDEST} 20\n51 {HARDEST} 4780\n") == "fogleman"
+    assert detect("vehicle,orientation,col,row,length\n") == "csv"
+    assert detect('{"width": 6}') == "json"
+    assert detect("AA.\n...\n...") == "grid"
+    # a 9-wide grid whose rows have 9 = 3x3 characters is still a grid
+    assert detect("AA.......\n.........\n.........") == "grid"
+
+
+def test_multi_board_documents_and_packs() -> None:
+    a = parse_grid("AA.\n...\n.BB")
+    b = parse_grid("# exit: left\n..AA\n....\n....")
+    text = write_document([(a, {"name": "one"}), (b, {"name": "two"})], {"title": "Pack"})
+    doc = parse_document(text)
+    assert doc.meta == {"title": "Pack"}
+    assert [(r.board, r.meta["name"]) for r in doc.records] == [(a, "one"), (b, "two")]
+    entries = parse_text(text, source="p.txt")
+    assert [e.label for e in entries] == ["p.txt:1", "p.txt:2"]
+
+
+def test_write_board_dispatch_and_refusals() -> None:
+    wrap = parse_grid("# wrap: yes\nAA..\n....\n....")
+    for fmt in ("grid", "json"):
+        assert parse_text(write_board(wrap, fmt), fmt=fmt)[0].board == wrap
+    with pytest.raises(FormatError, match="no wrap-around"):
+        write_board(wrap, "fogleman")
+    with pytest.raises(FormatError, match="no walls"):
+        write_board(parse_grid("AAx\n...\n..."), "csv")
+    with pytest.raises(FormatError, match="square"):
+        write_board(parse_grid("AA..\n....\n...."), "fogleman")
+    with pytest.raises(RushHourError, match="unknown format"):
+        write_board(wrap, "yaml")
+
+
+# --- bad input: one precise error each ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("AA.\n..\n...", "line 2: row has 2 cells but the first row has 3"),
+        ("AA.\n.?.\n...", "line 2, column 2: unknown character '?'"),
+        ("AA.\n.B.\n...", "line 2, column 2: vehicle B has a single cell"),
+        ("AAB\n..B\n.BB", "vehicle B is not a straight line"),
+        ("BB.\n...\nAA.\n...\n.BB", "vehicle B appears twice (again at line 5, column 2)"),
+        ("BB.\n...\n...", "goal vehicle A is missing"),
+        (
+            "# exit: top\nAA.\n...\n...",
+            "line 1: goal vehicle A is horizontal, so it cannot leave through the top",
+        ),
+        ("# exit: right 2\nAA.\n...\n...", "not lined up with the exit"),
+        ("# exit: sideways\nAA.\n...\n...", "line 1: exit 'sideways' is not a side"),
+        ("# wrap: maybe\nAA.\n...\n...", "wrap must be yes or no"),
+        ("# target: 0 east\nAA.\n...\n...", "should read ROW,COL HEADING"),
+        ("# legend: ab=AA\nAA.\n...\n...", "legend entry 'ab=AA'"),
+        ("# legend: q=QQ\nAA.\n...\n...", "legend names symbol q, which is not on the grid"),
+        ("# name: x\n", "only header lines"),
+        ("AAx\nx..\n...\n\n# name: orphan\n", "header lines with no grid"),
+        ("AA.\n...\n", "board height 2 is out of range"),
+    ],
+)
+def test_grid_errors(text: str, fragment: str) -> None:
+    with pytest.raises(ParseError) as info:
+        parse_text(text, source="b.txt", fmt="grid")
+    assert fragment in str(info.value), str(info.value)
+    assert str(info.value).startswith("b.txt")
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFF", "not the square of a side"),
+        ("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFF?", "column 36: unknown character '?'"),
+        ("5x " + HARDEST + " 10", "moves field '5x' is not a number"),
+        ("5 " + HARDEST, "BOARD or MOVES BOARD CLUSTER"),
+        ("BBoooooooooooooooooooooooooooooooooo", "goal vehicle A is missing"),
+    ],
+)
+def test_fogleman_errors(text: str, fragment: str) -> None:
+    with pytest.raises(ParseError) as info:
+        parse_line(text, source="db.txt", line=7)
+    assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("name,x\nX,H,1,3,2\n", "line 1: the CSV header must be"),
+        ("vehicle,orientation,col,row,length\nX,H,1,3\n", "line 2: expected 5 fields"),
+        ("vehicle,orientation,col,row,length\nX,D,1,3,2\n", "line 2: vehicle X: orientation 'D'"),
+        ("vehicle,orientation,col,row,length\nX,H,one,3,2\n", "line 2: vehicle X: col 'one'"),
+        ("vehicle,orientation,col,row,length\nX,H,0,3,2\n", "count from 1"),
+        ("vehicle,orientation,col,row,length\nX,H,1,3,2\nB,V,2,2,2\n", "B overlaps vehicle X"),
+        ("vehicle,orientation,col,row,length\nA,H,1,3,2\n", "goal vehicle X is missing"),
+        ("vehicle,orientation,col,row,length\n", "lists no vehicles"),
+    ],
+)
+def test_csv_errors(text: str, fragment: str) -> None:
+    with pytest.raises(ParseError) as info:
+        parse_csv(text, source="r.csv", size=(6, 6))
+    assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("{", "not valid JSON"),
+        ("[]", "an object with width"),
+        ('{"width": 6, "height": 6}', "has no 'vehicles'"),
+        ('{"width": "6", "height": 6, "vehicles": []}', "'width' has the wrong type"),
+        ('{"width": 6, "height": 6, "vehicles": [{"name": "A"}]}', "vehicle A has no 'orientation'"),
+        ('{"width": 6, "height": 6, "vehicles": [], "walls": [[1]]}', "wall [1] should be [row, col]"),
+        ('{"width": 6, "height": 6, "vehicles": []}', "no vehicles"),
+    ],
+)
+def test_json_errors(text: str, fragment: str) -> None:
+    with pytest.raises(ParseError) as info:
+        parse_json(text, source="b.json")
+    assert fragment in str(info.value)
+
+
+def test_file_errors(tmp_path: Path) -> None:
+    with pytest.raises(BoardNotFoundError, match="no such file"):
+        read_file(str(tmp_path / "missing.txt"))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    with pytest.raises(ParseError, match="empty"):
+        read_file(str(empty))
+    binary = tmp_path / "board.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(ParseError, match="binary file"):
+        read_file(str(binary))
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b"AA\xe9\n...\n...")
+    with pytest.raises(ParseError, match="not UTF-8"):
+        read_file(str(latin))
+    with pytest.raises(BoardNotFoundError, match="is a folder"):
+        read_file(str(tmp_path))
+
+
+def test_resolving_board_arguments(tmp_path: Path) -> None:
+    assert resolve_board(HARDEST).board == parse_line(HARDEST)[0]
+    assert resolve_board("AA./.../...").board == parse_grid("AA.\n...\n...")
+    path = tmp_path / "two.txt"
+    path.write_text(f"03 {HARDEST} 20\n51 {HARDEST} 4780\n")
+    with pytest.raises(BoardNotFoundError, match=r"holds 2 boards: choose one as .*:N"):
+        resolve_board(str(path))
+    assert resolve_board(f"{path}:2").meta["moves"] == "51"
+    with pytest.raises(BoardNotFoundError, match="boards 1 to 2, not 3"):
+        resolve_board(f"{path}:3")
+    assert len(resolve_all(str(path))) == 2
+    assert resolve_board("classic:12").meta["moves"] == "51"
+    assert resolve_board("classic-12").board == resolve_board("classic:12").board
+    with pytest.raises(BoardNotFoundError, match="not a file, an inline board or a built-in board"):
+        resolve_board("no-such-thing")
+    with pytest.raises(BoardNotFoundError, match="no such file"):
+        resolve_board("missing/dir/board.txt")
+    with pytest.raises(BoardNotFoundError, match="levels 1 to"):
+        resolve_board("classic:99")
+
+
+def test_json_meta_survives() -> None:
+    board = parse_line(HARDEST)[0]
+    data = json.loads(write_json(board, {"moves": "51"}))
+    assert data["meta"] == {"moves": "51"} and data["exit"] == {"side": "right", "index": 2}

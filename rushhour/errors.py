@@ -72,5 +72,16 @@ class LimitReachedError(SolverError):
         super().__init__(message)
 
 
+class GameError(RushHourError):
+    """A play command that does not apply now: nothing to undo or redo, the level is already solved."""
+
+
 class SaveFileError(RushHourError):
-    """The progress file is unreadable or corrupt; it has been left untouched or moved aside."""
+    """The progress file is unreadable or corrupt; it has been left untouched or moved aside.
+
+    ``moved_to`` names where a corrupt file was moved (None when it was left where it is).
+    """
+
+    def __init__(self, message: str, *, moved_to: str | None = None) -> None:
+        self.moved_to = moved_to
+        super().__init__(message)

@@ -1,0 +1,277 @@
+"""The player's progress: which levels are solved, in how many moves, and whether perfectly.
+
+Kept as JSON in ``$XDG_DATA_HOME/rushhour/progress.json`` (``~/.local/share/rushhour`` when
+``XDG_DATA_HOME`` is unset, empty or not an absolute path).  Every write goes to a temporary file in
+the same folder that then replaces the old one, so a crash never leaves half a file.  A file that
+cannot be read is reported and left alone (nothing is saved over it); a corrupt one is reported and
+moved aside to ``progress.json.corrupt-YYYYmmdd-HHMMSS`` before a fresh file is started.
+
+A level is known by a key (``classic:3`` for a built-in level, ``board:<grid>`` for any other board)
+and by its board: when a pack's level N changes, the old record no longer counts for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from rushhour.board import Board
+from rushhour.errors import RushHourError, SaveFileError
+from rushhour.formats import grid
+
+FILE_NAME = "progress.json"
+FORMAT_NAME = "rushhour-progress"
+VERSION = 1
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The folder of the player's data: ``$XDG_DATA_HOME/rushhour`` or ``~/.local/share/rushhour``."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_DATA_HOME", "")
+    if base and os.path.isabs(base):
+        return Path(base) / "rushhour"
+    home = env.get("HOME") or os.path.expanduser("~")
+    return Path(home) / ".local" / "share" / "rushhour"
+
+
+def default_path(environ: Mapping[str, str] | None = None) -> Path:
+    return data_dir(environ) / FILE_NAME
+
+
+def board_key(board: Board) -> str:
+    """The text that identifies a board in the progress file: its grid rows joined by ``/``."""
+    try:
+        text = grid.write_grid(board)
+    except RushHourError:
+        text = "\n".join(board.rows())
+    return "/".join(line for line in text.splitlines() if line)
+
+
+def level_key(board: Board, pack: str | None = None, number: int | None = None) -> str:
+    """``pack:N`` for a built-in level, ``board:<grid>`` for any other board."""
+    if pack is not None and number is not None:
+        return f"{pack}:{number}"
+    return f"board:{board_key(board)}"
+
+
+@dataclass
+class LevelRecord:
+    """What the progress file remembers of one level."""
+
+    board: str
+    solved: bool = False
+    best: int | None = None  # fewest moves of a win
+    best_steps: int | None = None  # steps of that win
+    optimal: int | None = None
+    perfect: bool = False
+    hints: int | None = None  # hints used in the best win
+    wins: int = 0
+    last_solved: str | None = None
+
+
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "board": (str,),
+    "solved": (bool,),
+    "best": (int, type(None)),
+    "best_steps": (int, type(None)),
+    "optimal": (int, type(None)),
+    "perfect": (bool,),
+    "hints": (int, type(None)),
+    "wins": (int,),
+    "last_solved": (str, type(None)),
+}
+
+
+def _record_from(key: str, value: Any) -> LevelRecord:
+    if not isinstance(value, dict) or not isinstance(value.get("board"), str):
+        raise ValueError(f"level {key!r} is not a record with a board")
+    fields: dict[str, Any] = {}
+    for name, types in _FIELDS.items():
+        if name in value:
+            item = value[name]
+            if not isinstance(item, types) or (isinstance(item, bool) and bool not in types):
+                raise ValueError(f"level {key!r} has a bad {name!r}: {item!r}")
+            fields[name] = item
+    return LevelRecord(**fields)
+
+
+def _parse(text: str) -> dict[str, LevelRecord]:
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
+        raise ValueError("it is not a rushhour progress file")
+    version = data.get("version")
+    if not isinstance(version, int) or version > VERSION:
+        raise ValueError(f"unknown version {version!r}")
+    levels = data.get("levels")
+    if not isinstance(levels, dict):
+        raise ValueError("it has no levels table")
+    return {str(key): _record_from(key, value) for key, value in levels.items()}
+
+
+def _aside_name(path: Path) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    candidate = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        n += 1
+    return candidate
+
+
+def read_levels(path: Path) -> dict[str, LevelRecord]:
+    """The records of a progress file; an absent file has none.
+
+    Raises :class:`SaveFileError`: for an unreadable file (left where it is, ``moved_to`` None), or for
+    a corrupt one after moving it aside (``moved_to`` names where).
+    """
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as err:
+        raise SaveFileError(
+            f"cannot read the progress file {path}: {err.strerror or err}; it is left as it is"
+        ) from None
+    try:
+        return _parse(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, TypeError) as err:
+        reason = str(err) if not isinstance(err, UnicodeDecodeError) else "it is not UTF-8 text"
+        if isinstance(err, json.JSONDecodeError):
+            reason = f"it is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})"
+        aside = _aside_name(path)
+        try:
+            os.replace(path, aside)
+        except OSError as move_err:
+            raise SaveFileError(
+                f"the progress file {path} is corrupt ({reason}) and could not be moved aside "
+                f"({move_err.strerror or move_err}); it is left as it is"
+            ) from None
+        raise SaveFileError(
+            f"the progress file {path} was corrupt ({reason}); it was moved to {aside.name} "
+            "and a fresh one is started",
+            moved_to=str(aside),
+        ) from None
+
+
+def write_levels(path: Path, levels: Mapping[str, LevelRecord]) -> None:
+    """Write the records atomically: a temporary file in the same folder, then :func:`os.replace`."""
+    data = {
+        "format": FORMAT_NAME,
+        "version": VERSION,
+        "levels": {key: asdict(levels[key]) for key in sorted(levels)},
+    }
+    text = json.dumps(data, indent=2) + "\n"
+    tmp_name: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+        tmp_name = None
+    except OSError as err:
+        raise SaveFileError(f"cannot save the progress file {path}: {err.strerror or err}") from None
+    finally:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+
+
+class Progress:
+    """The player's records, read from ``path`` (None: kept in memory only, nothing is saved)."""
+
+    def __init__(self, path: Path | None, levels: dict[str, LevelRecord] | None = None) -> None:
+        self.path = path
+        self.levels: dict[str, LevelRecord] = dict(levels or {})
+
+    @classmethod
+    def load(cls, path: Path | str | None = None) -> Progress:
+        """Read the progress file (the default one when ``path`` is None).  May raise
+        :class:`SaveFileError`, see :func:`read_levels`."""
+        where = default_path() if path is None else Path(path)
+        return cls(where, read_levels(where))
+
+    @classmethod
+    def memory(cls) -> Progress:
+        """Progress that is never saved (``--no-save``)."""
+        return cls(None)
+
+    @property
+    def saving(self) -> bool:
+        return self.path is not None
+
+    def get(self, key: str, board: Board) -> LevelRecord | None:
+        """The record of a level, if it is for this very board."""
+        record = self.levels.get(key)
+        if record is None or record.board != board_key(board):
+            return None
+        return record
+
+    def is_solved(self, key: str, board: Board) -> bool:
+        record = self.get(key, board)
+        return record is not None and record.solved
+
+    def record_win(
+        self,
+        key: str,
+        board: Board,
+        *,
+        moves: int,
+        steps: int,
+        optimal: int | None,
+        hints: int = 0,
+    ) -> LevelRecord:
+        """Remember a win and save (re-reading the file first, so that other sessions' wins stay).
+
+        Raises :class:`SaveFileError` when the file cannot be written, or when it had become corrupt
+        (then it was moved aside and the progress saved afresh before the error is raised).
+        """
+        late_error: SaveFileError | None = None
+        if self.path is not None:
+            try:
+                self.levels.update(read_levels(self.path))
+            except SaveFileError as err:
+                if err.moved_to is None:
+                    raise
+                late_error = err
+        fingerprint = board_key(board)
+        record = self.levels.get(key)
+        if record is None or record.board != fingerprint:
+            record = LevelRecord(board=fingerprint)
+        record.solved = True
+        better = record.best is None or moves < record.best
+        if better or (moves == record.best and hints < (record.hints or 0)):
+            record.best, record.best_steps, record.hints = moves, steps, hints
+        if optimal is not None:
+            record.optimal = optimal
+            record.perfect = record.perfect or moves <= optimal
+        record.wins += 1
+        record.last_solved = datetime.now().isoformat(timespec="seconds")
+        self.levels[key] = record
+        if self.path is not None:
+            write_levels(self.path, self.levels)
+        if late_error is not None:
+            raise late_error
+        return record
+
+
+__all__ = [
+    "FILE_NAME",
+    "LevelRecord",
+    "Progress",
+    "board_key",
+    "data_dir",
+    "default_path",
+    "level_key",
+    "read_levels",
+    "write_levels",
+]

@@ -1,0 +1,210 @@
+"""The progress file: where it lives, atomic writes, merging, corrupt and unreadable files."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from rushhour.board import Board
+from rushhour.errors import SaveFileError
+from rushhour.formats import parse_text
+from rushhour.progress import (
+    Progress,
+    board_key,
+    data_dir,
+    default_path,
+    level_key,
+    read_levels,
+)
+
+
+def board_of(text: str) -> Board:
+    return parse_text(text, fmt="fogleman")[0].board
+
+
+ONE = board_of("BBBCCFoooDoFAAoDoooooEoooooEoooooEoo")
+TWO = board_of("BBBoooooCoooAACoooooDoooooDoooooDooo")
+
+
+def test_data_dir_follows_xdg_then_home(tmp_path: Path) -> None:
+    assert data_dir({"XDG_DATA_HOME": str(tmp_path), "HOME": "/nowhere"}) == tmp_path / "rushhour"
+    assert data_dir({"HOME": str(tmp_path)}) == tmp_path / ".local" / "share" / "rushhour"
+    # empty or relative XDG_DATA_HOME is ignored, as the XDG rules say
+    assert data_dir({"XDG_DATA_HOME": "", "HOME": "/h"}) == Path("/h/.local/share/rushhour")
+    assert data_dir({"XDG_DATA_HOME": "rel/dir", "HOME": "/h"}) == Path("/h/.local/share/rushhour")
+    assert default_path({"XDG_DATA_HOME": str(tmp_path)}) == tmp_path / "rushhour" / "progress.json"
+
+
+def test_keys() -> None:
+    assert level_key(ONE, "classic", 3) == "classic:3"
+    assert level_key(ONE) == "board:BBBCCF/...D.F/AA.D../...E../...E../...E.."
+    assert board_key(ONE) != board_key(TWO)
+
+
+def test_missing_file_is_empty_progress(tmp_path: Path) -> None:
+    progress = Progress.load(tmp_path / "none" / "progress.json")
+    assert progress.levels == {} and progress.saving
+
+
+def test_win_is_saved_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "progress.json"
+    progress = Progress.load(path)
+    record = progress.record_win("classic:1", ONE, moves=6, steps=9, optimal=4, hints=1)
+    assert record.solved and record.best == 6 and not record.perfect and record.wins == 1
+    data = json.loads(path.read_text())
+    assert data["format"] == "rushhour-progress" and data["version"] == 1
+    assert data["levels"]["classic:1"]["best"] == 6
+    again = Progress.load(path)
+    assert again.is_solved("classic:1", ONE)
+    assert not again.is_solved("classic:1", TWO)  # the level changed: the record is for another board
+    assert not again.is_solved("classic:2", TWO)
+    # a better win keeps the best; perfect stays once earned
+    again.record_win("classic:1", ONE, moves=4, steps=7, optimal=4, hints=0)
+    again.record_win("classic:1", ONE, moves=9, steps=12, optimal=4, hints=3)
+    final = Progress.load(path).get("classic:1", ONE)
+    assert final is not None
+    assert (final.best, final.best_steps, final.hints, final.perfect, final.wins) == (4, 7, 0, True, 3)
+    # no temporary files are left behind
+    assert sorted(p.name for p in path.parent.iterdir()) == ["progress.json"]
+
+
+def test_a_replaced_level_starts_a_new_record(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    progress = Progress.load(path)
+    progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    record = progress.record_win("classic:1", TWO, moves=5, steps=5, optimal=3)
+    assert record.best == 5 and record.wins == 1 and not record.perfect
+
+
+def test_two_sessions_do_not_lose_each_others_wins(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    first, second = Progress.load(path), Progress.load(path)
+    first.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    second.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
+    merged = Progress.load(path)
+    assert merged.is_solved("classic:1", ONE) and merged.is_solved("classic:2", TWO)
+
+
+def test_memory_progress_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    progress = Progress.memory()
+    progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    assert progress.is_solved("classic:1", ONE) and not progress.saving
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "content,reason",
+    [
+        (b"{not json", "not valid JSON"),
+        (b'{"levels": {}}', "not a rushhour progress file"),
+        (b'{"format": "rushhour-progress", "version": 1, "levels": []}', "no levels table"),
+        (b'{"format": "rushhour-progress", "version": 99, "levels": {}}', "unknown version"),
+        (
+            b'{"format": "rushhour-progress", "version": 1, "levels": {"a:1": {"board": "x", "best": "six"}}}',
+            "bad 'best'",
+        ),
+        (
+            b'{"format": "rushhour-progress", "version": 1, "levels": {"a:1": {"board": "x", "wins": true}}}',
+            "bad 'wins'",
+        ),
+        (b"\xff\xfe garbage", "not UTF-8"),
+    ],
+)
+def test_corrupt_file_is_reported_and_moved_aside(tmp_path: Path, content: bytes, reason: str) -> None:
+    path = tmp_path / "progress.json"
+    path.write_bytes(content)
+    with pytest.raises(SaveFileError, match=reason) as caught:
+        Progress.load(path)
+    moved = caught.value.moved_to
+    assert moved is not None and "moved to progress.json.corrupt-" in str(caught.value)
+    assert not path.exists()
+    aside = Path(moved)
+    assert aside.parent == tmp_path and aside.name.startswith("progress.json.corrupt-")
+    assert aside.read_bytes() == content
+    # a fresh file can now be written without touching the old one
+    Progress(path).record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    assert aside.read_bytes() == content and Progress.load(path).is_solved("classic:1", ONE)
+
+
+def test_two_corrupt_files_in_the_same_second_keep_both(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    moved = []
+    for text in ("first{", "second{"):
+        path.write_text(text)
+        with pytest.raises(SaveFileError) as caught:
+            read_levels(path)
+        moved.append(caught.value.moved_to)
+    assert len(set(moved)) == 2
+    assert sorted(Path(m).read_text() for m in moved if m) == ["first{", "second{"]
+
+
+def test_file_corrupted_during_play_is_moved_aside_when_saving(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    progress = Progress.load(path)
+    progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    path.write_text("garbage")
+    with pytest.raises(SaveFileError, match="moved to") as caught:
+        progress.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
+    assert Path(caught.value.moved_to or "").read_text() == "garbage"
+    fresh = Progress.load(path)
+    assert fresh.is_solved("classic:1", ONE) and fresh.is_solved("classic:2", TWO)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs file permissions that bind")
+def test_unreadable_file_is_reported_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    path.write_text('{"format": "rushhour-progress", "version": 1, "levels": {}}')
+    path.chmod(0)
+    try:
+        with pytest.raises(SaveFileError, match="cannot read the progress file") as caught:
+            Progress.load(path)
+        assert caught.value.moved_to is None
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json"]
+    finally:
+        path.chmod(0o600)
+
+
+def test_read_error_is_reported_and_left_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "progress.json"
+    path.write_text("anything")
+
+    def denied(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    with pytest.raises(SaveFileError, match="cannot read the progress file .*Permission denied") as caught:
+        Progress.load(path)
+    monkeypatch.undo()
+    assert caught.value.moved_to is None and path.read_text() == "anything"
+
+
+def test_a_folder_in_the_way_is_unreadable_not_moved(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    path.mkdir()
+    with pytest.raises(SaveFileError, match="cannot read") as caught:
+        Progress.load(path)
+    assert caught.value.moved_to is None and path.is_dir()
+    # and saving into it fails with a clear error, not a traceback
+    with pytest.raises(SaveFileError, match="cannot"):
+        Progress(path).record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+
+
+def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "progress.json"
+    progress = Progress.load(path)
+    progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    before = path.read_bytes()
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(SaveFileError, match="cannot save the progress file .*No space left"):
+        progress.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json"]

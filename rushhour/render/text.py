@@ -2,7 +2,9 @@
 
 Every cell shows its vehicle's name, so a board reads without colour; with colour each vehicle has its
 own background for the whole game (the colour follows the vehicle, not the cell), the goal vehicle is
-red and walls are grey.  The exit is marked on the frame.  A 12x12 board is 38 columns wide.
+red and walls are grey.  The exit is marked on the frame.  Cells are three columns wide (wider when
+vehicle names are longer than two characters, as far as the board still fits 80 columns), so a 12x12
+board with one- or two-character names is 45 columns wide with its exit mark.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ PALETTE = (
     Back.WHITE + Fore.BLACK,
 )
 CELL = 3
+#: the width a drawing should fit; the margin, the frame and the exit label take 16 columns at most
+SCREEN = 80
+FRAME = 16
 
 
 def use_color(flag: bool | None, isatty: bool, environ: Mapping[str, str]) -> bool:
@@ -50,12 +55,21 @@ def vehicle_style(board: Board, index: int) -> str:
     return PALETTE[others.index(index) % len(PALETTE)]
 
 
-def _cell_text(label: str) -> str:
-    return f"{label[:CELL]:^{CELL}}"
+def cell_width(board: Board) -> int:
+    """Three columns, or room for the longest name and a space while the board fits the screen."""
+    longest = max(len(name) for name in board.names)
+    if longest <= CELL - 1:
+        return CELL
+    return max(CELL, min(longest + 1, (SCREEN - FRAME) // board.width))
+
+
+def _cell_text(label: str, width: int = CELL) -> str:
+    return f"{label[:width]:^{width}}"
 
 
 def render(board: Board, *, color: bool = False, highlight: str | None = None) -> str:
-    """The board in a frame, with the exit marked; ``highlight`` underlines one vehicle."""
+    """The board in a frame, with the exit marked; with colour, ``highlight`` draws one vehicle's letters
+    bold (the last one moved, say)."""
     lay = board.layout
     w, h = lay.width, lay.height
     occ = board.occupancy()
@@ -64,15 +78,18 @@ def render(board: Board, *, color: bool = False, highlight: str | None = None) -
     target = lay.target
     edge_h = "~" if lay.wrap else "-"
     edge_v = ":" if lay.wrap else "|"
+    cw = cell_width(board)
 
     def border(side: str) -> str:
         cells = []
+        suffix = ""
         for c in range(w):
-            mark = edge_h * CELL
+            mark = edge_h * cw
             if exit_ is not None and exit_.side == side and exit_.index == c:
-                mark = _cell_text("^" if side == "top" else "v")
+                mark = _cell_text("^" if side == "top" else "v", cw)
+                suffix = " exit"
             cells.append(mark)
-        return "  +" + "".join(cells) + "+"
+        return "  +" + "".join(cells) + "+" + suffix
 
     lines = [border("top")]
     for r in range(h):
@@ -80,13 +97,13 @@ def render(board: Board, *, color: bool = False, highlight: str | None = None) -
         for c in range(w):
             v = occ[r * w + c]
             if v == EMPTY:
-                text = _cell_text("." if not (target and (target.row, target.col) == (r, c)) else "*")
+                text = _cell_text("." if not (target and (target.row, target.col) == (r, c)) else "*", cw)
                 parts.append(EMPTY_STYLE + text + RESET if color else text)
             elif v == WALL:
-                text = _cell_text("#")
+                text = _cell_text("#", cw)
                 parts.append(WALL_STYLE + text + RESET if color else text)
             else:
-                text = _cell_text(lay.names[v])
+                text = _cell_text(lay.names[v], cw)
                 if color:
                     style = styles[v] + (Style.BRIGHT if lay.names[v] == highlight else "")
                     parts.append(style + text + RESET)
@@ -98,7 +115,7 @@ def render(board: Board, *, color: bool = False, highlight: str | None = None) -
             if exit_.side == "right":
                 right, suffix = ">", " exit"
             else:
-                left, suffix = "<", " (exit on the left)"
+                left, suffix = "<", " exit (left)"
         lines.append("  " + left + "".join(parts) + right + suffix)
     lines.append(border("bottom"))
     if target is not None:

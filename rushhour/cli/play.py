@@ -1,0 +1,561 @@
+"""``play`` and ``levels``: the game in the terminal, and the packs with the player's progress.
+
+The game itself is :class:`rushhour.game.Game`; this module reads the player's lines, draws the board
+and keeps the progress file.  The legal moves come from the SAT move oracle and hints from the solver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from colorama import Fore, Style
+
+from rushhour.board import Board, Move, direction_word
+from rushhour.cli.core import add_color_flags, board_summary, color_wanted
+from rushhour.errors import BoardNotFoundError, RushHourError, SaveFileError
+from rushhour.formats import Entry
+from rushhour.game import Game, MoveSource, Result, Solver
+from rushhour.levels import Pack, pack, packs, resolve_all
+from rushhour.progress import Progress, default_path, level_key
+from rushhour.render.text import render
+
+#: how long a hint, a solution or the optimal count may search before giving up
+SOLVER_SECONDS = 60.0
+OPTIONS_WIDTH = 78
+
+HELP = """\
+Type a move as a vehicle and a signed distance (A+2 slides A two cells right or down, B-1 one cell
+left or up), or the number of one of the listed moves.  Commands:
+  u  undo        take back the last move        r  redo      play again a move taken back
+  h  hint        the next move of an optimal solution from here
+  s  solve       show the rest of an optimal solution, move by move (the board stays as it is)
+  reset          back to the start (r replays the moves)
+  ?  help        this text                      q  quit      leave (also Ctrl-D or Ctrl-C)
+"""
+
+COMMANDS = {
+    "u": "undo",
+    "undo": "undo",
+    "r": "redo",
+    "redo": "redo",
+    "reset": "reset",
+    "h": "hint",
+    "hint": "hint",
+    "s": "solve",
+    "solve": "solve",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+    "?": "help",
+    "help": "help",
+    "": "show",
+}
+
+
+# --- the real move source and solver -------------------------------------------------------------
+def oracle_moves(board: Board) -> list[Move]:
+    """The legal moves of a position, from the SAT move oracle."""
+    from rushhour.logic.oracle import legal_moves
+
+    return legal_moves(board, "moves")
+
+
+def optimal_plan(board: Board) -> list[Move] | None:
+    """An optimal solution from ``board`` (None when it cannot be solved), by the solver."""
+    from rushhour.search import solve
+
+    solution = solve(board, time_limit=SOLVER_SECONDS)
+    return list(solution.moves) if solution.solved else None
+
+
+# --- levels and where play starts -----------------------------------------------------------------
+@dataclass(frozen=True)
+class Level:
+    """A board to play, where it comes from and how the progress file knows it."""
+
+    entry: Entry
+    pack: str | None = None  # built-in pack name
+    number: int | None = None  # 1-based, in its pack or file
+    total: int | None = None  # levels in that pack or file
+    siblings: tuple[Entry, ...] = ()  # the other boards of the same file, for "next level"
+
+    @property
+    def board(self) -> Board:
+        return self.entry.board
+
+    @property
+    def key(self) -> str:
+        return level_key(self.board, self.pack, self.number)
+
+    @property
+    def title(self) -> str:
+        name = self.entry.meta.get("name")
+        if self.pack is not None:
+            where = f"{self.pack}:{self.number} of {self.total}"
+            return f"{name} ({where})" if name else where
+        label = name or self.entry.label or "board"
+        if self.total and self.total > 1:
+            label += f" ({self.number} of {self.total})"
+        return label
+
+    @property
+    def known_optimal(self) -> int | None:
+        value = self.entry.meta.get("moves", "").strip()
+        return int(value) if value.isdigit() else None
+
+
+def pack_level(p: Pack, number: int) -> Level:
+    if not 1 <= number <= len(p.levels):
+        raise BoardNotFoundError(f"pack {p.name} has levels 1 to {len(p.levels)}, not {number}")
+    return Level(p.levels[number - 1], p.name, number, len(p.levels))
+
+
+def first_unsolved(progress: Progress, among: Sequence[Pack]) -> Level | None:
+    for p in among:
+        for number, entry in enumerate(p.levels, start=1):
+            if not progress.is_solved(level_key(entry.board, p.name, number), entry.board):
+                return Level(entry, p.name, number, len(p.levels))
+    return None
+
+
+def _as_pack_level(entry: Entry) -> Level | None:
+    """A resolved entry that is a built-in level (``classic:3``, or found by its name)."""
+    name, _, number = entry.label.rpartition(":")
+    if not number.isdigit():
+        return None
+    n = int(number)
+    for p in packs():
+        if p.name == name and 1 <= n <= len(p.levels) and p.levels[n - 1].board == entry.board:
+            return pack_level(p, n)
+    return None
+
+
+def choose_level(
+    board: str | None, pack_name: str | None, number: int | None, progress: Progress
+) -> tuple[Level, str | None]:
+    """The level to start with, and a note for the player (or None)."""
+    if board is not None and pack_name is not None:
+        raise BoardNotFoundError("give either a BOARD or --pack, not both")
+    if number is not None and number < 1:
+        raise BoardNotFoundError(f"levels are numbered from 1, not {number}")
+    if board is not None:
+        if any(p.name == board for p in packs()):
+            pack_name = board
+        else:
+            entries = resolve_all(board)
+            if number is not None:
+                if number > len(entries):
+                    raise BoardNotFoundError(f"{board} holds boards 1 to {len(entries)}, not {number}")
+                index = number - 1
+            else:
+                index = 0
+            found = _as_pack_level(entries[index]) if len(entries) == 1 else None
+            if found is not None:
+                return found, None
+            return Level(entries[index], None, index + 1, len(entries), tuple(entries)), None
+    if pack_name is not None:
+        chosen = pack(pack_name)
+        if number is not None:
+            return pack_level(chosen, number), None
+        first = first_unsolved(progress, [chosen])
+        if first is None:
+            return pack_level(chosen, 1), f"every level of {chosen.name} is solved: starting again at level 1"
+        return first, None
+    all_packs = packs()
+    if not all_packs or not all_packs[0].levels:
+        raise BoardNotFoundError("there are no built-in levels")
+    if number is not None:
+        return pack_level(all_packs[0], number), None
+    first = first_unsolved(progress, all_packs)
+    if first is None:
+        return pack_level(all_packs[0], 1), "every built-in level is solved: starting again at the first"
+    return first, None
+
+
+def next_level(level: Level) -> Level | None:
+    """The level after this one: the next of its pack or file, then the first of the next pack."""
+    if level.pack is not None and level.number is not None:
+        order = packs()
+        names = [p.name for p in order]
+        here = order[names.index(level.pack)]
+        if level.number < len(here.levels):
+            return pack_level(here, level.number + 1)
+        later = order[names.index(level.pack) + 1 :]
+        for p in later:
+            if p.levels:
+                return pack_level(p, 1)
+        return None
+    if level.number is not None and level.number < len(level.siblings):
+        return Level(level.siblings[level.number], None, level.number + 1, level.total, level.siblings)
+    return None
+
+
+# --- drawing ---------------------------------------------------------------------------------------
+def describe(board: Board, move: Move) -> str:
+    """``A+2 (A right 2)``."""
+    try:
+        orientation = board.vehicle(move.vehicle).orientation
+    except RushHourError:
+        return str(move)
+    return f"{move} ({move.vehicle} {direction_word(orientation, move.distance)} {move.steps})"
+
+
+def format_options(options: Sequence[Move], width: int = OPTIONS_WIDTH) -> list[str]:
+    """The numbered legal moves in columns."""
+    if not options:
+        return ["no legal moves here"]
+    cells = [f"{k:>2}) {move}" for k, move in enumerate(options, start=1)]
+    cell_width = max(len(c) for c in cells) + 3
+    per_line = max(1, (width - 2) // cell_width)
+    lines = []
+    for start in range(0, len(cells), per_line):
+        row = cells[start : start + per_line]
+        lines.append("  " + "".join(c.ljust(cell_width) for c in row).rstrip())
+    return lines
+
+
+def optimal_text(game: Game) -> str:
+    try:
+        optimal = game.optimal()
+    except RushHourError:  # the search gave up (limits) or could not run
+        return "optimal ?"
+    return "unsolvable" if optimal is None else f"optimal {optimal}"
+
+
+def status_parts(game: Game) -> list[str]:
+    """The pieces of the status line, in order; extend this list to show more."""
+    return [
+        f"moves {game.moves_played}",
+        f"steps {game.steps_played}",
+        optimal_text(game),
+        f"hints {game.hints_used}",
+    ]
+
+
+def status_line(game: Game, extra: Sequence[str] = ()) -> str:
+    return " | ".join([*status_parts(game), *extra])
+
+
+def win_lines(result: Result) -> list[str]:
+    moves = f"{result.moves} move{'s' if result.moves != 1 else ''}"
+    lines = [f"Solved in {moves} ({result.steps} step{'s' if result.steps != 1 else ''})."]
+    if result.optimal is None:
+        lines.append("The optimal number of moves of this level is not known.")
+    elif result.perfect:
+        lines.append(f"PERFECT: {result.moves} moves, the optimum!")
+    else:
+        extra = result.moves - result.optimal
+        lines.append(
+            f"The optimum is {result.optimal} move{'s' if result.optimal != 1 else ''}: "
+            f"{extra} more than needed."
+        )
+    notes = []
+    if result.hints:
+        notes.append(f"{result.hints} hint{'s' if result.hints != 1 else ''}")
+    if result.solution_shown:
+        notes.append("after seeing the solution")
+    if notes:
+        lines.append("With " + ", ".join(notes) + ".")
+    return lines
+
+
+def _write_stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+# --- the session -----------------------------------------------------------------------------------
+class Quit(Exception):
+    """The player asked to leave."""
+
+
+class PlaySession:
+    """The game loop: reads lines with ``read``, writes text with ``write``."""
+
+    def __init__(
+        self,
+        progress: Progress,
+        *,
+        color: bool,
+        legal_moves: MoveSource | None = None,
+        solver: Solver | None = None,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] | None = None,
+        echo: bool = False,
+    ) -> None:
+        self.progress = progress
+        self.color = color
+        self.legal_moves = legal_moves or oracle_moves
+        self.solver = solver or optimal_plan
+        self._read = read
+        self._write = write or _write_stdout
+        self.echo = echo
+
+    # small helpers
+    def say(self, text: str = "") -> None:
+        self._write(text + "\n")
+
+    def ask(self, prompt: str) -> str:
+        line = self._read(prompt)
+        if self.echo:
+            self._write(line + "\n")
+        return line
+
+    def styled(self, text: str, style: str) -> str:
+        return style + text + Style.RESET_ALL if self.color else text
+
+    def draw(self, game: Game, level: Level, highlight: str | None = None, *, first: bool = False) -> None:
+        self.say()
+        about = f": {board_summary(level.board)}" if first else ""
+        self.say(self.styled(level.title, Style.BRIGHT) + about)
+        self.say(render(game.position, color=self.color, highlight=highlight))
+        self.say(status_line(game))
+
+    def show_options(self, game: Game) -> None:
+        self.say("legal moves:")
+        for line in format_options(game.options()):
+            self.say(line)
+
+    # the loop
+    def run(self, level: Level) -> int:
+        current: Level | None = level
+        try:
+            while current is not None:
+                won = self.play_level(current)
+                if not won:
+                    return 0
+                current = self.offer_next(current)
+        except Quit:
+            self.say("bye")
+        except (EOFError, KeyboardInterrupt):
+            self.say()
+            self.say("bye")
+        return 0
+
+    def offer_next(self, level: Level) -> Level | None:
+        following = next_level(level)
+        if following is None:
+            self.say("That was the last level here. Well done!")
+            return None
+        optimal = following.known_optimal
+        about = f", {optimal} moves" if optimal is not None else ""
+        while True:
+            answer = self.ask(f"Next level: {following.title}{about}. Play it? [Y/n] ").strip().lower()
+            if answer in ("", "y", "yes"):
+                return following
+            if answer in ("n", "no", "q", "quit"):
+                return None
+            self.say("please answer y or n")
+
+    def play_level(self, level: Level) -> bool:
+        """Play one level; True when it was won."""
+        game = Game(
+            level.board, legal_moves=self.legal_moves, solver=self.solver, optimal=level.known_optimal
+        )
+        self.draw(game, level, first=True)
+        if game.won:
+            self.say(f"{level.board.goal} already stands at the exit: nothing to play.")
+            return False
+        self.show_options(game)
+        while True:
+            line = self.ask("your move (A+2, a number, or ? for help)> ")
+            word = line.strip().lower()
+            if word in COMMANDS:
+                if self.command(COMMANDS[word], game, level):
+                    self.draw(game, level)
+                    self.show_options(game)
+                continue
+            try:
+                move = game.resolve(line)
+                game.play(move)
+            except RushHourError as err:
+                self.say(f"{err} (? for help)")
+                continue
+            self.draw(game, level, highlight=move.vehicle)
+            if game.won:
+                self.win(game, level)
+                return True
+            self.show_options(game)
+
+    def command(self, name: str, game: Game, level: Level) -> bool:
+        """Run a command; True when the board should be drawn again."""
+        if name == "quit":
+            raise Quit
+        if name == "help":
+            self.say(HELP.rstrip())
+            return False
+        if name == "show":
+            return True
+        try:
+            if name == "undo":
+                self.say(f"undid {game.undo()}")
+                return True
+            if name == "redo":
+                self.say(f"redid {game.redo()}")
+                return True
+            if name == "reset":
+                count = game.reset()
+                self.say(f"back to the start ({count} move{'s' if count != 1 else ''} taken back; r replays)")
+                return True
+            if name == "hint":
+                self.say("thinking...")
+                hint = game.hint()
+                if hint is None:
+                    self.say("No win can be reached from here: undo or reset.")
+                else:
+                    number = game.options().index(hint) + 1 if hint in game.options() else None
+                    which = f" (option {number})" if number is not None else ""
+                    self.say(f"hint: {describe(game.position, hint)}{which}")
+                return False
+            if name == "solve":
+                return self.show_solution(game)
+        except RushHourError as err:
+            self.say(str(err))
+        return False
+
+    def show_solution(self, game: Game) -> bool:
+        """Show the rest of an optimal solution; True when the board should be drawn again."""
+        self.say("thinking...")
+        steps = game.solution()
+        if steps is None:
+            self.say("No win can be reached from here: undo or reset.")
+            return False
+        self.say(f"An optimal solution from here, {len(steps)} move{'s' if len(steps) != 1 else ''}:")
+        self.say("  " + " ".join(str(move) for move, _ in steps))
+        before = game.position
+        for k, (move, after) in enumerate(steps, start=1):
+            self.say()
+            self.say(f"{k}. {describe(before, move)}")
+            self.say(render(after, color=self.color, highlight=move.vehicle))
+            before = after
+        self.say()
+        self.say("That was the solution; the board is back where you left it: play on.")
+        return True
+
+    def win(self, game: Game, level: Level) -> None:
+        result = game.result()
+        if result.optimal is None:
+            with contextlib.suppress(RushHourError):
+                game.optimal()
+                result = game.result()
+        self.say()
+        self.say(self.styled("*** SOLVED ***", Fore.GREEN + Style.BRIGHT))
+        for k, line in enumerate(win_lines(result)):
+            self.say(self.styled(line, Fore.GREEN + Style.BRIGHT) if k == 1 and result.perfect else line)
+        if not self.progress.saving:
+            return
+        try:
+            self.progress.record_win(
+                level.key,
+                level.board,
+                moves=result.moves,
+                steps=result.steps,
+                optimal=result.optimal,
+                hints=result.hints,
+            )
+            self.say("progress saved")
+        except SaveFileError as err:
+            self.say(f"warning: {err}")
+
+
+def open_progress(no_save: bool) -> Progress:
+    """The player's progress file, or in-memory progress with ``--no-save`` or when it cannot be read."""
+    if no_save:
+        return Progress.memory()
+    try:
+        return Progress.load()
+    except SaveFileError as err:
+        print(f"warning: {err}", file=sys.stderr)
+        if err.moved_to is not None:
+            return Progress(default_path())
+        print("warning: progress will not be saved in this session", file=sys.stderr)
+        return Progress.memory()
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    import colorama
+
+    colorama.just_fix_windows_console()
+    progress = open_progress(args.no_save)
+    level, note = choose_level(args.board, args.pack, args.level, progress)
+    if note:
+        print(note)
+    session = PlaySession(progress, color=color_wanted(args), echo=not sys.stdin.isatty())
+    return session.run(level)
+
+
+# --- levels --------------------------------------------------------------------------------------
+def level_rows(p: Pack, progress: Progress) -> list[dict[str, Any]]:
+    rows = []
+    for number, entry in enumerate(p.levels, start=1):
+        record = progress.get(level_key(entry.board, p.name, number), entry.board)
+        moves = entry.meta.get("moves", "")
+        rows.append(
+            {
+                "level": f"{p.name}:{number}",
+                "name": entry.meta.get("name", ""),
+                "size": f"{entry.board.width}x{entry.board.height}",
+                "optimal": int(moves) if moves.strip().isdigit() else None,
+                "solved": bool(record and record.solved),
+                "best": record.best if record else None,
+                "perfect": bool(record and record.perfect),
+            }
+        )
+    return rows
+
+
+def cmd_levels(args: argparse.Namespace) -> int:
+    progress = open_progress(False)
+    chosen = [pack(args.pack)] if args.pack else list(packs())
+    if args.json:
+        data = [{"pack": p.name, "title": p.title, "levels": level_rows(p, progress)} for p in chosen]
+        print(json.dumps(data, indent=2))
+        return 0
+    for index, p in enumerate(chosen):
+        rows = level_rows(p, progress)
+        solved = sum(r["solved"] for r in rows)
+        perfect = sum(r["perfect"] for r in rows)
+        if index:
+            print()
+        print(f"{p.title} ({p.name}): {len(rows)} levels, {solved} solved, {perfect} perfect")
+        if p.description:
+            print(f"  {p.description}")
+        for r in rows:
+            optimal = f"{r['optimal']} moves" if r["optimal"] is not None else "? moves"
+            state = "-"
+            if r["solved"]:
+                state = f"solved in {r['best']}" + (", perfect" if r["perfect"] else "")
+            print(f"  {r['level']:<16} {r['name']:<18} {r['size']:>5}  {optimal:>9}   {state}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a level in the terminal",
+        description=(
+            "Play Rush Hour in the terminal.  With no BOARD: the first unsolved built-in level.  "
+            "Moves are typed (A+2, B-1) or picked by number; u undo, r redo, h hint, s solve, q quit."
+        ),
+    )
+    p.add_argument("board", nargs="?", metavar="BOARD", help="file, inline board, PACK, PACK:N or level name")
+    p.add_argument("--pack", metavar="NAME", help="play this built-in pack (its first unsolved level)")
+    p.add_argument("--level", type=int, metavar="N", help="level N of the pack or file")
+    p.add_argument("--no-save", action="store_true", help="neither read nor write the progress file")
+    add_color_flags(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "levels",
+        help="list the built-in packs and levels with your progress",
+        description="List the built-in packs and their levels, with the progress saved by `play`.",
+    )
+    p.add_argument("pack", nargs="?", metavar="PACK", help="only this pack")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_levels)

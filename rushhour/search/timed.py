@@ -1,0 +1,663 @@
+"""Timed play: moves that take time, made by one hand or by two hands at once.
+
+Two models, both solved exactly:
+
+*One hand* (``rushhour solve BOARD --timed``).  Moves are made one after the other.  A move of a car
+(length 2) takes ``car`` seconds, of a truck (length 3 or more) ``truck`` seconds, per cell in the
+``steps`` metric (the default here) or per slide of any distance in the ``moves`` metric.  The fastest
+solution is found by uniform-cost search (Dijkstra) over the positions reachable from the board, so it
+is optimal for this model.
+
+*Two hands* (``rushhour solve BOARD --hands LEFT,RIGHT``).  Each hand moves one vehicle at a time and
+takes its own number of seconds per move (per cell in ``steps``, per slide in ``moves``), whatever the
+vehicle.  The hands work in parallel; moves that overlap in time never move the same vehicle, and the
+cells follow one of two handover models:
+
+``strict``
+    a moving vehicle holds every cell it sweeps, the cells it is leaving included, until its move
+    ends; a cell it leaves can be entered from that instant on (intervals are half-open).
+``relaxed``
+    the cells a vehicle starts to leave are free from the instant its move starts, so another vehicle
+    may follow it into them at once; the cells it enters, and any it passes over, are held until the
+    move ends.
+
+In both models a move that starts must be legal by the rules on the board where every move started
+before it (or at the same instant, earlier in the schedule) has been applied, and must not enter a
+cell that another moving vehicle still holds.  So two vehicles never swap cells at one instant, even
+on a wrap-around lane.  A schedule is finished when its last move ends and the goal stands at its exit.
+
+The two-hand optimum is found by A* over *(position, the move in progress and its remaining time)*
+with an admissible bound: the position's distance to the nearest win in moves of the metric (every
+schedule read in order of start times is a legal sequence of moves) shared out as evenly as the two
+hands' speeds allow.  Starts are only tried at time 0 and at the instants a move ends (a start can
+always be moved earlier to the last such instant without breaking anything), so the search is
+exhaustive and its answer optimal for the model.
+
+Every schedule is replayed in time order by :func:`verify_schedule` (:meth:`Board.apply` for the
+rules, explicit cell sets for the moves in progress) before it is returned.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rushhour.board import Board, Layout, Move, check_metric
+from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
+
+HANDOVERS = ("strict", "relaxed")
+HANDS = ("left", "right")
+ONE_HAND = ""
+DEFAULT_CAR_SECONDS = 2
+DEFAULT_TRUCK_SECONDS = 5
+DEFAULT_HANDS = (3, 5)
+MAX_TICKS_PER_SECOND = 1000
+_CHECK_EVERY = 2048
+_SHIFT = 24  # bits for the move count in packed (time, moves) costs
+
+Number = int | float | str | Fraction
+
+
+def seconds(value: Number, what: str = "duration") -> Fraction:
+    """A positive duration in seconds, exactly (``2``, ``2.5``, ``"1.25"``); at most 3 decimals."""
+    try:
+        if isinstance(value, float):
+            value = repr(value)
+        result = Fraction(value.strip() if isinstance(value, str) else value)
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise SolverError(f"{what} {value!r} is not a number of seconds") from None
+    if result <= 0:
+        raise SolverError(f"{what} must be more than 0 seconds, not {format_seconds(result)}")
+    if MAX_TICKS_PER_SECOND % result.denominator:
+        raise SolverError(f"{what} {value} has too many decimals: use at most 3")
+    return result
+
+
+def parse_hands(text: str) -> tuple[Fraction, Fraction]:
+    """``"3,5"`` -> the left and the right hand's seconds per move."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise SolverError(f"--hands {text!r}: give two durations, LEFT,RIGHT, like 3,5")
+    return seconds(parts[0], "left hand"), seconds(parts[1], "right hand")
+
+
+def format_seconds(value: Fraction | int) -> str:
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.3f}".rstrip("0").rstrip(".")
+
+
+@dataclass(frozen=True)
+class TimeModel:
+    """What a move costs.  ``hands`` None: one hand with durations by vehicle kind; otherwise the left
+    and right hand's seconds per move, whatever the vehicle, under the ``handover`` cell model."""
+
+    metric: str = "steps"
+    car: Fraction = Fraction(DEFAULT_CAR_SECONDS)
+    truck: Fraction = Fraction(DEFAULT_TRUCK_SECONDS)
+    hands: tuple[Fraction, Fraction] | None = None
+    handover: str = "strict"
+
+    @classmethod
+    def one_hand(
+        cls,
+        *,
+        metric: str = "steps",
+        car_seconds: Number = DEFAULT_CAR_SECONDS,
+        truck_seconds: Number = DEFAULT_TRUCK_SECONDS,
+    ) -> TimeModel:
+        return cls(
+            check_metric(metric), seconds(car_seconds, "car seconds"), seconds(truck_seconds, "truck seconds")
+        )
+
+    @classmethod
+    def two_hands(
+        cls,
+        hands: Sequence[Number] | str = DEFAULT_HANDS,
+        *,
+        handover: str = "strict",
+        metric: str = "steps",
+    ) -> TimeModel:
+        if isinstance(hands, str):
+            pair = parse_hands(hands)
+        else:
+            if len(hands) != 2:
+                raise SolverError(f"two hands need two durations, not {len(hands)}")
+            pair = (seconds(hands[0], "left hand"), seconds(hands[1], "right hand"))
+        if handover not in HANDOVERS:
+            raise SolverError(f"unknown handover {handover!r}: use strict or relaxed")
+        return cls(check_metric(metric), hands=pair, handover=handover)
+
+    @property
+    def hand_names(self) -> tuple[str, ...]:
+        return HANDS if self.hands is not None else (ONE_HAND,)
+
+    def units(self, move: Move) -> int:
+        return abs(move.distance) if self.metric == "steps" else 1
+
+    def kind_seconds(self, length: int) -> Fraction:
+        """One hand: a car (length 2) takes ``car``, any longer vehicle ``truck``."""
+        return self.car if length <= 2 else self.truck
+
+    def duration(self, layout: Layout, move: Move, hand: str) -> Fraction:
+        if self.hands is not None:
+            if hand not in HANDS:
+                raise SolverError(f"hand {hand!r} is not one of {', '.join(HANDS)}")
+            return self.hands[HANDS.index(hand)] * self.units(move)
+        return self.kind_seconds(layout.lengths[layout.index(move.vehicle)]) * self.units(move)
+
+    def describe(self) -> str:
+        per = "per cell" if self.metric == "steps" else "per move"
+        if self.hands is None:
+            return (
+                f"one hand, car {format_seconds(self.car)} s and truck {format_seconds(self.truck)} s {per}"
+            )
+        left, right = self.hands
+        return (
+            f"two hands, left {format_seconds(left)} s and right {format_seconds(right)} s {per}, "
+            f"{self.handover} handover"
+        )
+
+    def tick(self) -> Fraction:
+        values = [self.car, self.truck] if self.hands is None else list(self.hands)
+        denominator = math.lcm(*(v.denominator for v in values))
+        return Fraction(1, denominator)
+
+
+@dataclass(frozen=True, slots=True)
+class TimedMove:
+    """One move of a schedule: from ``start`` to ``end`` seconds, by ``hand`` ("" with one hand)."""
+
+    start: Fraction
+    end: Fraction
+    hand: str
+    move: Move
+
+    @property
+    def duration(self) -> Fraction:
+        return self.end - self.start
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A verified, optimal schedule for ``model``; ``items`` in start order (ties: the order taken)."""
+
+    board: Board
+    model: TimeModel
+    items: tuple[TimedMove, ...]
+    total: Fraction
+    optimal: bool
+    explored: int
+    seconds: float
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(item.move for item in self.items)
+
+    @property
+    def steps(self) -> int:
+        return sum(abs(m.distance) for m in self.moves)
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.items) or self.board.is_won()
+
+    def busy(self, hand: str) -> Fraction:
+        """How long ``hand`` is moving in total."""
+        return sum((item.duration for item in self.items if item.hand == hand), Fraction(0))
+
+    def timeline(self) -> str:
+        rows = [("start", "end", "hand", "move")]
+        for item in self.items:
+            rows.append(
+                (format_seconds(item.start), format_seconds(item.end), item.hand or "-", str(item.move))
+            )
+        w0 = max(len(r[0]) for r in rows)
+        w1 = max(len(r[1]) for r in rows)
+        w2 = max(len(r[2]) for r in rows)
+        return "\n".join(f"{a:>{w0}}  {b:>{w1}}  {c:<{w2}}  {d}".rstrip() for a, b, c, d in rows)
+
+    def summary(self) -> str:
+        moves = len(self.items)
+        text = (
+            f"{format_seconds(self.total)} s ({'optimal' if self.optimal else 'not proven optimal'}; "
+            f"{moves} move{'s' if moves != 1 else ''}, {self.steps} step{'s' if self.steps != 1 else ''}; "
+            f"{self.model.describe()})"
+        )
+        if self.model.hands is not None:
+            left, right = (format_seconds(self.busy(h)) for h in HANDS)
+            text += f"; hands busy: left {left} s, right {right} s"
+        return text
+
+
+# --- verification -----------------------------------------------------------------------------------
+
+
+def _swept(layout: Layout, i: int, offset: int, distance: int) -> set[tuple[int, int]]:
+    sign = 1 if distance > 0 else -1
+    cells: set[tuple[int, int]] = set()
+    for k in range(abs(distance) + 1):
+        cells.update(layout.cells(i, offset + sign * k))
+    return cells
+
+
+def verify_schedule(board: Board, items: Iterable[TimedMove], model: TimeModel) -> Board:
+    """Replay ``items`` in time order by the rules of ``model``; return the final board.
+
+    Raises :class:`IllegalMoveError` when a move breaks the rules when it starts (the board, a cell
+    still held by a moving vehicle, a vehicle already moving) and :class:`SolverError` when the
+    schedule itself is wrong (a duration, a hand doing two things at once, the goal not reached).
+    """
+    items = list(items)
+    layout = board.layout
+    hands = model.hand_names
+    for item in items:
+        if item.hand not in hands:
+            named = ", ".join(repr(h) for h in hands)
+            raise SolverError(
+                f"{item.move} at {format_seconds(item.start)} s: hand {item.hand!r} is not {named}"
+            )
+        if item.start < 0:
+            raise SolverError(f"{item.move} starts before 0 s")
+        if model.metric == "steps" and abs(item.move.distance) != 1:
+            raise SolverError(f"{item.move}: in the steps metric every move slides one cell")
+        expected = model.duration(layout, item.move, item.hand)
+        if item.duration != expected:
+            raise SolverError(
+                f"{item.move} at {format_seconds(item.start)} s lasts {format_seconds(item.duration)} s, "
+                f"but takes {format_seconds(expected)} s in this model"
+            )
+    for hand in hands:
+        own = sorted((it for it in items if it.hand == hand), key=lambda it: it.start)
+        for first, then in zip(own, own[1:], strict=False):
+            if then.start < first.end:
+                who = f"the {hand} hand" if hand else "the hand"
+                raise SolverError(
+                    f"{who} starts {then.move} at {format_seconds(then.start)} s while still making "
+                    f"{first.move} (until {format_seconds(first.end)} s)"
+                )
+    order = sorted(range(len(items)), key=lambda k: (items[k].start, k))
+    times = sorted({it.start for it in items} | {it.end for it in items})
+    current = board
+    active: list[tuple[TimedMove, str, set[tuple[int, int]]]] = []  # (item, vehicle, cells still held)
+    nxt = 0
+    for t in times:
+        active = [a for a in active if a[0].end > t]
+        while nxt < len(order) and items[order[nxt]].start == t:
+            item = items[order[nxt]]
+            nxt += 1
+            move = item.move
+            when = f"at {format_seconds(t)} s"
+            for other, vehicle, _ in active:
+                if vehicle == move.vehicle:
+                    raise IllegalMoveError(
+                        f"{when}: {move} moves {vehicle}, which is still moving ({other.move} until "
+                        f"{format_seconds(other.end)} s)"
+                    )
+            i = layout.index(move.vehicle)
+            offset = current.state[i]
+            try:
+                after = current.apply(move)
+            except IllegalMoveError as err:
+                raise IllegalMoveError(f"{when}: {err}") from None
+            old = set(layout.cells(i, offset))
+            new = set(layout.cells(i, after.state[i]))
+            swept = _swept(layout, i, offset, move.distance)
+            for other, _, held in active:
+                clash = sorted((swept - old) & held)
+                if clash:
+                    raise IllegalMoveError(
+                        f"{when}: {move} enters cell {clash[0]}, still held by {other.move} until "
+                        f"{format_seconds(other.end)} s ({model.handover} handover)"
+                    )
+            held = swept - new if model.handover == "strict" else swept - old - new
+            active.append((item, move.vehicle, held))
+            current = after
+    if not current.is_won():
+        raise SolverError(f"after the schedule {current.goal} is not at the exit")
+    return current
+
+
+# --- shared machinery -------------------------------------------------------------------------------
+
+
+class _Clock:
+    def __init__(self, time_limit: float | None, max_states: int | None) -> None:
+        if time_limit is not None and time_limit <= 0:
+            raise SolverError(f"time limit must be more than 0 seconds, not {time_limit}")
+        if max_states is not None and max_states <= 0:
+            raise SolverError(f"state limit must be more than 0, not {max_states}")
+        self.started = time.perf_counter()
+        self.deadline = None if time_limit is None else self.started + time_limit
+        self.time_limit = time_limit
+        self.max_states = max_states
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def check(self, count: int, what: str, bound: Callable[[], str] | None = None) -> None:
+        if self.max_states is not None and count > self.max_states:
+            raise LimitReachedError(
+                f"stopped at the state limit of {self.max_states} {what}{bound() if bound else ''}",
+                explored=count,
+            )
+        if self.deadline is not None and count % _CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+            raise LimitReachedError(
+                f"stopped at the time limit of {self.time_limit:g} s after {count} {what}"
+                f"{bound() if bound else ''}",
+                explored=count,
+            )
+
+
+class _Cluster:
+    """Every position reachable from a board, its moves in one metric, and cell masks of each move."""
+
+    def __init__(self, board: Board, metric: str, clock: _Clock) -> None:
+        layout = board.layout
+        self.layout = layout
+        self.states: list[tuple[int, ...]] = [board.state]
+        self.index: dict[tuple[int, ...], int] = {board.state: 0}
+        self.edges: list[list[tuple[int, int]]] = []  # per position: (move id, next position)
+        self.move_ids: dict[tuple[int, int, int], int] = {}
+        self.vehicle: list[int] = []
+        self.moves: list[Move] = []
+        self.entered: list[int] = []
+        self.ghost: dict[str, list[int]] = {"strict": [], "relaxed": []}
+        w = layout.width
+        positions = 0
+        queue = deque([board])
+        while queue:
+            here = queue.popleft()
+            positions += 1
+            clock.check(positions, "positions")
+            row: list[tuple[int, int]] = []
+            for move, there in here.successors(metric):
+                i = layout.index(move.vehicle)
+                key = (i, here.state[i], move.distance)
+                mid = self.move_ids.get(key)
+                if mid is None:
+                    mid = len(self.moves)
+                    self.move_ids[key] = mid
+                    old = set(layout.cells(i, here.state[i]))
+                    new = set(layout.cells(i, there.state[i]))
+                    swept = _swept(layout, i, here.state[i], move.distance)
+                    self.vehicle.append(i)
+                    self.moves.append(move)
+                    self.entered.append(_mask(swept - old, w))
+                    self.ghost["strict"].append(_mask(swept - new, w))
+                    self.ghost["relaxed"].append(_mask(swept - old - new, w))
+                k = self.index.get(there.state)
+                if k is None:
+                    k = len(self.states)
+                    self.index[there.state] = k
+                    self.states.append(there.state)
+                    queue.append(there)
+                row.append((mid, k))
+            self.edges.append(row)
+        self.won = [Board.from_layout(layout, s).is_won() for s in self.states]
+
+    def distance_to_win(self) -> list[int]:
+        """Fewest moves (of this metric) from each position to a won one; -1 when none is reachable.
+
+        Every move can be undone, so the move graph is symmetric and one breadth-first search from all
+        the won positions at once does it."""
+        dist = [-1] * len(self.states)
+        queue: deque[int] = deque()
+        for k, won in enumerate(self.won):
+            if won:
+                dist[k] = 0
+                queue.append(k)
+        while queue:
+            k = queue.popleft()
+            for _, n in self.edges[k]:
+                if dist[n] < 0:
+                    dist[n] = dist[k] + 1
+                    queue.append(n)
+        return dist
+
+
+def _mask(cells: Iterable[tuple[int, int]], width: int) -> int:
+    m = 0
+    for r, c in cells:
+        m |= 1 << (r * width + c)
+    return m
+
+
+def _unsolvable(board: Board) -> SolverError:
+    return SolverError(f"{board.goal} can never reach the exit from this position: the board is unsolvable")
+
+
+def _finish(
+    board: Board,
+    model: TimeModel,
+    starts: list[tuple[int, str, Move]],
+    tick: Fraction,
+    explored: int,
+    clock: _Clock,
+) -> Schedule:
+    items = []
+    for start, hand, move in starts:
+        begin = start * tick
+        items.append(TimedMove(begin, begin + model.duration(board.layout, move, hand), hand, move))
+    items.sort(key=lambda it: it.start)  # stable: ties keep the order they were taken in
+    verify_schedule(board, items, model)
+    total = max((it.end for it in items), default=Fraction(0))
+    return Schedule(board, model, tuple(items), total, True, explored, clock.elapsed())
+
+
+# --- one hand: uniform-cost search -----------------------------------------------------------------
+
+
+def solve_timed(
+    board: Board,
+    *,
+    metric: str = "steps",
+    car_seconds: Number = DEFAULT_CAR_SECONDS,
+    truck_seconds: Number = DEFAULT_TRUCK_SECONDS,
+    max_states: int | None = None,
+    time_limit: float | None = None,
+) -> Schedule:
+    """The solution of least total time with one hand (see the module docstring); raises
+    :class:`SolverError` for an unsolvable board, :class:`LimitReachedError` at a limit."""
+    model = TimeModel.one_hand(metric=metric, car_seconds=car_seconds, truck_seconds=truck_seconds)
+    return schedule(board, model, max_states=max_states, time_limit=time_limit)
+
+
+def _uniform_cost(board: Board, model: TimeModel, clock: _Clock) -> Schedule:
+    layout = board.layout
+    tick = model.tick()
+    cost_of = [int(model.kind_seconds(length) / tick) for length in layout.lengths]
+    best: dict[tuple[int, ...], int] = {board.state: 0}
+    parent: dict[tuple[int, ...], tuple[tuple[int, ...], Move] | None] = {board.state: None}
+    heap: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, board.state)]
+    counter = 0
+    expanded = 0
+    while heap:
+        g, _, state = heapq.heappop(heap)
+        if g > best[state]:
+            continue
+        here = Board.from_layout(layout, state)
+        if here.is_won():
+            path: list[Move] = []
+            at: tuple[int, ...] | None = state
+            while at is not None and parent[at] is not None:
+                prev, move = parent[at]  # type: ignore[misc]
+                path.append(move)
+                at = prev
+            path.reverse()
+            starts, clock_at = [], 0
+            for move in path:
+                starts.append((clock_at, ONE_HAND, move))
+                clock_at += cost_of[layout.index(move.vehicle)] * model.units(move)
+            return _finish(board, model, starts, tick, expanded, clock)
+        expanded += 1
+        clock.check(expanded, "positions")
+        for move, there in here.successors(model.metric):
+            cost = g + cost_of[layout.index(move.vehicle)] * model.units(move)
+            if cost < best.get(there.state, cost + 1):
+                best[there.state] = cost
+                parent[there.state] = (state, move)
+                counter += 1
+                heapq.heappush(heap, (cost, counter, there.state))
+    raise _unsolvable(board)
+
+
+# --- two hands: A* over (position, move in progress) -------------------------------------------------
+
+
+def solve_hands(
+    board: Board,
+    hands: Sequence[Number] | str = DEFAULT_HANDS,
+    *,
+    handover: str = "strict",
+    metric: str = "steps",
+    max_states: int | None = None,
+    time_limit: float | None = None,
+) -> Schedule:
+    """The schedule of least total time with two hands (see the module docstring)."""
+    model = TimeModel.two_hands(hands, handover=handover, metric=metric)
+    return schedule(board, model, max_states=max_states, time_limit=time_limit)
+
+
+class HandsSearch:
+    """The two-hand A*; after a :class:`LimitReachedError`, :attr:`bound` is the best lower bound
+    proven (in seconds): no schedule finishes sooner."""
+
+    def __init__(self, board: Board, model: TimeModel) -> None:
+        if model.hands is None:
+            raise SolverError("the two-hand search needs a model with two hands")
+        self.board = board
+        self.model = model
+        self.tick = model.tick()
+        self.speed = tuple(int(s / self.tick) for s in model.hands)
+        self.bound = Fraction(0)
+        self.explored = 0
+        self.positions = 0
+        self._bounds: dict[tuple[int, int, int], int] = {}
+
+    def _lower(self, hand: int, rem: int, d: int) -> int:
+        """Least T (ticks) by which ``d`` more moves can be made when ``hand`` is busy for ``rem``
+        more ticks (``hand`` -1: both free) and the hands could work without ever waiting."""
+        key = (hand, rem, d)
+        found = self._bounds.get(key)
+        if found is not None:
+            return found
+        s = self.speed
+        if hand < 0:
+            t = 0
+            while t // s[0] + t // s[1] < d:
+                t += 1
+        else:
+            free = s[1 - hand]
+            t = rem
+            while t // free + (t - rem) // s[hand] < d:
+                t += 1
+        self._bounds[key] = t
+        return t
+
+    def run(self, *, max_states: int | None = None, time_limit: float | None = None) -> Schedule:
+        """Search; ``max_states`` bounds the positions of the board and, separately, the timed
+        states expanded."""
+        clock = _Clock(time_limit, max_states)
+        board, model, speed = self.board, self.model, self.speed
+        cluster = _Cluster(board, model.metric, clock)
+        self.positions = len(cluster.states)
+        dist = cluster.distance_to_win()
+        if dist[0] < 0:
+            raise _unsolvable(board)
+        edges, vehicle, entered = cluster.edges, cluster.vehicle, cluster.entered
+        ghost = cluster.ghost[model.handover]
+        lower = self._lower
+        # Costs are lexicographic, (time, moves) packed as time << SHIFT | moves: the fastest schedule,
+        # and among the fastest one with the fewest moves.  The bound adds the fewest moves left.
+        shift = _SHIFT
+        # a state: (position, busy hand or -1, move id in progress, ticks left of it)
+        State = tuple[int, int, int, int]
+        start: State = (0, -1, -1, 0)
+        best: dict[State, int] = {start: 0}
+        parent: dict[State, tuple[State, int, int, int] | None] = {start: None}  # previous, hand, move, start
+        heap: list[tuple[int, int, int, State]] = [((lower(-1, 0, dist[0]) << shift) + dist[0], 0, 0, start)]
+        counter = 0
+        expanded = 0
+
+        def proven() -> str:
+            return f"; proven: no schedule finishes in less than {format_seconds(self.bound)} s"
+
+        def push(state: State, g: int, came: tuple[State, int, int, int]) -> None:
+            nonlocal counter
+            if g < best.get(state, g + 1):
+                d = dist[state[0]]
+                best[state] = g
+                parent[state] = came
+                counter += 1
+                heapq.heappush(heap, (g + (lower(state[1], state[3], d) << shift) + d, -g, counter, state))
+
+        while heap:
+            f, neg_g, _, state = heapq.heappop(heap)
+            g = -neg_g
+            if g > best[state]:
+                continue
+            self.bound = max(self.bound, (f >> shift) * self.tick)
+            p, hand, mid, rem = state
+            if hand < 0 and cluster.won[p]:
+                return self._schedule(state, parent, cluster, expanded, clock)
+            expanded += 1
+            self.explored = expanded
+            clock.check(expanded, "timed states", proven)
+            now = g >> shift
+            if hand < 0:
+                for h in (0, 1):
+                    for m, q in edges[p]:
+                        push((q, h, m, speed[h]), g + 1, (state, h, m, now))
+                continue
+            push((p, -1, -1, 0), g + (rem << shift), (state, -1, -1, now))
+            other = 1 - hand
+            mine = speed[other]
+            busy_vehicle, busy_ghost = vehicle[mid], ghost[mid]
+            for m, q in edges[p]:
+                if vehicle[m] == busy_vehicle or entered[m] & busy_ghost:
+                    continue
+                if mine < rem:
+                    push((q, hand, mid, rem - mine), g + (mine << shift) + 1, (state, other, m, now))
+                elif mine > rem:
+                    push((q, other, m, mine - rem), g + (rem << shift) + 1, (state, other, m, now))
+                else:
+                    push((q, -1, -1, 0), g + (rem << shift) + 1, (state, other, m, now))
+        raise _unsolvable(board)  # pragma: no cover - a reachable win always ends the search
+
+    def _schedule(
+        self,
+        goal: tuple[int, int, int, int],
+        parent: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], int, int, int] | None],
+        cluster: _Cluster,
+        expanded: int,
+        clock: _Clock,
+    ) -> Schedule:
+        starts: list[tuple[int, str, Move]] = []
+        at = goal
+        while (came := parent[at]) is not None:
+            prev, hand, mid, when = came
+            if hand >= 0:
+                starts.append((when, HANDS[hand], cluster.moves[mid]))
+            at = prev
+        starts.reverse()
+        return _finish(self.board, self.model, starts, self.tick, expanded, clock)
+
+
+def schedule(
+    board: Board,
+    model: TimeModel,
+    *,
+    max_states: int | None = None,
+    time_limit: float | None = None,
+) -> Schedule:
+    """The optimal schedule of ``board`` in ``model`` (one hand or two), verified by replay."""
+    if model.hands is None:
+        return _uniform_cost(board, model, _Clock(time_limit, max_states))
+    return HandsSearch(board, model).run(max_states=max_states, time_limit=time_limit)

@@ -1,0 +1,346 @@
+"""Timed play: one hand with durations by vehicle kind, two hands in parallel (strict and relaxed
+handover).  Optimal times are checked against an independent brute force: a tick-by-tick enumeration
+of every schedule (any free hand may start any legal move, or wait, at every tick), and the moves-metric
+optimum with unit durations against the database's optimal move counts."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rushhour.board import Board, Move
+from rushhour.errors import IllegalMoveError, LimitReachedError, RushHourError, SolverError
+from rushhour.formats import fogleman, parse_text
+from rushhour.levels import resolve_board
+from rushhour.search.timed import (
+    HandsSearch,
+    Schedule,
+    TimedMove,
+    TimeModel,
+    format_seconds,
+    parse_hands,
+    schedule,
+    seconds,
+    solve_hands,
+    solve_timed,
+    verify_schedule,
+)
+from tests.strategies import boards
+
+DATA = Path(__file__).parent / "data" / "fogleman_slice_timed.txt"
+
+
+def _slice() -> list[tuple[int, Board, int]]:
+    rows = []
+    for line in DATA.read_text().splitlines():
+        moves, _, cluster = line.split()
+        rows.append((int(moves), fogleman.parse_line(line)[0], int(cluster)))
+    return rows
+
+
+SLICE = _slice()
+
+# Dense small boards (drawn at random, kept when they need 5 to 8 steps); two wrap around.
+DENSE = [
+    "..C../AAC.E/.DC.E/.D..E/..BB.",
+    "...../...../..B../AAB.C/....C",
+    "..CC./AAD.E/..D.E/...BB",
+    "...C/AABC/..B./....",
+    "...../...BB/AA.C./...C.",
+    "....D/..B.D/..BC./AABC.",
+    "# wrap: yes\n.D../..BB/..C./AAC./.DC.",
+    "# wrap: yes\n..CB/.DD./..C./AACB",
+]
+
+
+def _dense(text: str) -> Board:
+    return parse_text(text.replace("/", "\n") + "\n")[0].board
+
+
+SMALL = [board for _, board, cluster in SLICE if cluster <= 40]
+MEDIUM = [(moves, board) for moves, board, cluster in SLICE if cluster > 40]
+
+
+# --- the brute force ---------------------------------------------------------------------------------
+
+
+def _ticks(model: TimeModel, board: Board, move: Move, hand: str) -> int:
+    """Durations in whole ticks, worked out here from the model's stated numbers."""
+    units = abs(move.distance) if model.metric == "steps" else 1
+    if model.hands is not None:
+        per = model.hands[0] if hand == "left" else model.hands[1]
+    else:
+        per = model.car if board.vehicle(move.vehicle).length == 2 else model.truck
+    value = per * units
+    assert value.denominator == 1, "brute force wants whole-second durations"
+    return int(value)
+
+
+def _cells_swept(board: Board, move: Move) -> tuple[set, set, set]:
+    sign = 1 if move.distance > 0 else -1
+    old = set(board.cells_of(move.vehicle))
+    swept = set(old)
+    for k in range(1, abs(move.distance) + 1):
+        swept |= set(board.apply(Move(move.vehicle, sign * k)).cells_of(move.vehicle))
+    new = set(board.apply(move).cells_of(move.vehicle))
+    return old, swept, new
+
+
+def brute_force(board: Board, model: TimeModel, horizon: int) -> int | None:
+    """The least whole number of seconds in which every move has ended and the goal is out, found by
+    enumerating, tick by tick, every choice of every free hand; None if not within ``horizon``."""
+    hands = list(model.hand_names)
+    frontier: set[tuple[Board, tuple]] = {(board, tuple(None for _ in hands))}
+    for t in range(horizon + 1):
+        for here, active in frontier:
+            if here.is_won() and all(a is None for a in active):
+                return t
+        following: set[tuple[Board, tuple]] = set()
+        for here, active in frontier:
+            for there, now_active in _starts(here, active, model, hands, t):
+                ended = tuple(None if a is None or a[1] == t + 1 else a for a in now_active)
+                following.add((there, ended))
+        frontier = following
+    return None
+
+
+def _starts(here: Board, active: tuple, model: TimeModel, hands: list[str], t: int):
+    yield here, active
+    for k, hand in enumerate(hands):
+        if active[k] is not None:
+            continue
+        moving = {a[0] for a in active if a is not None}
+        held = set().union(*(a[2] for a in active if a is not None))
+        for move in here.legal_moves(model.metric):
+            if move.vehicle in moving:
+                continue
+            old, swept, new = _cells_swept(here, move)
+            if (swept - old) & held:
+                continue
+            keeps = swept - new if model.handover == "strict" else swept - old - new
+            entry = (move.vehicle, t + _ticks(model, here, move, hand), frozenset(keeps))
+            yield from _starts(here.apply(move), active[:k] + (entry,) + active[k + 1 :], model, hands, t)
+
+
+def _check_against_brute_force(board: Board, model: TimeModel) -> None:
+    try:
+        found: Schedule | None = schedule(board, model)
+    except SolverError:
+        found = None
+    if found is None:
+        assert brute_force(board, model, 12) is None
+        return
+    assert found.optimal
+    assert found.total.denominator == 1
+    total = int(found.total)
+    assert brute_force(board, model, total) == total
+    assert verify_schedule(board, found.items, model).is_won()
+
+
+# --- one hand ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", SMALL, ids=lambda b: "".join(b.rows()))
+def test_one_hand_matches_brute_force(board: Board) -> None:
+    _check_against_brute_force(board, TimeModel.one_hand(car_seconds=2, truck_seconds=5))
+    _check_against_brute_force(board, TimeModel.one_hand(metric="moves", car_seconds=1, truck_seconds=3))
+
+
+@pytest.mark.parametrize(("moves", "board"), MEDIUM, ids=lambda x: str(x) if isinstance(x, int) else "")
+def test_unit_durations_in_moves_metric_give_the_database_optimum(moves: int, board: Board) -> None:
+    found = solve_timed(board, metric="moves", car_seconds=1, truck_seconds=1)
+    assert found.total == moves == len(found.moves)
+
+
+def test_one_hand_schedule_is_back_to_back() -> None:
+    board = SMALL[0]
+    found = solve_timed(board)
+    assert found.items[0].start == 0
+    for before, after in zip(found.items, found.items[1:], strict=False):
+        assert after.start == before.end
+    assert found.total == found.items[-1].end
+    assert all(item.hand == "" for item in found.items)
+    assert all(abs(m.distance) == 1 for m in found.moves)
+
+
+def test_durations_by_kind_with_fractions() -> None:
+    board = SMALL[0]  # BBB/C/AAC/D: B (truck) three cells, C (car) up, A four cells
+    found = solve_timed(board, car_seconds="0.5", truck_seconds=1.25)
+    assert found.total == Fraction(5, 4) * 3 + Fraction(1, 2) * 5
+    assert format_seconds(found.total) == "6.25"
+
+
+# --- two hands ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("handover", ["strict", "relaxed"])
+@pytest.mark.parametrize("board", SMALL[:4], ids=lambda b: "".join(b.rows()))
+def test_two_hands_match_brute_force(board: Board, handover: str) -> None:
+    _check_against_brute_force(board, TimeModel.two_hands((1, 2), handover=handover))
+
+
+@pytest.mark.parametrize("handover", ["strict", "relaxed"])
+def test_two_hands_moves_metric_match_brute_force(handover: str) -> None:
+    for board in SMALL[:3]:
+        _check_against_brute_force(board, TimeModel.two_hands((2, 3), handover=handover, metric="moves"))
+
+
+@pytest.mark.parametrize("handover", ["strict", "relaxed"])
+@pytest.mark.parametrize("text", DENSE)
+def test_two_hands_dense_boards_match_brute_force(text: str, handover: str) -> None:
+    board = _dense(text)
+    _check_against_brute_force(board, TimeModel.two_hands((1, 2), handover=handover))
+    _check_against_brute_force(board, TimeModel.two_hands((2, 3), handover=handover, metric="moves"))
+
+
+@settings(max_examples=25)
+@given(
+    board=boards(min_side=3, max_side=4, max_vehicles=4, walls=True),
+    hands=st.sampled_from([(1, 1), (1, 2), (2, 3)]),
+    handover=st.sampled_from(["strict", "relaxed"]),
+    metric=st.sampled_from(["steps", "moves"]),
+)
+def test_two_hands_random_small_boards(
+    board: Board, hands: tuple[int, int], handover: str, metric: str
+) -> None:
+    _check_against_brute_force(board, TimeModel.two_hands(hands, handover=handover, metric=metric))
+
+
+@settings(max_examples=15)
+@given(board=boards(min_side=3, max_side=4, max_vehicles=4), metric=st.sampled_from(["steps", "moves"]))
+def test_one_hand_random_small_boards(board: Board, metric: str) -> None:
+    _check_against_brute_force(board, TimeModel.one_hand(metric=metric, car_seconds=1, truck_seconds=2))
+
+
+@pytest.mark.parametrize("board", SMALL, ids=lambda b: "".join(b.rows()))
+def test_relaxed_strict_and_one_hand_are_ordered(board: Board) -> None:
+    relaxed = solve_hands(board, (3, 5), handover="relaxed")
+    strict = solve_hands(board, (3, 5), handover="strict")
+    alone = solve_timed(board, car_seconds=3, truck_seconds=3)  # the left hand alone
+    assert relaxed.total <= strict.total <= alone.total
+    steps = solve_timed(board, car_seconds=1, truck_seconds=1).total  # the fewest steps
+    assert relaxed.steps >= steps and strict.steps >= steps
+    # the bound of the search: the fewest steps shared out perfectly between 3 s and 5 s hands
+    t = 0
+    while t // 3 + t // 5 < steps:
+        t += 1
+    assert relaxed.total >= t
+
+
+def test_two_hands_timeline_shape() -> None:
+    board = SMALL[0]
+    found = solve_hands(board, "3,5", handover="relaxed")
+    lines = found.timeline().splitlines()
+    assert lines[0].split() == ["start", "end", "hand", "move"]
+    assert len(lines) == len(found.items) + 1
+    for line, item in zip(lines[1:], found.items, strict=True):
+        start, end, hand, move = line.split()
+        assert (Fraction(start), Fraction(end), hand, Move.parse(move)) == (
+            item.start,
+            item.end,
+            item.hand,
+            item.move,
+        )
+        assert item.duration == (3 if hand == "left" else 5)
+    assert "relaxed handover" in found.summary()
+
+
+def test_already_won_board_needs_no_time() -> None:
+    board = resolve_board("..../..AA/....").board
+    for found in (solve_timed(board), solve_hands(board)):
+        assert found.items == () and found.total == 0 and found.solved
+
+
+# --- the verifier ------------------------------------------------------------------------------------
+
+FOLLOW = "BB../C.../CAA."  # B leaves (0,0) to the right while C moves up into it
+
+
+def _items(*rows: tuple[int, int, str, str]) -> list[TimedMove]:
+    return [TimedMove(Fraction(s), Fraction(e), h, Move.parse(m)) for s, e, h, m in rows]
+
+
+def test_following_is_relaxed_only() -> None:
+    board = resolve_board(FOLLOW).board
+    items = _items((0, 1, "left", "B+1"), (0, 2, "right", "C-1"), (1, 2, "left", "A+1"))
+    relaxed = TimeModel.two_hands((1, 2), handover="relaxed")
+    strict = TimeModel.two_hands((1, 2), handover="strict")
+    assert verify_schedule(board, items, relaxed).is_won()
+    with pytest.raises(IllegalMoveError, match=r"at 0 s: C-1 enters cell \(0, 0\), still held by B\+1"):
+        verify_schedule(board, items, strict)
+    # the same moves, C waiting for B to end, pass under strict
+    later = _items((0, 1, "left", "B+1"), (1, 3, "right", "C-1"), (1, 2, "left", "A+1"))
+    assert verify_schedule(board, later, strict).is_won()
+    for handover in ("strict", "relaxed"):
+        assert solve_hands(board, (1, 2), handover=handover).moves == (Move("A", 1),)
+
+
+@pytest.mark.parametrize(
+    ("rows", "error", "message"),
+    [
+        ([(0, 1, "left", "A+1"), (0, 2, "right", "A+1")], IllegalMoveError, "A, which is still moving"),
+        ([(0, 2, "left", "A+1")], SolverError, "lasts 2 s, but takes 1 s"),
+        ([(0, 1, "left", "B+1"), (0, 1, "left", "A+1")], SolverError, "the left hand starts"),
+        ([(0, 1, "left", "B+1")], SolverError, "not at the exit"),
+        ([(0, 1, "left", "C+1")], IllegalMoveError, r"at 0 s: C\+1 is illegal"),
+        ([(0, 1, "both", "A+1")], SolverError, "hand 'both'"),
+        ([(0, 2, "right", "B+2")], SolverError, "slides one cell"),
+        ([(0, 1, "left", "Z+1")], RushHourError, "no vehicle named 'Z'"),
+    ],
+)
+def test_verifier_rejects(rows: list, error: type[Exception], message: str) -> None:
+    board = resolve_board(FOLLOW).board
+    with pytest.raises(error, match=message):
+        verify_schedule(board, _items(*rows), TimeModel.two_hands((1, 2), handover="relaxed"))
+
+
+def test_verifier_one_hand_rejects_overlap() -> None:
+    board = resolve_board(FOLLOW).board
+    items = [
+        TimedMove(Fraction(0), Fraction(2), "", Move("B", 1)),
+        TimedMove(Fraction(1), Fraction(3), "", Move("A", 1)),
+    ]
+    with pytest.raises(SolverError, match="the hand starts A\\+1 at 1 s while still making B\\+1"):
+        verify_schedule(board, items, TimeModel.one_hand(car_seconds=2))
+
+
+# --- errors and limits -------------------------------------------------------------------------------
+
+
+def test_bad_durations_and_hands() -> None:
+    for bad in ("0", "-1", "abc", "0.0001", ""):
+        with pytest.raises(SolverError):
+            seconds(bad)
+    for bad in ("3", "3,5,7", "3,", "x,5", "3;5"):
+        with pytest.raises(SolverError, match="hand"):
+            parse_hands(bad)
+    with pytest.raises(SolverError, match="handover"):
+        TimeModel.two_hands((3, 5), handover="loose")
+    with pytest.raises(RushHourError, match="metric"):
+        TimeModel.one_hand(metric="cells")
+    assert parse_hands(" 3 , 4.5 ") == (3, Fraction(9, 2))
+
+
+def test_unsolvable_board() -> None:
+    board = resolve_board("AAB./..B./....").board
+    blocked = resolve_board("....../AA.BB./......").board  # B stands in A's row for good
+    for solver in (solve_timed, solve_hands):
+        with pytest.raises(SolverError, match="unsolvable"):
+            solver(blocked)
+    assert solve_timed(board).solved
+
+
+def test_limits_report_the_bound() -> None:
+    _, board = MEDIUM[-1]
+    with pytest.raises(LimitReachedError, match="state limit of 50") as caught:
+        solve_timed(board, max_states=50)
+    assert caught.value.explored == 51
+    search = HandsSearch(board, TimeModel.two_hands((3, 5)))
+    with pytest.raises(LimitReachedError, match=r"no schedule finishes in less than \d+ s"):
+        search.run(max_states=1000)  # the board's positions fit, the timed states do not
+    assert search.bound > 0
+    assert search.bound <= solve_hands(board, (3, 5)).total

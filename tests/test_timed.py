@@ -21,6 +21,8 @@ from rushhour.search.timed import (
     Schedule,
     TimedMove,
     TimeModel,
+    clock,
+    clock_report,
     format_seconds,
     parse_hands,
     schedule,
@@ -344,3 +346,46 @@ def test_limits_report_the_bound() -> None:
         search.run(max_states=1000)  # the board's positions fit, the timed states do not
     assert search.bound > 0
     assert search.bound <= solve_hands(board, (3, 5)).total
+
+
+# --- play --timed ------------------------------------------------------------------------------------
+
+
+def _fewest_moves(board: Board) -> list[Move] | None:
+    try:
+        return list(solve_timed(board, metric="moves", car_seconds=1, truck_seconds=1).moves)
+    except SolverError:
+        return None
+
+
+def test_play_timed_shows_the_clock() -> None:
+    from rushhour.cli.play import Level, PlaySession
+    from rushhour.formats import Entry
+    from rushhour.progress import Progress
+
+    board = SMALL[0]  # BBB/C/AAC/D: B three cells (truck), C up (car), A four cells (car)
+    lines = iter(["B+3", "C-1", "A+1", "A+3"])
+    out: list[str] = []
+    session = PlaySession(
+        Progress.memory(),
+        color=False,
+        legal_moves=lambda b: b.legal_moves("moves"),
+        solver=_fewest_moves,
+        read=lambda prompt: next(lines),
+        write=out.append,
+        timed=TimeModel.one_hand(car_seconds=2, truck_seconds=5),
+    )
+    assert session.play_level(Level(Entry(board, {}, "test"))) is True
+    text = "".join(out)
+    assert "clock 0 s" in text and "clock 15 s" in text and "clock 17 s" in text and "clock 19 s" in text
+    assert "Clock: 25 s, the fastest possible! (one hand, car 2 s and truck 5 s per cell)." in text
+
+
+def test_play_timed_clock_counts_the_line_played() -> None:
+    board = SMALL[0]
+    model = TimeModel.one_hand(car_seconds=2, truck_seconds=5)
+    assert clock(board, [Move("B", 3), Move("C", -1)], model) == 17
+    assert clock(board, [Move("B", 3)], TimeModel.one_hand(metric="moves")) == 5
+    assert "the fastest is 25 s" in clock_report(
+        board, [Move("B", 1), Move("B", 2), Move("C", -1), Move("A", 4), Move("B", -1)], model
+    )

@@ -24,6 +24,7 @@ from rushhour.game import Game, MoveSource, Result, Solver
 from rushhour.levels import Pack, pack, packs, resolve_all
 from rushhour.progress import Progress, default_path, level_key
 from rushhour.render.text import render
+from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
 
 #: how long a hint, a solution or the optimal count may search before giving up
 SOLVER_SECONDS = 60.0
@@ -288,8 +289,10 @@ class PlaySession:
         read: Callable[[str], str] = input,
         write: Callable[[str], None] | None = None,
         echo: bool = False,
+        timed: TimeModel | None = None,
     ) -> None:
         self.progress = progress
+        self.timed = timed  # with --timed: a clock of the time the moves would take
         self.color = color
         self.legal_moves = legal_moves or oracle_moves
         self.solver = solver or optimal_plan
@@ -315,7 +318,12 @@ class PlaySession:
         about = f": {board_summary(level.board)}" if first else ""
         self.say(self.styled(level.title, Style.BRIGHT) + about)
         self.say(render(game.position, color=self.color, highlight=highlight))
-        self.say(status_line(game))
+        clock_part = (
+            []
+            if self.timed is None
+            else [f"clock {format_seconds(clock(game.start, game.history, self.timed))} s"]
+        )
+        self.say(status_line(game, clock_part))
 
     def show_options(self, game: Game) -> None:
         self.say("legal moves:")
@@ -448,6 +456,8 @@ class PlaySession:
         self.say(self.styled("*** SOLVED ***", Fore.GREEN + Style.BRIGHT))
         for k, line in enumerate(win_lines(result)):
             self.say(self.styled(line, Fore.GREEN + Style.BRIGHT) if k == 1 and result.perfect else line)
+        if self.timed is not None:
+            self.say(clock_report(game.start, game.history, self.timed, time_limit=SOLVER_SECONDS))
         if not self.progress.saving:
             return
         try:
@@ -486,7 +496,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     level, note = choose_level(args.board, args.pack, args.level, progress)
     if note:
         print(note)
-    session = PlaySession(progress, color=color_wanted(args), echo=not sys.stdin.isatty())
+    timed = None
+    if args.timed:
+        timed = TimeModel.one_hand(car_seconds=args.car_seconds, truck_seconds=args.truck_seconds)
+    session = PlaySession(progress, color=color_wanted(args), echo=not sys.stdin.isatty(), timed=timed)
     return session.run(level)
 
 
@@ -548,6 +561,9 @@ def register(sub: Any) -> None:
     p.add_argument("--pack", metavar="NAME", help="play this built-in pack (its first unsolved level)")
     p.add_argument("--level", type=int, metavar="N", help="level N of the pack or file")
     p.add_argument("--no-save", action="store_true", help="neither read nor write the progress file")
+    p.add_argument("--timed", action="store_true", help="show a clock of the time your moves would take")
+    p.add_argument("--car-seconds", default="2", metavar="S", help="with --timed: seconds per cell for a car")
+    p.add_argument("--truck-seconds", default="5", metavar="S", help="with --timed: per cell for a truck")
     add_color_flags(p)
     p.set_defaults(func=cmd_play)
 

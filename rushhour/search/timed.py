@@ -661,3 +661,28 @@ def schedule(
     if model.hands is None:
         return _uniform_cost(board, model, _Clock(time_limit, max_states))
     return HandsSearch(board, model).run(max_states=max_states, time_limit=time_limit)
+
+
+# --- the clock of a game ----------------------------------------------------------------------------
+
+
+def clock(board: Board, moves: Iterable[Move], model: TimeModel) -> Fraction:
+    """The time one hand spends making ``moves`` from ``board``: each move costs its vehicle kind's
+    duration per cell (``steps`` metric) or per slide (``moves``).  The moves are not checked here."""
+    if model.hands is not None:
+        raise SolverError("the clock of a game counts one hand")
+    return sum((model.duration(board.layout, move, ONE_HAND) for move in moves), Fraction(0))
+
+
+def clock_report(board: Board, moves: Sequence[Move], model: TimeModel, *, time_limit: float = 60.0) -> str:
+    """A sentence for the end of a timed game: the time spent, and the fastest solution of ``board``."""
+    spent = format_seconds(clock(board, moves, model))
+    try:
+        best = schedule(board, model, time_limit=time_limit)
+    except SolverError:  # a limit, or no solution: say only what is known
+        return f"Clock: {spent} s ({model.describe()})."
+    fastest = format_seconds(best.total)
+    verdict = (
+        "the fastest possible!" if clock(board, moves, model) == best.total else f"the fastest is {fastest} s"
+    )
+    return f"Clock: {spent} s, {verdict} ({model.describe()})."

@@ -1,0 +1,12 @@
+"""Solvers, proofs of unsolvability and cluster analysis.
+
+``solve(board, engine=..., metric=...)`` returns a :class:`Solution` replayed by :func:`verify`;
+``analyze(board)`` explores a board's whole reachable set (:class:`Analysis`).  The engines search
+packed positions with precomputed bitboards (:mod:`rushhour.search.tables`).
+"""
+
+from rushhour.search.analysis import Analysis, analyze
+from rushhour.search.engines import ENGINES, solve
+from rushhour.search.solution import Solution, verify
+
+__all__ = ["ENGINES", "Analysis", "Solution", "analyze", "solve", "verify"]

@@ -1,0 +1,92 @@
+"""Cluster analysis: the reachable set of a board and every position's distance to the nearest win.
+
+Two breadth-first passes over packed keys: one from the board collects its reachable set (its
+*cluster*), one from all the won positions of the cluster at once gives each position's distance to
+its nearest win.  Moves are reversible (a slide can always be undone), so distances "to" a win are
+distances "from" the set of wins, and the cluster of every position in it is the same set.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from rushhour.board import Board, check_metric
+from rushhour.search.bfs import Limits, layers, reachable
+from rushhour.search.tables import tables_for
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The reachable set of ``board`` under ``metric``.
+
+    ``histogram`` maps a distance to the nearest win to the number of positions at that distance (empty
+    when no win is reachable).  ``hardest`` is a position farthest from any win (the smallest state
+    among ties; for an unsolvable cluster the smallest state of the set), at ``hardest_distance``
+    (-1 if unsolvable).  ``start_distance`` is the board's own optimal solution length (-1 if
+    unsolvable).  ``cluster_key`` is the smallest state of the set: two boards lie in the same cluster
+    exactly when their layouts and cluster keys are equal.
+    """
+
+    board: Board
+    metric: str
+    cluster_size: int
+    won_count: int
+    histogram: dict[int, int]
+    hardest: Board
+    hardest_distance: int
+    start_distance: int
+    cluster_key: tuple[int, ...]
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def solvable(self) -> bool:
+        return self.start_distance >= 0
+
+
+def analyze(
+    board: Board,
+    *,
+    metric: str = "moves",
+    max_states: int | None = None,
+    time_limit: float | None = None,
+) -> Analysis:
+    """Explore the whole cluster of ``board``; raises LimitReachedError when a limit is hit."""
+    began = time.perf_counter()
+    check_metric(metric)
+    limits = Limits(max_states, time_limit)
+    tables = tables_for(board.layout, metric)
+    start = tables.pack(board.state)
+    cluster = reachable(tables, start, limits)
+    shift, won_offsets = tables.goal_shift, tables.won_offsets
+    wins = sorted(z for z in cluster if (z >> shift) & 15 in won_offsets)
+    smallest = min(cluster)
+    key = tables.unpack(smallest)
+    if not wins:
+        return Analysis(
+            board=board,
+            metric=metric,
+            cluster_size=len(cluster),
+            won_count=0,
+            histogram={},
+            hardest=tables.board(smallest),
+            hardest_distance=-1,
+            start_distance=-1,
+            cluster_key=key,
+            seconds=time.perf_counter() - began,
+        )
+    rings = layers(tables, wins, limits)  # the same positions again: within max_states by now
+    histogram = {d: len(ring) for d, ring in enumerate(rings)}
+    start_distance = next(d for d, ring in enumerate(rings) if start in ring)
+    return Analysis(
+        board=board,
+        metric=metric,
+        cluster_size=len(cluster),
+        won_count=len(wins),
+        histogram=histogram,
+        hardest=tables.board(min(rings[-1])),
+        hardest_distance=len(rings) - 1,
+        start_distance=start_distance,
+        cluster_key=key,
+        seconds=time.perf_counter() - began,
+    )

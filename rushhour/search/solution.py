@@ -1,0 +1,110 @@
+"""What a solver returns, and the replay that every answer goes through before it is returned."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rushhour.board import Board, Move
+from rushhour.errors import IllegalMoveError, SolverError
+from rushhour.search.tables import Tables
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solver's answer for ``board``.
+
+    ``solved`` says whether ``moves`` reach a won position.  ``optimal`` is True when the length is
+    proven minimal, or, for an unsolvable board (``solved`` False, no moves), when the whole reachable
+    set was explored, which proves there is no solution.  ``explored`` counts the positions the
+    engine looked at (the size of the reachable set for an unsolvable board).
+    """
+
+    board: Board
+    moves: tuple[Move, ...]
+    solved: bool
+    optimal: bool
+    engine: str
+    metric: str
+    explored: int
+    seconds: float
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+    @property
+    def steps(self) -> int:
+        return sum(abs(m.distance) for m in self.moves)
+
+    def positions(self) -> list[Board]:
+        """The start position, then the position after each move."""
+        out = [self.board]
+        for move in self.moves:
+            out.append(out[-1].apply(move))
+        return out
+
+    def describe(self) -> str:
+        """One line: what was found, and how."""
+        if not self.solved:
+            if self.optimal:
+                return f"unsolvable: all {self.explored:,} reachable positions explored, none is won"
+            return "no solution found"
+        quality = "optimal" if self.optimal else "not proven optimal"
+        how = f"{quality}, {self.engine} engine, {self.metric} metric"
+        return f"{self.length} moves, {self.steps} steps ({how})"
+
+
+def verify(board: Board, moves: Iterable[Move | str]) -> Board:
+    """Replay ``moves`` from ``board`` by the reference rules and return the final position.
+
+    Raises :class:`IllegalMoveError` (saying which move, and what blocks it) on an illegal move and
+    :class:`SolverError` when the final position is not won.
+    """
+    position = board
+    count = 0
+    for count, move in enumerate(moves, start=1):
+        try:
+            position = position.apply(move)
+        except IllegalMoveError as err:
+            raise IllegalMoveError(f"move {count} ({move}): {err}") from None
+    if not position.is_won():
+        noun = "move" if count == 1 else "moves"
+        raise SolverError(f"after {count} {noun} the goal vehicle {board.goal} is not at its exit")
+    return position
+
+
+def moves_of_path(tables: Tables, path: Sequence[int]) -> list[Move]:
+    """The moves between consecutive packed positions of ``path``, checked by the reference rules.
+
+    On wrap-around lanes the same new offset is reached both ways round; the shorter legal slide is
+    taken (in the ``steps`` metric that is the single step the search made).
+    """
+    layout = tables.layout
+    shifts = tables.shifts
+    board = tables.board(path[0]) if path else None
+    moves: list[Move] = []
+    for a, b in zip(path, path[1:], strict=False):
+        assert board is not None
+        changed = [i for i, sh in enumerate(shifts) if (a >> sh) & 15 != (b >> sh) & 15]
+        if len(changed) != 1:
+            raise SolverError("internal error: a step of the search moved more than one vehicle")
+        i = changed[0]
+        before, after = (a >> shifts[i]) & 15, (b >> shifts[i]) & 15
+        if layout.wrap:
+            span = layout.span(i)
+            forward = (after - before) % span
+            candidates = sorted((forward, forward - span), key=abs)
+        else:
+            candidates = [after - before]
+        for distance in candidates:
+            move = Move(layout.names[i], distance)
+            try:
+                board = board.apply(move)
+            except IllegalMoveError:
+                continue
+            moves.append(move)
+            break
+        else:
+            raise SolverError(f"internal error: no legal move of {layout.names[i]} matches a search step")
+    return moves

@@ -1,0 +1,176 @@
+"""The search core against the reference rules: successor sets, shortest lengths and clusters on random
+boards of every kind (walls, wrap-around, vertical goal cars, every exit side, 5x5 to 12x12, both
+metrics), compared with a plain breadth-first search over ``Board.successors``."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Target, Vehicle
+from rushhour.errors import LimitReachedError, SolverError
+from rushhour.search import analyze, solve
+from rushhour.search.tables import Tables
+
+NAMES = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + ["AA", "Q7", "car9"] + [f"v{k}" for k in range(20)]
+
+
+def random_board(rng: random.Random, *, wrap: bool, size: tuple[int, int], count: int, walls: int) -> Board:
+    width, height = size
+    taken: set[tuple[int, int]] = set()
+    vehicles: list[Vehicle] = []
+    names = iter(rng.sample(NAMES, len(NAMES)))
+    for _ in range(count * 40):
+        if len(vehicles) == count:
+            break
+        orientation = rng.choice((HORIZONTAL, VERTICAL))
+        span = width if orientation == HORIZONTAL else height
+        length = rng.choice([n for n in (2, 2, 2, 3, 3, 4) if n < span])
+        row, col = rng.randrange(height), rng.randrange(width)
+        if orientation == HORIZONTAL:
+            cells = [(row, col + k) for k in range(length)]
+        else:
+            cells = [(row + k, col) for k in range(length)]
+        if wrap:
+            cells = [(r % height, c % width) for r, c in cells]
+        if any(not (0 <= r < height and 0 <= c < width) or (r, c) in taken for r, c in cells):
+            continue
+        taken.update(cells)
+        vehicles.append(Vehicle(next(names), orientation, length, row, col))
+    if not vehicles:
+        vehicles.append(Vehicle("A", HORIZONTAL, 2, 0, 0))
+        taken.update({(0, 0), (0, 1)})
+    free = [(r, c) for r in range(height) for c in range(width) if (r, c) not in taken]
+    wall_cells = rng.sample(free, min(walls, len(free)))
+    goal = rng.choice(vehicles)
+    if wrap:
+        if goal.orientation == HORIZONTAL:
+            target = Target(goal.row, rng.randrange(width), rng.choice(("east", "west")))
+        else:
+            target = Target(rng.randrange(height), goal.col, rng.choice(("north", "south")))
+        return Board(width, height, vehicles, walls=wall_cells, goal=goal.name, target=target, wrap=True)
+    side = rng.choice(("right", "left") if goal.orientation == HORIZONTAL else ("top", "bottom"))
+    return Board(width, height, vehicles, walls=wall_cells, goal=goal.name, exit=side)
+
+
+def random_walk(board: Board, rng: random.Random, steps: int) -> Board:
+    for _ in range(steps):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        board = board.apply(rng.choice(moves))
+    return board
+
+
+def boards_of_every_kind(seed: int, number: int, dense: bool = False) -> list[Board]:
+    """Random positions; ``dense`` boards are crowded enough to keep their clusters small."""
+    rng = random.Random(seed)
+    out = []
+    for k in range(number):
+        wrap = k % 3 == 0
+        top = 8 if dense else 12
+        size = (rng.randint(5, top), rng.randint(5, top))
+        area = size[0] * size[1]
+        count = rng.randint(area // 6, area // 3) if dense else rng.randint(3, 16)
+        board = random_board(rng, wrap=wrap, size=size, count=count, walls=rng.randint(0, 4))
+        out.append(random_walk(board, rng, rng.randint(0, 10)))
+    return out
+
+
+def reference_cluster(board: Board, metric: str, cap: int) -> dict[Board, int] | None:
+    """Every position reachable by the reference rules, with its distance from ``board``."""
+    dist = {board: 0}
+    queue = deque([board])
+    while queue:
+        b = queue.popleft()
+        for _, nb in b.successors(metric):
+            if nb not in dist:
+                dist[nb] = dist[b] + 1
+                if len(dist) > cap:
+                    return None
+                queue.append(nb)
+    return dist
+
+
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_successors_equal_reference_in_order(metric: str) -> None:
+    kinds = set()
+    for board in boards_of_every_kind(11, 300):
+        tables = Tables(board.layout, metric)
+        z = tables.pack(board.state)
+        got = [tables.unpack(t) for t in tables.successors(z)]
+        want = [b.state for _, b in board.successors(metric)]
+        assert got == want, board
+        for t in tables.successors(z):
+            # the occupancy bits carried in the key are those of the position itself
+            assert t == tables.pack(tables.unpack(t))
+        kinds.add((board.wrap, board.exit.side if board.exit else board.target.heading))  # type: ignore[union-attr]
+    assert len(kinds) == 8  # four exit sides, four wrap headings
+
+
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_shortest_lengths_and_clusters_equal_reference(metric: str) -> None:
+    compared = unsolvable = 0
+    for board in boards_of_every_kind(23 if metric == "moves" else 29, 120, dense=True):
+        ref = reference_cluster(board, metric, 1000)
+        if ref is None:
+            continue
+        compared += 1
+        wins = [b for b in ref if b.is_won()]
+        analysis = analyze(board, metric=metric)
+        assert analysis.cluster_size == len(ref)
+        assert analysis.won_count == len(wins)
+        assert analysis.cluster_key == min(b.state for b in ref)
+        solution = solve(board, metric=metric)
+        if not wins:
+            unsolvable += 1
+            assert not solution.solved and solution.optimal and solution.moves == ()
+            assert solution.explored == len(ref)
+            assert analysis.start_distance == analysis.hardest_distance == -1
+            assert analysis.histogram == {}
+            continue
+        # distance to the nearest win, by a plain multi-source search over the reference cluster
+        to_win = {b: 0 for b in wins}
+        queue = deque(wins)
+        while queue:
+            b = queue.popleft()
+            for _, nb in b.successors(metric):
+                if nb not in to_win:
+                    to_win[nb] = to_win[b] + 1
+                    queue.append(nb)
+        assert solution.solved and solution.optimal
+        assert solution.length == to_win[board] == analysis.start_distance
+        if metric == "steps":
+            assert all(abs(m.distance) == 1 for m in solution.moves)
+        far = max(to_win.values())
+        assert analysis.hardest_distance == far
+        assert analysis.hardest.state == min(b.state for b, d in to_win.items() if d == far)
+        histogram: dict[int, int] = {}
+        for d in to_win.values():
+            histogram[d] = histogram.get(d, 0) + 1
+        assert analysis.histogram == histogram
+    assert compared >= 40
+    assert unsolvable >= 3
+
+
+def test_limits_stop_cleanly() -> None:
+    board = Board(
+        9,
+        9,
+        [Vehicle("A", HORIZONTAL, 2, 4, 0), Vehicle("B", VERTICAL, 2, 0, 8), Vehicle("C", VERTICAL, 3, 0, 5)]
+        + [Vehicle(n, HORIZONTAL, 2, r, 0) for n, r in (("D", 0), ("E", 2), ("F", 6), ("G", 8))],
+        walls=[(4, 7)],
+    )
+    with pytest.raises(LimitReachedError) as caught:
+        solve(board, max_states=500)
+    assert caught.value.explored > 500
+    with pytest.raises(LimitReachedError):
+        analyze(board, max_states=500)
+    with pytest.raises(SolverError):
+        solve(board, max_states=0)
+    with pytest.raises(SolverError):
+        solve(board, time_limit=-1)
+    with pytest.raises(SolverError, match="unknown engine"):
+        solve(board, engine="magic")

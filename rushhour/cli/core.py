@@ -67,7 +67,10 @@ def register(sub: Any) -> None:
         help="moves: slide any distance (default); steps: one cell",
     )
     p.add_argument(
-        "--oracle", choices=("rules",), default="rules", help="where the moves come from: the reference rules"
+        "--oracle",
+        choices=("sat", "rules"),
+        default="sat",
+        help="where the moves come from: the SAT encoding (default) or the reference rules",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_moves)
@@ -100,6 +103,10 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def moves_of(board: Board, metric: str, oracle: str) -> list[str]:
+    if oracle == "sat":
+        from rushhour.logic.oracle import legal_moves
+
+        return [str(m) for m in legal_moves(board, metric)]
     return [str(m) for m in board.legal_moves(metric)]
 
 

@@ -1,0 +1,607 @@
+"""Rush Hour as propositional logic, written with bauhaus on python-nnf.
+
+One :class:`RulesEncoding` describes every position of one board *shape* (size, wrap-around or not,
+where the goal must stand, the goal vehicle's kind and the kinds of the other vehicles).  A position is
+then a set of *facts*: for every cell its state proposition and, on vehicle cells, its part proposition.
+Every other proposition (vehicle ends, one-cell moves ``CM*``, slides, ``Won``) is defined by
+implications in both directions, so the facts force it.  ``docs/encoding.md`` gives every formula.
+
+Proposition families (cells are ``(row, col)``, 0-based from the top left):
+
+* state, exactly one per cell: ``Empty``, ``Wall``, ``Red`` (the goal vehicle), ``H2``, ``H3``, ``V2``,
+  ``V3`` and ``Hk``/``Vk`` for any other length on the board;
+* part: ``Part0`` .. ``Part{m-1}``: which cell of its vehicle this is, counted from the top/left;
+* ends: ``EndR``/``EndL`` (right/left cell of a horizontal vehicle), ``EndD``/``EndU`` (vertical);
+* one-cell moves: ``CMR``, ``CML``, ``CMU``, ``CMD``: the cell is the leading cell (the front cell in
+  that direction) of a vehicle that can move one cell that way;
+* slides: ``SlideR(i,j,s)`` (s >= 2): the vehicle led by (i,j) can slide s cells right, and so on;
+* ``Won(i,j)`` for the goal cell and ``Won``.
+
+Variables are numbered in a fixed order (family, row, column, distance), never by hash, so the CNF and
+its DIMACS text are identical in every process.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import nnf
+from bauhaus import Encoding, constraint, proposition
+
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Layout
+from rushhour.errors import BoardError
+
+Cell = tuple[int, int]
+Kind = tuple[str, int]
+
+#: the move directions: right, left, up, down
+DIRECTIONS = ("R", "L", "U", "D")
+DELTA: dict[str, Cell] = {"R": (0, 1), "L": (0, -1), "U": (-1, 0), "D": (1, 0)}
+AXIS = {"R": HORIZONTAL, "L": HORIZONTAL, "U": VERTICAL, "D": VERTICAL}
+SIGN = {"R": 1, "L": -1, "U": -1, "D": 1}
+WORD = {"R": "right", "L": "left", "U": "up", "D": "down"}
+EDGE = {"R": "right", "L": "left", "U": "top", "D": "bottom"}
+#: the kinds every shape has, whether or not a board uses them
+BASE_KINDS: tuple[Kind, ...] = ((HORIZONTAL, 2), (HORIZONTAL, 3), (VERTICAL, 2), (VERTICAL, 3))
+
+FAMILY_ORDER = (
+    "Empty",
+    "Wall",
+    "Red",
+    "kind",
+    "Part",
+    "EndR",
+    "EndL",
+    "EndU",
+    "EndD",
+    "CMR",
+    "CML",
+    "CMU",
+    "CMD",
+    "SlideR",
+    "SlideL",
+    "SlideU",
+    "SlideD",
+    "Won",
+)
+
+
+def kind_label(kind: Kind) -> str:
+    return f"{kind[0]}{kind[1]}"
+
+
+def direction_of(orientation: str, distance: int) -> str:
+    if orientation == HORIZONTAL:
+        return "R" if distance > 0 else "L"
+    return "D" if distance > 0 else "U"
+
+
+def cell_text(cell: Cell) -> str:
+    return f"({cell[0]},{cell[1]})"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the rules depend on.  Walls are not part of it: a wall is a fact, like a vehicle."""
+
+    width: int
+    height: int
+    wrap: bool
+    goal_kind: Kind
+    goal_line: int
+    won_cell: Cell
+    won_part: int
+    kinds: tuple[Kind, ...]
+    goal_text: str
+
+    @classmethod
+    def of(cls, board: Board | Layout) -> Shape:
+        lay = board.layout if isinstance(board, Board) else board
+        g = lay.goal
+        goal_kind = (lay.orientations[g], lay.lengths[g])
+        length = lay.lengths[g]
+        if lay.target is not None:
+            t = lay.target
+            won_cell = (t.row, t.col)
+            won_part = length - 1 if t.heading in ("east", "south") else 0
+            goal_text = f"target {t.row},{t.col} {t.heading}"
+        else:
+            assert lay.exit is not None
+            side, line = lay.exit.side, lay.exit.index
+            won_cell = {
+                "right": (line, lay.width - 1),
+                "left": (line, 0),
+                "bottom": (lay.height - 1, line),
+                "top": (0, line),
+            }[side]
+            won_part = length - 1 if side in ("right", "bottom") else 0
+            goal_text = f"exit {side} {line}"
+        others = {(lay.orientations[i], lay.lengths[i]) for i in range(len(lay.names)) if i != g}
+        return cls(
+            width=lay.width,
+            height=lay.height,
+            wrap=lay.wrap,
+            goal_kind=goal_kind,
+            goal_line=lay.lanes[g],
+            won_cell=won_cell,
+            won_part=won_part,
+            kinds=_kinds(lay.width, lay.height, lay.wrap, others),
+            goal_text=goal_text,
+        )
+
+    @classmethod
+    def generic(cls, width: int, height: int) -> Shape:
+        """A bounded board with a horizontal red car leaving on the right of the middle row (row 2 of
+        a 6x6 board) and cars and trucks of both orientations."""
+        for label, side in (("width", width), ("height", height)):
+            if not 3 <= side <= 16:
+                raise BoardError(f"board {label} {side} is out of range: sides are 3 to 16")
+        line = (height - 1) // 2
+        return cls(
+            width=width,
+            height=height,
+            wrap=False,
+            goal_kind=(HORIZONTAL, 2),
+            goal_line=line,
+            won_cell=(line, width - 1),
+            won_part=1,
+            kinds=_kinds(width, height, False, set()),
+            goal_text=f"exit right {line}",
+        )
+
+    def span(self, orientation: str) -> int:
+        return self.width if orientation == HORIZONTAL else self.height
+
+    def describe(self) -> str:
+        kinds = " ".join(kind_label(k) for k in self.kinds)
+        return (
+            f"{self.width}x{self.height}{' wrap-around' if self.wrap else ''}, "
+            f"goal {kind_label(self.goal_kind)} ({self.goal_text}), kinds {kinds}"
+        )
+
+
+def _kinds(width: int, height: int, wrap: bool, present: set[Kind]) -> tuple[Kind, ...]:
+    def fits(kind: Kind) -> bool:
+        span = width if kind[0] == HORIZONTAL else height
+        return kind[1] < span if wrap else kind[1] <= span
+
+    return tuple(sorted(k for k in set(BASE_KINDS) | present if fits(k)))
+
+
+class _Prop:
+    """Base of every proposition class: a family name and integer arguments."""
+
+    family = ""
+
+    def __init__(self, *args: int) -> None:
+        self.args = args
+        self.name = f"{self.family}({','.join(str(a) for a in args)})" if args else self.family
+
+    def _prop_name(self) -> str:
+        return self.name
+
+
+@dataclass
+class RulesEncoding:
+    """The rules of one shape compiled to CNF over integers, with the names of the propositions.
+
+    The bauhaus :class:`~bauhaus.Encoding` is built, compiled and dropped by :func:`build` (while it
+    is built, ``build`` holds strong references to every proposition: bauhaus keeps weak ones)."""
+
+    shape: Shape
+    #: variable number - 1 -> proposition name
+    names: list[str]
+    ids: dict[str, int]
+    clauses: list[tuple[int, ...]]
+    #: proposition class -> names, in variable order
+    classes: dict[str, list[str]]
+    #: constraint family -> number of constraints added to the bauhaus encoding
+    constraints: dict[str, int]
+    #: state labels in order: Empty, Wall, Red, then the kinds
+    states: tuple[str, ...]
+    max_length: int
+    #: (direction, cell) -> [CM var, Slide 2 var, Slide 3 var, ...]
+    reach_vars: dict[tuple[str, Cell], list[int]] = field(default_factory=dict)
+
+    # --- lookups ------------------------------------------------------------------------------
+    def var(self, name: str) -> int:
+        return self.ids[name]
+
+    def state_var(self, state: str, cell: Cell) -> int:
+        return self.ids[f"{state}{cell_text(cell)}"]
+
+    def part_var(self, part: int, cell: Cell) -> int:
+        return self.ids[f"Part{part}{cell_text(cell)}"]
+
+    def literal_text(self, literal: int) -> str:
+        name = self.names[abs(literal) - 1]
+        return name if literal > 0 else f"~{name}"
+
+    def vehicle_state(self, layout: Layout, i: int) -> str:
+        if i == layout.goal:
+            return "Red"
+        return kind_label((layout.orientations[i], layout.lengths[i]))
+
+    def check_layout(self, layout: Layout) -> None:
+        if Shape.of(layout) != self.shape:
+            raise BoardError(f"this board does not have the shape {self.shape.describe()}")
+
+    def vehicle_facts(self, layout: Layout, i: int, offset: int) -> list[int]:
+        """The state and part literals of vehicle ``i`` standing at ``offset``."""
+        state = self.vehicle_state(layout, i)
+        out = []
+        for part, cell in enumerate(layout.cells(i, offset)):
+            out.append(self.state_var(state, cell))
+            out.append(self.part_var(part, cell))
+        return out
+
+    def facts(self, board: Board) -> list[int]:
+        """The position as positive literals: one state per cell, one part per vehicle cell."""
+        self.check_layout(board.layout)
+        lay = board.layout
+        out: list[int] = []
+        covered: set[Cell] = set(lay.walls)
+        for cell in sorted(lay.walls):
+            out.append(self.state_var("Wall", cell))
+        for i, offset in enumerate(board.state):
+            out.extend(self.vehicle_facts(lay, i, offset))
+            covered.update(lay.cells(i, offset))
+        for r in range(lay.height):
+            for c in range(lay.width):
+                if (r, c) not in covered:
+                    out.append(self.state_var("Empty", (r, c)))
+        return out
+
+    def decode(self, model: Sequence[int] | set[int]) -> Board:
+        """The position a model describes (vehicles named A for the goal, then B, C, ...)."""
+        from rushhour.board import Target, Vehicle
+
+        shape = self.shape
+        true = set(model)
+        walls = []
+        vehicles: list[Vehicle] = []
+        letters = iter("BCDEFGHIJKLMNOPQRSTUVWXYZ" + "abcdefghijklmnopqrstuvwxyz")
+        cells = [(r, c) for r in range(shape.height) for c in range(shape.width)]
+        for cell in cells:
+            state = next(s for s in self.states if self.state_var(s, cell) in true)
+            if state == "Wall":
+                walls.append(cell)
+            if state in ("Empty", "Wall") or self.part_var(0, cell) not in true:
+                continue
+            if state == "Red":
+                orientation, length = shape.goal_kind
+                name = "A"
+            else:
+                orientation, length = state[0], int(state[1:])
+                name = next(letters, None) or f"v{len(vehicles)}"
+            vehicles.append(Vehicle(name, orientation, length, cell[0], cell[1]))
+        if shape.wrap:
+            o = shape.goal_kind[0]
+            heading = (
+                ("east" if shape.won_part else "west")
+                if o == HORIZONTAL
+                else ("south" if shape.won_part else "north")
+            )
+            target = Target(shape.won_cell[0], shape.won_cell[1], heading)
+            return Board(shape.width, shape.height, vehicles, walls=walls, goal="A", target=target, wrap=True)
+        r, c = shape.won_cell
+        if shape.goal_kind[0] == HORIZONTAL:
+            side = "right" if c == shape.width - 1 and shape.won_part else "left"
+        else:
+            side = "bottom" if r == shape.height - 1 and shape.won_part else "top"
+        return Board(shape.width, shape.height, vehicles, walls=walls, goal="A", exit=side)
+
+    def dimacs(self, extra_units: Iterable[int] = (), comment: str = "") -> str:
+        """DIMACS CNF text: a ``c`` line naming every variable, the rules, then ``extra_units``."""
+        units = [(lit,) for lit in extra_units]
+        lines = []
+        for line in comment.splitlines():
+            lines.append(f"c {line}".rstrip())
+        lines.extend(f"c {k} {name}" for k, name in enumerate(self.names, start=1))
+        lines.append(f"p cnf {len(self.names)} {len(self.clauses) + len(units)}")
+        for clause in itertools.chain(self.clauses, units):
+            lines.append(" ".join(str(lit) for lit in clause) + " 0")
+        return "\n".join(lines) + "\n"
+
+    def theory(self) -> nnf.And:
+        """The rules as an nnf CNF sentence over the proposition names (for nnf's own solvers)."""
+        return nnf.And(
+            nnf.Or(nnf.Var(self.names[abs(lit) - 1], lit > 0) for lit in clause) for clause in self.clauses
+        )
+
+
+# --- building -------------------------------------------------------------------------------------
+def _step(shape: Shape, cell: Cell, direction: str, distance: int = 1) -> Cell | None:
+    dr, dc = DELTA[direction]
+    r, c = cell[0] + dr * distance, cell[1] + dc * distance
+    if shape.wrap:
+        return r % shape.height, c % shape.width
+    if 0 <= r < shape.height and 0 <= c < shape.width:
+        return r, c
+    return None
+
+
+def _max_slide(shape: Shape, cell: Cell, direction: str, min_length: int) -> int:
+    """The largest distance a vehicle whose leading cell is ``cell`` could ever slide that way."""
+    orientation = AXIS[direction]
+    span = shape.span(orientation)
+    if shape.wrap:
+        return span - min_length
+    r, c = cell
+    return {"R": span - 1 - c, "L": c, "U": r, "D": span - 1 - r}[direction]
+
+
+def build(shape: Shape) -> RulesEncoding:
+    """The bauhaus encoding of ``shape``, compiled once to CNF."""
+    # Tens of thousands of small objects are made and all stay alive: the cyclic garbage collector
+    # would walk them again and again (it triples the time on a 12x12 board) and find nothing.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(shape)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _build(shape: Shape) -> RulesEncoding:
+    E = Encoding()
+    props: dict[tuple[str, tuple[int, ...]], Any] = {}
+    counts: dict[str, int] = {}
+    factories: dict[str, Any] = {}
+
+    def prop(name: str, *args: int) -> Any:
+        found = props.get((name, args))
+        if found is None:
+            factory = factories.get(name)
+            if factory is None:
+                factory = factories[name] = proposition(E)(type(name, (_Prop,), {"family": name}))
+            found = props[(name, args)] = factory(*args)
+        return found
+
+    def add(group: str, formula: Any) -> None:
+        E.add_constraint(formula)
+        counts[group] = counts.get(group, 0) + 1
+
+    def add_builder(group: str, kind: Any, items: list[Any]) -> None:
+        if items:
+            kind(E, items)
+            counts[group] = counts.get(group, 0) + 1
+
+    w, h = shape.width, shape.height
+    cells = [(r, c) for r in range(h) for c in range(w)]
+    goal_o, goal_len = shape.goal_kind
+    kind_labels = [kind_label(k) for k in shape.kinds]
+    states = ("Empty", "Wall", "Red", *kind_labels)
+    #: every vehicle state with its orientation and length (Red has the goal's)
+    vehicle_states: list[tuple[str, str, int]] = [("Red", goal_o, goal_len)] + [
+        (kind_label(k), k[0], k[1]) for k in shape.kinds
+    ]
+    max_len = max(length for _, _, length in vehicle_states)
+
+    def on_goal_lane(cell: Cell) -> bool:
+        return cell[0] == shape.goal_line if goal_o == HORIZONTAL else cell[1] == shape.goal_line
+
+    # state and part propositions first, so that their variables come first
+    for cell in cells:
+        for s in states:
+            prop(s, *cell)
+    for cell in cells:
+        for p in range(max_len):
+            prop(f"Part{p}", *cell)
+
+    # S: exactly one state per cell
+    for cell in cells:
+        add_builder(
+            "S: exactly one state per cell", constraint.add_exactly_one, [prop(s, *cell) for s in states]
+        )
+    # P: at most one part per cell; a part belongs to a vehicle long enough to have it
+    for cell in cells:
+        parts = [prop(f"Part{p}", *cell) for p in range(max_len)]
+        add_builder("P1: at most one part per cell", constraint.add_at_most_one, parts)
+        for label, _o, length in vehicle_states:
+            add("P2: a vehicle cell has a part", prop(label, *cell) >> _any(parts[:length]))
+        for p in range(max_len):
+            owners = [prop(label, *cell) for label, _o, length in vehicle_states if length > p]
+            add("P3: part p belongs to a vehicle of length > p", parts[p] >> _any(owners))
+    # R: vehicles are runs: part p is followed by part p+1 and preceded by part p-1 of the same state
+    off_board: list[Any] = []
+    for cell in cells:
+        for label, o, length in vehicle_states:
+            if label == "Red" and not on_goal_lane(cell):
+                continue
+            forward, backward = ("R", "L") if o == HORIZONTAL else ("D", "U")
+            for p in range(length):
+                nxt = _step(shape, cell, forward) if p < length - 1 else cell
+                prv = _step(shape, cell, backward) if p > 0 else cell
+                if nxt is None or prv is None:
+                    off_board.append(prop(label, *cell) & prop(f"Part{p}", *cell))
+                    continue
+                needs = []
+                if p < length - 1:
+                    needs += [prop(label, *nxt), prop(f"Part{p + 1}", *nxt)]
+                if p > 0:
+                    needs += [prop(label, *prv), prop(f"Part{p - 1}", *prv)]
+                if needs:
+                    add(
+                        "R1: vehicles are whole runs of cells",
+                        (prop(label, *cell) & prop(f"Part{p}", *cell)) >> _all(needs),
+                    )
+    for item in off_board:
+        add("R2: no vehicle runs off the board", ~item)
+    # G: exactly one red car, on the goal's lane
+    lane = [cell for cell in cells if on_goal_lane(cell)]
+    add_builder(
+        "G1: the red car stays on its lane",
+        constraint.add_none_of,
+        [prop("Red", *cell) for cell in cells if not on_goal_lane(cell)],
+    )
+    add("G2: there is a red car", _any(prop("Red", *cell) for cell in lane))
+    for a, b in itertools.combinations(lane, 2):
+        add(
+            "G3: only one red car",
+            (prop("Red", *a) & prop("Part0", *a) & prop("Red", *b)) >> ~prop("Part0", *b),
+        )
+
+    # E: vehicle ends
+    ends = {"R": "last", "L": "first", "D": "last", "U": "first"}
+    for d in ("R", "L", "U", "D"):
+        o = AXIS[d]
+        mine = [(label, length) for label, vo, length in vehicle_states if vo == o]
+        group = f"End{d}: the {EDGE[d]} end of a vehicle"
+        if not mine:
+            add_builder(group, constraint.add_none_of, [prop(f"End{d}", *cell) for cell in cells])
+            continue
+        for cell in cells:
+            end = prop(f"End{d}", *cell)
+            for label, length in mine:
+                part = prop(f"Part{length - 1 if ends[d] == 'last' else 0}", *cell)
+                add(group, (prop(label, *cell) & part) >> end)
+                add(group, (end & prop(label, *cell)) >> part)
+            add(group, end >> _any(prop(label, *cell) for label, _ in mine))
+
+    # M: one-cell moves, then slides
+    min_len = {
+        o: min((length for _, vo, length in vehicle_states if vo == o), default=2)
+        for o in (HORIZONTAL, VERTICAL)
+    }
+    chains: dict[tuple[str, Cell], list[Any]] = {}
+    for d in DIRECTIONS:
+        group = f"CM{d}: the vehicle led by (i,j) can move one cell {WORD[d]}"
+        group_s = f"Slide{d}: the vehicle led by (i,j) can slide s cells {WORD[d]}"
+        stuck = []
+        for cell in cells:
+            cm = prop(f"CM{d}", *cell)
+            chain = chains[(d, cell)] = [cm]
+            nxt = _step(shape, cell, d)
+            if nxt is None:
+                stuck.append(cm)
+                continue
+            end = prop(f"End{d}", *cell)
+            add(group, cm >> (end & prop("Empty", *nxt)))
+            add(group, (end & prop("Empty", *nxt)) >> cm)
+            previous = cm
+            for dist in range(2, _max_slide(shape, cell, d, min_len[AXIS[d]]) + 1):
+                target = _step(shape, cell, d, dist)
+                assert target is not None
+                slide = prop(f"Slide{d}", *cell, dist)
+                add(group_s, slide >> (previous & prop("Empty", *target)))
+                add(group_s, (previous & prop("Empty", *target)) >> slide)
+                chain.append(slide)
+                previous = slide
+        add_builder(group, constraint.add_none_of, stuck)
+
+    # W: won
+    won_cell = prop("Won", *shape.won_cell)
+    won = prop("Won")
+    red, front = prop("Red", *shape.won_cell), prop(f"Part{shape.won_part}", *shape.won_cell)
+    group = "W: the red car stands at its exit"
+    add(group, won_cell >> (red & front))
+    add(group, (red & front) >> won_cell)
+    add(group, won >> won_cell)
+    add(group, won_cell >> won)
+
+    theory = E.compile()
+    order = {name: k for k, name in enumerate(FAMILY_ORDER)}
+
+    def sort_key(key: tuple[str, tuple[int, ...]]) -> tuple[int, str, tuple[int, ...]]:
+        fam, args = key
+        if fam in order:
+            return order[fam], "", args
+        if fam.startswith("Part"):
+            return order["Part"], f"{int(fam[4:]):04d}", args
+        return order["kind"], fam, args
+
+    keys = sorted(props, key=sort_key)
+    names = [props[key].name for key in keys]
+    ids = {name: k for k, name in enumerate(names, start=1)}
+    by_object = {id(props[key]): k for k, key in enumerate(keys, start=1)}
+    clauses = sorted(set(_clauses(theory, by_object)), key=lambda cl: (len(cl), [abs(x) for x in cl], cl))
+    classes: dict[str, list[str]] = {}
+    for key in keys:
+        classes.setdefault(key[0], []).append(props[key].name)
+    reach_vars = {key: [by_object[id(p)] for p in chain] for key, chain in chains.items()}
+    # Only the CNF is kept.  Each proposition and its nnf variable point at each other; break that
+    # cycle so that the bauhaus objects are freed now rather than by a slow full garbage collection.
+    for item in props.values():
+        item.__dict__.pop("_var", None)
+    enc = RulesEncoding(
+        shape=shape,
+        names=names,
+        ids=ids,
+        clauses=clauses,
+        classes=classes,
+        constraints=counts,
+        states=states,
+        max_length=max_len,
+        reach_vars=reach_vars,
+    )
+    return enc
+
+
+def _any(items: Iterable[Any]) -> Any:
+    """The disjunction of bauhaus propositions (one item: itself)."""
+    it = iter(items)
+    out = next(it)
+    for item in it:
+        out = out | item
+    return out
+
+
+def _all(items: Iterable[Any]) -> Any:
+    """The conjunction of bauhaus propositions (one item: itself)."""
+    it = iter(items)
+    out = next(it)
+    for item in it:
+        out = out & item
+    return out
+
+
+def _clauses(node: nnf.NNF, ids: dict[int, int]) -> list[tuple[int, ...]]:
+    """Clauses of a compiled bauhaus theory, by distribution (the formulas are small implications),
+    so that no auxiliary variable with a random name appears.  Tautologies are dropped."""
+    out: list[tuple[int, ...]] = []
+    for clause in _distribute(node, ids):
+        lits = set(clause)
+        if any(-lit in lits for lit in lits):
+            continue
+        out.append(tuple(sorted(lits, key=lambda x: (abs(x), x))))
+    return out
+
+
+def _distribute(node: nnf.NNF, ids: dict[int, int]) -> list[list[int]]:
+    if isinstance(node, nnf.Var):
+        v = ids[id(node.name)]
+        return [[v if node.true else -v]]
+    if isinstance(node, nnf.And):
+        result: list[list[int]] = []
+        for child in node.children:
+            result.extend(_distribute(child, ids))
+        return result
+    if isinstance(node, nnf.Or):
+        if all(isinstance(child, nnf.Var) for child in node.children):
+            return [[ids[id(c.name)] if c.true else -ids[id(c.name)] for c in node.children]]
+        acc: list[list[int]] = [[]]
+        for child in node.children:
+            parts = _distribute(child, ids)
+            acc = [a + b for a in acc for b in parts]
+        return acc
+    raise TypeError(f"unexpected node in the compiled theory: {node!r}")  # pragma: no cover
+
+
+_CACHE: dict[Shape, RulesEncoding] = {}
+
+
+def encoding_for(shape: Shape) -> RulesEncoding:
+    """The compiled rules of ``shape`` (built once per process)."""
+    found = _CACHE.get(shape)
+    if found is None:
+        found = build(shape)
+        if len(_CACHE) >= 32:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[shape] = found
+    return found

@@ -1,0 +1,211 @@
+"""The SAT move oracle against the reference move generator.
+
+Over 10,000 distinct positions: random walks from boards of Fogleman's database and from generated
+boards (walls, sizes 5x5 to 12x12, trucks and longer vehicles, vertical goal cars, every exit side,
+wrap-around), both metrics, same moves in the same order.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Target, Vehicle
+from rushhour.errors import MoveError, UnknownVehicleError
+from rushhour.formats.fogleman import parse_line
+from rushhour.levels import resolve_board
+from rushhour.logic import oracle as oracle_mod
+from rushhour.logic.encoding import Shape
+from rushhour.logic.oracle import MoveOracle, legal_moves, oracle_for
+
+DATA = Path(__file__).parent / "data"
+
+
+def database_boards() -> list[Board]:
+    return [parse_line(line)[0] for line in (DATA / "fogleman_slice_logic.txt").read_text().splitlines()]
+
+
+def random_board(rng: random.Random, *, min_side: int = 5, max_side: int = 12) -> Board:
+    """A valid board of any kind: size, walls, vehicle lengths 2 to 4, goal orientation, exit, wrap."""
+    width, height = rng.randint(min_side, max_side), rng.randint(min_side, max_side)
+    wrap = rng.random() < 0.3
+    taken: set[tuple[int, int]] = set()
+    vehicles: list[Vehicle] = []
+    names = iter([chr(c) for c in range(ord("B"), ord("Z") + 1)] + [f"V{k}" for k in range(60)])
+
+    def place(name: str, orientation: str, length: int, row: int, col: int) -> bool:
+        if orientation == HORIZONTAL:
+            cells = [(row, col + k) for k in range(length)]
+        else:
+            cells = [(row + k, col) for k in range(length)]
+        if wrap:
+            cells = [(r % height, c % width) for r, c in cells]
+        if any(not (0 <= r < height and 0 <= c < width) or (r, c) in taken for r, c in cells):
+            return False
+        taken.update(cells)
+        vehicles.append(Vehicle(name, orientation, length, row, col))
+        return True
+
+    goal_o = rng.choice((HORIZONTAL, VERTICAL))
+    span = width if goal_o == HORIZONTAL else height
+    goal_len = rng.choice((2, 2, 3)) if span > 3 else 2
+    if goal_o == HORIZONTAL:
+        place(
+            "A", goal_o, goal_len, rng.randrange(height), rng.randrange(width - (0 if wrap else goal_len - 1))
+        )
+    else:
+        place(
+            "A", goal_o, goal_len, rng.randrange(height - (0 if wrap else goal_len - 1)), rng.randrange(width)
+        )
+    for _ in range(width * height // 2):
+        orientation = rng.choice((HORIZONTAL, VERTICAL))
+        length = rng.choice((2, 2, 2, 3, 3, 4))
+        lane_span = width if orientation == HORIZONTAL else height
+        if length >= lane_span:
+            continue
+        placed = place(next(names), orientation, length, rng.randrange(height), rng.randrange(width))
+        if placed and len(vehicles) >= width * height // 4:
+            break
+    free = [(r, c) for r in range(height) for c in range(width) if (r, c) not in taken]
+    walls = rng.sample(free, min(len(free), rng.randint(0, 4)))
+    goal = vehicles[0]
+    if wrap:
+        if goal_o == HORIZONTAL:
+            target = Target(goal.row, rng.randrange(width), rng.choice(("east", "west")))
+        else:
+            target = Target(rng.randrange(height), goal.col, rng.choice(("north", "south")))
+        return Board(width, height, vehicles, walls=walls, target=target, wrap=True)
+    side = rng.choice(("right", "left") if goal_o == HORIZONTAL else ("top", "bottom"))
+    return Board(width, height, vehicles, walls=walls, exit=side)
+
+
+def walk(board: Board, rng: random.Random, count: int, steps: int = 400) -> list[Board]:
+    """Up to ``count`` distinct positions met on a random walk by the reference rules."""
+    seen = {board.state: board}
+    here = board
+    for _ in range(steps):
+        if len(seen) >= count:
+            break
+        moves = here.legal_moves()
+        if not moves:
+            break
+        here = here.apply(rng.choice(moves))
+        seen.setdefault(here.state, here)
+    return list(seen.values())
+
+
+def check(boards: list[Board]) -> int:
+    for board in boards:
+        for metric in ("moves", "steps"):
+            got = legal_moves(board, metric)
+            want = board.legal_moves(metric)
+            assert got == want, f"{metric} on\n{board}\n{board.layout}: oracle {got}, rules {want}"
+    return len(boards)
+
+
+def test_database_walks_agree() -> None:
+    rng = random.Random(11)
+    total = sum(check(walk(b, rng, 110, steps=1000)) for b in database_boards())
+    assert total >= 6000
+
+
+def test_generated_walks_agree() -> None:
+    rng = random.Random(5)
+    total = 0
+    kinds = {"wrap": 0, "vertical goal": 0, "left/top/bottom exit": 0, "walls": 0, "length 4": 0}
+    sizes = set()
+    for _ in range(12):
+        board = random_board(rng)
+        sizes.add((board.width, board.height))
+        lay = board.layout
+        kinds["wrap"] += lay.wrap
+        kinds["vertical goal"] += lay.orientations[lay.goal] == VERTICAL
+        kinds["left/top/bottom exit"] += lay.exit is not None and lay.exit.side != "right"
+        kinds["walls"] += bool(lay.walls)
+        kinds["length 4"] += 4 in lay.lengths
+        total += check(walk(board, rng, 350, steps=2000))
+    assert total >= 3800
+    assert all(kinds.values()), kinds
+    assert min(min(s) for s in sizes) <= 6 and max(max(s) for s in sizes) >= 11
+
+
+@pytest.mark.slow
+def test_many_more_generated_boards_agree() -> None:
+    rng = random.Random(99)
+    total = 0
+    for _ in range(150):
+        total += check(walk(random_board(rng, min_side=3, max_side=16), rng, 300, steps=2000))
+    assert total >= 30000
+
+
+def test_won_positions_and_edge_lanes() -> None:
+    # the goal at its exit; trucks against every edge; a crowded lane on a wrap-around board
+    board = resolve_board("AA.B../...B.F/CC...F/...DD./EEE.../......").board
+    for spec in ("....AA/....../......", "BBB..C/.....C/AA...C"):
+        b = resolve_board(spec).board
+        assert legal_moves(b) == b.legal_moves()
+    wrap = Board(
+        5,
+        3,
+        [
+            Vehicle("A", HORIZONTAL, 2, 1, 4),
+            Vehicle("B", HORIZONTAL, 2, 1, 1),
+            Vehicle("C", VERTICAL, 2, 0, 3),
+        ],
+        wrap=True,
+    )
+    assert legal_moves(wrap) == wrap.legal_moves()
+    assert legal_moves(wrap, "steps") == wrap.legal_moves("steps")
+    assert legal_moves(board) == board.legal_moves()
+
+
+def test_one_solver_per_shape_and_walls_are_facts() -> None:
+    boards = database_boards()
+    with_walls = [b for b in boards if b.walls]
+    without = [b for b in boards if not b.walls]
+    assert with_walls and without
+    first = oracle_for(with_walls[0])
+    assert all(oracle_for(b) is first for b in boards)
+    before = first.queries
+    legal_moves(without[0])
+    assert first.queries == before + 1
+
+
+def test_shape_depends_on_kinds_exit_and_wrap() -> None:
+    a = resolve_board("AA.B../...B../......").board
+    b = resolve_board("AA.BBBB/......./.......").board  # a horizontal length-4 vehicle: kind H4 joins
+    assert Shape.of(a).kinds == (("H", 2), ("H", 3), ("V", 2), ("V", 3))
+    assert ("H", 4) in Shape.of(b).kinds
+    left = Board(6, 3, [Vehicle("A", HORIZONTAL, 2, 0, 2)], exit="left")
+    right = Board(6, 3, [Vehicle("A", HORIZONTAL, 2, 0, 2)], exit="right")
+    assert Shape.of(left) != Shape.of(right)
+
+
+def test_bad_metric_and_unknown_vehicle() -> None:
+    board = resolve_board("classic:2").board
+    with pytest.raises(MoveError, match="unknown metric"):
+        legal_moves(board, "slides")
+    with pytest.raises(UnknownVehicleError, match="no vehicle named 'Z'"):
+        oracle_for(board).explain(board, "Z+1")
+
+
+def test_oracle_cache_is_bounded() -> None:
+    rng = random.Random(3)
+    oracle_mod._ORACLES.clear()
+    for _ in range(oracle_mod.MAX_SHAPES + 2):
+        board = random_board(rng, min_side=4, max_side=5)
+        assert legal_moves(board) == board.legal_moves()
+    assert len(oracle_mod._ORACLES) <= oracle_mod.MAX_SHAPES
+
+
+def test_true_propositions_are_the_facts_and_their_consequences() -> None:
+    board = resolve_board("classic:2").board
+    o = MoveOracle(Shape.of(board))
+    true = set(o.true_propositions(board))
+    assert {"Red(2,0)", "Part0(2,0)", "Red(2,1)", "Part1(2,1)", "Wall(4,3)", "Empty(2,2)"} <= true
+    assert "CMR(2,1)" in true and "SlideR(2,1,2)" not in true and "Won" not in true
+    won = resolve_board("....AA/....../......").board
+    assert "Won" in MoveOracle(Shape.of(won)).true_propositions(won)
+    o.close()

@@ -326,3 +326,20 @@ def test_random_sessions_keep_history_and_position_consistent(actions: list[obje
         ahead = game.position
         for move in game.redo_moves:
             ahead = ahead.apply(move)
+
+
+@pytest.mark.parametrize("index", [0, 3, 9, 17, 30])
+def test_the_real_oracle_and_solver_drive_the_game(index: int) -> None:
+    """With the command line's move source and solver: the SAT oracle lists the reference moves in the
+    reference order at every position of the way, and the hints win in the database's optimum."""
+    from rushhour.cli.play import optimal_plan, oracle_moves
+
+    moves, board, _ = SLICE[index]
+    game = Game(board, legal_moves=oracle_moves, solver=optimal_plan)
+    assert game.optimal() == moves
+    while not game.won:
+        assert game.options() == game.position.legal_moves("moves")
+        hint = game.hint()
+        assert hint is not None
+        game.play(hint)
+    assert game.result().perfect and game.moves_played == moves

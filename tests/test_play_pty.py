@@ -1,0 +1,338 @@
+"""`rushhour play` driven as a person plays it: through a pseudo-terminal, and with piped input.
+
+The level is a 5x5 board written to a temporary file, so each game is short:
+
+    .....
+    ..B..        B-1 clears A's row, then A+3 wins: 2 moves.
+    AAB..        The options at the start are B-1, C-1, C-2, C+1.
+    ..CC.
+    .....
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from rushhour.errors import RushHourError
+from rushhour.levels import packs
+from rushhour.progress import Progress, level_key
+
+COMMAND = [sys.executable, "-m", "rushhour"]
+TIMEOUT = 120  # generous: the machine may be loaded, and the move oracle compiles on first use
+PROMPT = r"your move \(A\+2, a number, or \? for help\)> "
+ANSI = "\x1b["
+TINY = "# name: tiny\n# moves: 2\n.....\n..B..\nAAB..\n..CC.\n.....\n"
+SECOND = "# name: second\n# moves: 1\n.....\n.....\n.AA..\n.....\n.....\n"
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals need a POSIX system")
+
+
+@pytest.fixture
+def level(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.txt"
+    path.write_text(TINY)
+    return path
+
+
+def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    env.update(XDG_DATA_HOME=str(tmp_path / "data"), TERM="xterm", PYTHONIOENCODING="utf-8")
+    env.update(extra)
+    return env
+
+
+def spawn(tmp_path: Path, *args: str, **extra: str) -> pexpect.spawn:
+    return pexpect.spawn(
+        COMMAND[0],
+        [*COMMAND[1:], *args],
+        env=environment(tmp_path, **extra),
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(50, 100),
+        cwd=str(tmp_path),
+    )
+
+
+def finish(child: pexpect.spawn) -> str:
+    """Wait for the end; return everything printed since the last expect; check a clean exit."""
+    child.expect(pexpect.EOF)
+    rest = child.before or ""
+    child.close()
+    assert child.exitstatus == 0, rest
+    assert "Traceback" not in rest
+    return rest
+
+
+def option_number(child: pexpect.spawn, move: str) -> str:
+    """The number listed for a move in the options just printed."""
+    text = (child.before or "") + (child.after or "")
+    found = re.search(r"(\d+)\) " + re.escape(move) + r"\b", text)
+    assert found, text
+    return found.group(1)
+
+
+def progress_file(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "rushhour" / "progress.json"
+
+
+def test_typed_moves_win_and_save_progress(tmp_path: Path, level: Path) -> None:
+    child = spawn(tmp_path, "play", str(level))
+    child.expect("moves 0 \\| steps 0 \\| optimal 2 \\| hints 0")
+    assert ANSI in child.before  # a terminal gets colour
+    child.expect(PROMPT)
+    assert "1) B-1" in child.before and "4) C+1" in child.before
+    child.sendline("b-1")  # vehicle names ignore case when that is unambiguous
+    child.expect("moves 1 \\| steps 1")
+    child.expect(PROMPT)
+    child.sendline("A+3")
+    child.expect("SOLVED")
+    child.expect("PERFECT")
+    child.expect("progress saved")
+    rest = finish(child)
+    assert "last level here" in rest
+    data = json.loads(progress_file(tmp_path).read_text())
+    (key,) = data["levels"]
+    assert key.startswith("board:")
+    record = data["levels"][key]
+    assert (record["best"], record["best_steps"], record["perfect"], record["hints"]) == (2, 4, True, 0)
+
+
+def test_numbered_options_undo_redo_and_no_save(tmp_path: Path, level: Path) -> None:
+    child = spawn(tmp_path, "play", str(level), "--no-save", "--no-color")
+    child.expect(PROMPT)
+    child.sendline(option_number(child, "C+1"))
+    child.expect("moves 1 \\| steps 1")
+    child.expect(PROMPT)
+    child.sendline("u")
+    child.expect("undid C\\+1")
+    child.expect("moves 0 \\| steps 0")
+    child.expect(PROMPT)
+    child.sendline("r")
+    child.expect("redid C\\+1")
+    child.expect("moves 1")
+    child.expect(PROMPT)
+    child.sendline("u")
+    child.expect(PROMPT)
+    child.sendline(option_number(child, "B-1"))
+    child.expect(PROMPT)
+    child.sendline("A+9")
+    child.expect("A\\+9 is illegal")
+    child.expect(PROMPT)
+    child.sendline("nonsense")
+    child.expect("cannot read move 'nonsense'")
+    child.expect(PROMPT)
+    child.sendline("")  # an empty line draws the board and the options again
+    child.expect("legal moves:")
+    child.expect(PROMPT)
+    child.sendline(option_number(child, "A+3"))
+    child.expect("Solved in 2 moves \\(4 steps\\)")
+    rest = finish(child)
+    assert ANSI not in rest
+    assert not progress_file(tmp_path).exists()
+    assert not (tmp_path / "data").exists()
+
+
+def test_hints_followed_to_the_win(tmp_path: Path, level: Path) -> None:
+    child = spawn(tmp_path, "play", str(level), "--no-save")
+    child.expect(PROMPT)
+    child.sendline("C+1")  # a detour: the hints must start from where the player is
+    for expected in ("hints 1", "SOLVED"):
+        child.expect(PROMPT)
+        child.sendline("h")
+        child.expect(r"hint: ([A-Z][+-]\d+) \([A-Z] (?:up|down|left|right) \d\) \(option \d+\)")
+        move = child.match.group(1)
+        child.expect(PROMPT)
+        child.sendline(move)
+        child.expect(expected)
+    child.expect("The optimum is 2 moves: 1 more than needed")
+    child.expect("With 2 hints")
+    finish(child)
+
+
+def test_solve_shows_the_rest_and_leaves_the_board(tmp_path: Path, level: Path) -> None:
+    child = spawn(tmp_path, "play", str(level), "--no-save", "--no-color")
+    child.expect(PROMPT)
+    child.sendline("s")
+    child.expect("An optimal solution from here, 2 moves:")
+    child.expect("1\\. B-1 \\(B up 1\\)")
+    child.expect("2\\. A\\+3 \\(A right 3\\)")
+    child.expect("the board is back where you left it")
+    child.expect("moves 0 \\| steps 0")
+    child.expect(PROMPT)
+    child.sendline("?")
+    child.expect("u  undo")
+    child.expect(PROMPT)
+    child.sendline("q")
+    finish(child)
+
+
+def test_end_of_input_leaves_cleanly(tmp_path: Path, level: Path) -> None:
+    child = spawn(tmp_path, "play", str(level))
+    child.expect(PROMPT)
+    child.sendeof()
+    assert "bye" in finish(child)
+
+
+def test_ctrl_c_leaves_cleanly(tmp_path: Path, level: Path) -> None:
+    child = spawn(tmp_path, "play", str(level))
+    child.expect(PROMPT)
+    child.sendintr()
+    assert "bye" in finish(child)
+
+
+@pytest.mark.parametrize(
+    "flags,extra,coloured",
+    [
+        ((), {}, True),
+        (("--no-color",), {}, False),
+        ((), {"NO_COLOR": "1"}, False),
+        (("--color",), {"NO_COLOR": "1"}, True),
+    ],
+    ids=["terminal", "no-color", "NO_COLOR", "forced"],
+)
+def test_colour_on_off_and_no_color(
+    tmp_path: Path, level: Path, flags: tuple[str, ...], extra: dict[str, str], coloured: bool
+) -> None:
+    child = spawn(tmp_path, "play", str(level), *flags, **extra)
+    child.expect(PROMPT)
+    drawn = child.before
+    child.sendline("q")
+    finish(child)
+    assert (ANSI in drawn) is coloured
+    assert "A  A  B" in re.sub(r"\x1b\[[0-9;]*m", "", drawn)
+
+
+def run_piped(tmp_path: Path, args: list[str], script: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*COMMAND, *args],
+        input=script,
+        capture_output=True,
+        text=True,
+        env=environment(tmp_path),
+        cwd=str(tmp_path),
+        timeout=TIMEOUT,
+    )
+
+
+def test_piped_script_plays_a_game_and_the_next_level(tmp_path: Path) -> None:
+    two = tmp_path / "two.txt"
+    two.write_text(TINY + "\n" + SECOND)
+    done = run_piped(tmp_path, ["play", str(two)], "B-1\nA+3\ny\nA+2\n")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    out = done.stdout
+    assert ANSI not in out  # stdout is not a terminal
+    assert out.count("SOLVED") == 2
+    assert "Next level: second (2 of 2), 1 moves. Play it? [Y/n]" in out
+    assert "last level here" in out
+    levels = json.loads(progress_file(tmp_path).read_text())["levels"]
+    assert len(levels) == 2
+
+
+def test_no_argument_starts_the_first_unsolved_built_in_level(tmp_path: Path) -> None:
+    first = packs()[0]
+    progress = Progress.load(progress_file(tmp_path))
+    one = first.levels[0]
+    progress.record_win(level_key(one.board, first.name, 1), one.board, moves=9, steps=9, optimal=None)
+    done = run_piped(tmp_path, ["play"], "q\n")
+    assert done.returncode == 0, done.stderr
+    assert f"({first.name}:2 of {len(first.levels)})" in done.stdout
+    listing = run_piped(tmp_path, ["levels", first.name], "")
+    assert listing.returncode == 0, listing.stderr
+    rows = listing.stdout.splitlines()
+    assert any(row.split()[0] == f"{first.name}:1" and "solved in 9" in row for row in rows)
+    assert any(row.split()[0] == f"{first.name}:2" and row.rstrip().endswith("-") for row in rows)
+
+
+def test_corrupt_progress_is_reported_and_moved_aside(tmp_path: Path, level: Path) -> None:
+    path = progress_file(tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text("{ this is not json")
+    done = run_piped(tmp_path, ["play", str(level)], "B-1\nA+3\n")
+    assert done.returncode == 0, done.stderr
+    assert "warning: the progress file" in done.stderr and "moved to progress.json.corrupt-" in done.stderr
+    aside = [p for p in path.parent.iterdir() if p.name.startswith("progress.json.corrupt-")]
+    assert len(aside) == 1 and aside[0].read_text() == "{ this is not json"
+    assert json.loads(path.read_text())["format"] == "rushhour-progress"
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["play", "no-such-file.txt"], "no such file"),
+        (["play", "--pack", "nonexistent"], "no built-in pack called 'nonexistent'"),
+        (["play", "--level", "999"], "levels 1 to"),
+        (["levels", "nonexistent"], "no built-in pack"),
+    ],
+)
+def test_bad_arguments_are_one_clear_error(tmp_path: Path, args: list[str], words: str) -> None:
+    done = run_piped(tmp_path, args, "")
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: ") and words in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# --- where play starts and what comes next (in-process, no terminal) -------------------------------
+def test_choose_level_follows_progress_and_arguments(tmp_path: Path) -> None:
+    from rushhour.cli.play import choose_level
+
+    first = packs()[0]
+    progress = Progress.memory()
+    assert choose_level(None, None, None, progress)[0].key == f"{first.name}:1"
+    for number, entry in enumerate(first.levels[:2], start=1):
+        progress.record_win(
+            level_key(entry.board, first.name, number), entry.board, moves=5, steps=5, optimal=None
+        )
+    chosen, note = choose_level(None, None, None, progress)
+    assert chosen.key == f"{first.name}:3" and note is None
+    assert choose_level(None, first.name, None, progress)[0].key == f"{first.name}:3"
+    assert choose_level(None, first.name, 2, progress)[0].key == f"{first.name}:2"
+    assert choose_level(first.name, None, 2, progress)[0].key == f"{first.name}:2"
+    assert choose_level(f"{first.name}:2", None, None, progress)[0].key == f"{first.name}:2"
+    named = first.levels[1].meta.get("name")
+    if named:
+        assert choose_level(named, None, None, progress)[0].key == f"{first.name}:2"
+    with pytest.raises(RushHourError, match="either a BOARD or --pack"):
+        choose_level(first.name, first.name, None, progress)
+    with pytest.raises(RushHourError, match="numbered from 1"):
+        choose_level(None, None, 0, progress)
+
+
+def test_every_level_solved_starts_again_with_a_note() -> None:
+    from rushhour.cli.play import choose_level
+
+    first = packs()[0]
+    progress = Progress.memory()
+    for number, entry in enumerate(first.levels, start=1):
+        progress.record_win(
+            level_key(entry.board, first.name, number), entry.board, moves=5, steps=5, optimal=None
+        )
+    chosen, note = choose_level(None, first.name, None, progress)
+    assert chosen.key == f"{first.name}:1" and note is not None and "solved" in note
+
+
+def test_next_level_walks_the_pack_then_the_next_pack(tmp_path: Path) -> None:
+    from rushhour.cli.play import choose_level, next_level
+
+    order = packs()
+    last_of_first = choose_level(None, order[0].name, len(order[0].levels), Progress.memory())[0]
+    following = next_level(last_of_first)
+    if len(order) > 1:
+        assert following is not None and following.key == f"{order[1].name}:1"
+    else:
+        assert following is None
+    two = tmp_path / "two.txt"
+    two.write_text(TINY + "\n" + SECOND)
+    start = choose_level(str(two), None, None, Progress.memory())[0]
+    second = next_level(start)
+    assert second is not None and second.entry.meta["name"] == "second" and second.title == "second (2 of 2)"
+    assert next_level(second) is None
+    assert choose_level(str(two), None, 2, Progress.memory())[0].entry.meta["name"] == "second"

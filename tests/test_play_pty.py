@@ -336,3 +336,14 @@ def test_next_level_walks_the_pack_then_the_next_pack(tmp_path: Path) -> None:
     assert second is not None and second.entry.meta["name"] == "second" and second.title == "second (2 of 2)"
     assert next_level(second) is None
     assert choose_level(str(two), None, 2, Progress.memory())[0].entry.meta["name"] == "second"
+
+
+def test_a_board_without_a_win_says_so(tmp_path: Path) -> None:
+    done = run_piped(
+        tmp_path, ["play", "....../....../AAx.../....../....../......", "--no-save"], "h\ns\nu\nq\n"
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "unsolvable" in out and "no legal moves here" in out
+    assert out.count("No win can be reached from here") == 2
+    assert "nothing to undo" in out and out.rstrip().endswith("bye")

@@ -326,8 +326,12 @@ class PlaySession:
         self.say(status_line(game, clock_part))
 
     def show_options(self, game: Game) -> None:
+        options = game.options()
+        if not options:
+            self.say("no legal moves here" + (": undo or reset" if game.can_undo else ""))
+            return
         self.say("legal moves:")
-        for line in format_options(game.options()):
+        for line in format_options(options):
             self.say(line)
 
     # the loop

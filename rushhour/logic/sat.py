@@ -23,6 +23,8 @@ from rushhour.errors import LimitReachedError, SolverError
 
 #: the python-sat solver used: CaDiCaL 1.5.3 (incremental, assumptions, unsatisfiable cores)
 PYSAT_SOLVER = "cadical153"
+#: the python-sat solver of searches that must stop at a time limit (CaDiCaL cannot be interrupted)
+INTERRUPTIBLE = "glucose4"
 BACKENDS = ("auto", "pysat", "kissat")
 ENV = "RUSHHOUR_SAT"
 
@@ -187,14 +189,18 @@ class KissatBackend(Backend):
         return list(self._model)
 
 
-def new_backend(clauses: Iterable[Sequence[int]], backend: str | None = None) -> Backend:
-    """A solver loaded with ``clauses``, python-sat when it is there (see the module notes)."""
+def new_backend(
+    clauses: Iterable[Sequence[int]], backend: str | None = None, *, pysat_solver: str = PYSAT_SOLVER
+) -> Backend:
+    """A solver loaded with ``clauses``, python-sat when it is there (see the module notes);
+    ``pysat_solver`` names the python-sat solver (one that can be interrupted for time limits:
+    :data:`INTERRUPTIBLE`)."""
     global _warned
     binary = kissat_binary()
     have_pysat = pysat_available()
     chosen = choose_backend(backend, have_pysat=have_pysat, kissat=binary)
     if chosen == "pysat":
-        return PySatBackend(clauses)
+        return PySatBackend(clauses, pysat_solver)
     assert binary is not None
     if not _warned and not have_pysat:
         _warned = True

@@ -1,0 +1,255 @@
+"""Bounded planning with a SAT solver: the shortest k such that "k moves reach a won position" is
+satisfiable.  The formula for k is unsatisfiable for every smaller k, which certifies that the plan is
+optimal (the solver proved it for each bound in turn).
+
+The planning formula is built directly over integers (it is specific to one board, not to a shape):
+
+* ``X[t][i][o]``: vehicle ``i`` stands at offset ``o`` after ``t`` moves; exactly one per (t, i),
+  and the offsets whose cells hold a wall are left out;
+* ``Occ[t][c]``: cell ``c`` is taken after ``t`` moves (``X[t][i][o]`` implies it for each cell the
+  vehicle covers);
+* ``A[t][i][d]``: move ``t+1`` slides vehicle ``i`` by ``d`` (``d = +-1`` only in the steps metric);
+  exactly one move per step (``M[t][i]``, "vehicle i moves", at most one per step, one of its slides
+  when it moves);
+* effect: ``A[t][i][d] & X[t][i][o] -> X[t+1][i][o+d]`` and every cell swept on the way is free
+  (``-Occ[t][c]``); frame: a vehicle that does not move stays where it is;
+* in the moves metric on a bounded board the same vehicle never moves twice in a row (two such moves
+  merge into one or cancel out, so a shortest plan never does it): this prunes without losing
+  optimality.  Not on wrap-around boards, where a vehicle may go round its lane in several moves
+  that no single slide can replace;
+* goal after k moves: the goal vehicle at a winning offset, passed as an assumption so that one
+  incremental solver serves every k.
+
+Every plan is replayed by the reference rules (:meth:`Board.apply`) before it is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rushhour.board import Board, Layout, Move, check_metric
+from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
+from rushhour.logic.sat import INTERRUPTIBLE, Backend, new_backend
+
+__all__ = ["PlanResult", "plan"]
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    """``moves`` None: no plan up to the bound.  ``optimal``: every shorter bound was proved
+    unsatisfiable.  ``bound``: the largest k proved impossible (-1 if none)."""
+
+    moves: list[Move] | None
+    optimal: bool
+    bound: int
+    seconds: float
+
+    @property
+    def length(self) -> int | None:
+        return None if self.moves is None else len(self.moves)
+
+
+class _Formula:
+    """The planning formula of one board, grown one step at a time in one solver."""
+
+    def __init__(self, board: Board, metric: str, backend: str | None) -> None:
+        self.board = board
+        self.layout: Layout = board.layout
+        self.steps_metric = metric == "steps"
+        lay = self.layout
+        self.top = 0
+        self.w = lay.width
+        n = len(lay.names)
+        # the offsets of each vehicle whose cells hold no wall
+        self.offsets: list[list[int]] = []
+        for i in range(n):
+            span = lay.span(i)
+            count = span if lay.wrap else span - lay.lengths[i] + 1
+            self.offsets.append([o for o in range(count) if not set(lay.cells(i, o)) & lay.walls])
+        # the slide distances of each vehicle
+        self.distances: list[list[int]] = []
+        for i in range(n):
+            most = 1 if self.steps_metric else lay.span(i) - lay.lengths[i]
+            self.distances.append([d for k in range(1, most + 1) for d in (-k, k)])
+        self.X: list[list[dict[int, int]]] = []
+        self.Occ: list[dict[tuple[int, int], int]] = []
+        self.A: list[list[dict[int, int]]] = []
+        self.M: list[list[int]] = []
+        self.solver: Backend = new_backend([], backend, pysat_solver=INTERRUPTIBLE)
+        self._add_position_layer()
+        start = [[self.X[0][i][o]] for i, o in enumerate(board.state)]
+        self.solver.add_clauses(start)
+
+    def new_var(self) -> int:
+        self.top += 1
+        return self.top
+
+    def _add_position_layer(self) -> None:
+        lay = self.layout
+        clauses: list[list[int]] = []
+        xs: list[dict[int, int]] = []
+        occ: dict[tuple[int, int], int] = {}
+        for i, offsets in enumerate(self.offsets):
+            here = {o: self.new_var() for o in offsets}
+            xs.append(here)
+            vs = list(here.values())
+            clauses.append(vs)
+            clauses.extend([-a, -b] for k, a in enumerate(vs) for b in vs[k + 1 :])
+            for o, v in here.items():
+                for cell in lay.cells(i, o):
+                    if cell not in occ:
+                        occ[cell] = self.new_var()
+                    clauses.append([-v, occ[cell]])
+        self.X.append(xs)
+        self.Occ.append(occ)
+        self.solver.add_clauses(clauses)
+
+    def _swept(self, i: int, o: int, d: int) -> list[tuple[int, int]]:
+        lay = self.layout
+        length, span, lane = lay.lengths[i], lay.span(i), lay.lanes[i]
+        positions = [o + length + k for k in range(d)] if d > 0 else [o - 1 - k for k in range(-d)]
+        if lay.wrap:
+            positions = [p % span for p in positions]
+        return [(lane, p) if lay.orientations[i] == "H" else (p, lane) for p in positions]
+
+    def add_step(self) -> None:
+        """Add move number t+1 (from positions t to t+1)."""
+        lay = self.layout
+        t = len(self.X) - 1
+        self._add_position_layer()
+        before, after, occ = self.X[t], self.X[t + 1], self.Occ[t]
+        clauses: list[list[int]] = []
+        actions: list[dict[int, int]] = []
+        moved: list[int] = []
+        for i, dists in enumerate(self.distances):
+            acts = {d: self.new_var() for d in dists}
+            m = self.new_var()
+            actions.append(acts)
+            moved.append(m)
+            clauses.append([-m, *acts.values()])
+            vs = list(acts.values())
+            for v in vs:
+                clauses.append([-v, m])
+            clauses.extend([-a, -b] for k, a in enumerate(vs) for b in vs[k + 1 :])
+            span = lay.span(i)
+            for o, x in before[i].items():
+                # frame: a vehicle that does not move stays
+                clauses.append([-x, after[i][o], m])
+                for d, a in acts.items():
+                    target = o + d
+                    if lay.wrap:
+                        target %= span
+                    cells = self._swept(i, o, d)
+                    if (
+                        target not in after[i]
+                        or any(c in lay.walls for c in cells)
+                        or (not lay.wrap and not 0 <= target <= span - lay.lengths[i])
+                    ):
+                        clauses.append([-a, -x])
+                        continue
+                    clauses.append([-a, -x, after[i][target]])
+                    for c in cells:
+                        if c in occ:
+                            clauses.append([-a, -x, -occ[c]])
+        clauses.append(moved)
+        clauses.extend([-a, -b] for k, a in enumerate(moved) for b in moved[k + 1 :])
+        if not self.steps_metric and not lay.wrap and self.M:
+            clauses.extend([-p, -q] for p, q in zip(self.M[-1], moved, strict=True))
+        self.A.append(actions)
+        self.M.append(moved)
+        self.solver.add_clauses(clauses)
+
+    def goal_offsets(self) -> list[int]:
+        g = self.layout.goal
+        return [o for o in self.layout.goal_offsets() if o in self.offsets[g]]
+
+    def goal(self, t: int) -> int:
+        """A literal true iff the goal vehicle wins after ``t`` moves."""
+        g = self.layout.goal
+        wins = [self.X[t][g][o] for o in self.goal_offsets()]
+        if len(wins) == 1:
+            return wins[0]
+        selector = self.new_var()
+        self.solver.add_clauses([[-selector, *wins]])
+        return selector
+
+    def extract(self, k: int) -> list[Move]:
+        model = self.solver.model()
+        true = {lit for lit in model if lit > 0}
+        moves = []
+        for t in range(k):
+            found = [
+                Move(self.layout.names[i], d)
+                for i, acts in enumerate(self.A[t])
+                for d, a in acts.items()
+                if a in true
+            ]
+            if len(found) != 1:
+                raise SolverError(f"the plan has {len(found)} moves at step {t + 1}")
+            moves.append(found[0])
+        return moves
+
+
+def plan(
+    board: Board,
+    *,
+    metric: str = "moves",
+    max_moves: int | None = None,
+    time_limit: float | None = None,
+    backend: str | None = None,
+) -> PlanResult:
+    """A shortest plan by bounded SAT planning (see the module notes).
+
+    Tries k = 0, 1, 2, ... up to ``max_moves`` (no bound when None: an unsolvable board then runs
+    until ``time_limit``).  Raises :class:`LimitReachedError` when ``time_limit`` (seconds) runs out.
+    """
+    check_metric(metric)
+    started = time.perf_counter()
+    if max_moves is not None and max_moves < 0:
+        raise SolverError(f"max_moves must be 0 or more, not {max_moves}")
+    if time_limit is not None and time_limit <= 0:
+        raise SolverError(f"time_limit must be positive, not {time_limit:g}")
+    if board.is_won():
+        return PlanResult([], True, -1, time.perf_counter() - started)
+    formula = _Formula(board, metric, backend)
+    if not formula.goal_offsets():
+        # the winning offset holds a wall: no plan of any length
+        formula.solver.close()
+        return PlanResult(None, False, -1 if max_moves is None else max_moves, time.perf_counter() - started)
+    bound = 0  # zero moves: not won
+    try:
+        k = 0
+        while max_moves is None or k < max_moves:
+            k += 1
+            formula.add_step()
+            remaining = None
+            if time_limit is not None:
+                remaining = time_limit - (time.perf_counter() - started)
+            try:
+                if remaining is not None and remaining <= 0:
+                    raise LimitReachedError("time limit")
+                sat = formula.solver.solve([formula.goal(k)], remaining)
+            except LimitReachedError:
+                raise LimitReachedError(
+                    f"time limit of {time_limit:g} s reached: no plan of {bound} moves or fewer exists"
+                ) from None
+            if sat:
+                moves = formula.extract(k)
+                _replay(board, moves)
+                return PlanResult(moves, True, k - 1, time.perf_counter() - started)
+            bound = k
+        return PlanResult(None, False, bound, time.perf_counter() - started)
+    finally:
+        formula.solver.close()
+
+
+def _replay(board: Board, moves: list[Move]) -> None:
+    here = board
+    try:
+        for move in moves:
+            here = here.apply(move)
+    except IllegalMoveError as err:
+        raise SolverError(f"the SAT plan does not replay by the rules: {err}") from None
+    if not here.is_won():
+        raise SolverError("the SAT plan does not end in a won position")

@@ -250,6 +250,13 @@ def test_no_argument_starts_the_first_unsolved_built_in_level(tmp_path: Path) ->
     rows = listing.stdout.splitlines()
     assert any(row.split()[0] == f"{first.name}:1" and "solved in 9" in row for row in rows)
     assert any(row.split()[0] == f"{first.name}:2" and row.rstrip().endswith("-") for row in rows)
+    as_json = run_piped(tmp_path, ["levels", "--json"], "")
+    assert as_json.returncode == 0, as_json.stderr
+    listed = json.loads(as_json.stdout)
+    assert [p["pack"] for p in listed] == [p.name for p in packs()]
+    solved = [row["level"] for p in listed for row in p["levels"] if row["solved"]]
+    assert solved == [f"{first.name}:1"]
+    assert listed[0]["levels"][0]["best"] == 9 and not listed[0]["levels"][0]["perfect"]
 
 
 def test_corrupt_progress_is_reported_and_moved_aside(tmp_path: Path, level: Path) -> None:

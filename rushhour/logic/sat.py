@@ -1,8 +1,8 @@
 """The SAT solvers behind the logic layer.
 
 python-sat (an incremental solver kept alive, facts passed as assumptions) is the default.  Without it,
-nnf's kissat backend is used if a ``kissat`` binary can be found (on the PATH or shipped with nnf):
-every query then runs the binary once, which is much slower, and a warning says so once.  Without
+the kissat binary shipped with nnf (its kissat backend), or one on the PATH, is used: every query then
+runs the binary once on the whole CNF, which is much slower, and a warning says so once.  Without
 either, a :class:`~rushhour.errors.SolverError` says what to install.
 
 ``RUSHHOUR_SAT`` chooses explicitly: ``auto`` (the default), ``pysat`` or ``kissat``.
@@ -11,8 +11,10 @@ either, a :class:`~rushhour.errors.SolverError` says what to install.
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 import shutil
+import subprocess
 import threading
 import warnings
 from collections.abc import Iterable, Sequence
@@ -39,17 +41,13 @@ def pysat_available() -> bool:
 
 
 def kissat_binary() -> str | None:
-    """The kissat executable nnf's backend would run, if there is one."""
-    found = shutil.which("kissat")
-    if found:
-        return found
+    """The kissat executable: nnf's own copy, else one on the PATH."""
     spec = importlib.util.find_spec("nnf")
-    if spec is None or spec.origin is None:
-        return None
-    shipped = Path(spec.origin).parent / "bin" / "kissat"
-    if shipped.is_file() and os.access(shipped, os.X_OK):
-        return str(shipped)
-    return None
+    if spec is not None and spec.origin is not None:
+        shipped = Path(spec.origin).parent / "bin" / "kissat"
+        if shipped.is_file() and os.access(shipped, os.X_OK):
+            return str(shipped)
+    return shutil.which("kissat")
 
 
 def choose_backend(requested: str | None, *, have_pysat: bool, kissat: str | None) -> str:
@@ -138,51 +136,48 @@ class PySatBackend(Backend):
 
 
 class KissatBackend(Backend):
-    """nnf's kissat interface: each call writes the whole CNF, facts as unit clauses, to the binary."""
+    """The kissat binary that nnf ships (or one on the PATH), run once per call on the whole CNF with
+    the assumptions as unit clauses.  nnf's own wrapper (``nnf.kissat``) is not called: it asserts
+    that a binary found on the PATH is a file relative to the working directory, so it fails there."""
 
     def __init__(self, clauses: Iterable[Sequence[int]], binary: str) -> None:
-        import nnf
-
         self.name = "kissat"
         self._binary = binary
-        self._nnf = nnf
-        self._clauses: set[Any] = set()
+        self._lines: list[str] = []
         self._nvars = 0
         self._model: list[int] = []
         self.add_clauses(clauses)
 
-    def _clause(self, clause: Sequence[int]) -> Any:
-        nnf = self._nnf
-        return nnf.Or(nnf.Var(abs(lit), lit > 0) for lit in clause)
-
     def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
         for clause in clauses:
-            self._clauses.add(self._clause(clause))
+            self._lines.append(" ".join(str(lit) for lit in clause) + " 0\n")
             self._nvars = max([self._nvars, *(abs(lit) for lit in clause)])
 
     def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> bool:
-        from nnf import kissat
-
-        units = {self._clause([lit]) for lit in assumptions}
-        sentence = self._nnf.And(self._clauses | units)
-        extra = [f"--time={max(1, int(time_limit))}"] if time_limit is not None else []
-        path = os.environ.get("PATH", "")
-        # nnf runs `kissat` from the PATH, or its own copy: make sure it is the one found here
-        os.environ["PATH"] = os.pathsep.join([str(Path(self._binary).parent), path])
+        nvars = max([self._nvars, *(abs(lit) for lit in assumptions)])
+        units = [f"{lit} 0\n" for lit in assumptions]
+        text = f"p cnf {nvars} {len(self._lines) + len(units)}\n" + "".join(self._lines) + "".join(units)
+        args = [self._binary, "-q"]
+        if time_limit is not None:
+            args.append(f"--time={max(1, math.ceil(time_limit))}")
         try:
-            found = kissat.solve(sentence, extra_args=extra)
-        except RuntimeError as err:
-            if time_limit is not None:
-                raise LimitReachedError(f"time limit of {time_limit:g} s reached") from None
-            raise SolverError(f"kissat failed: {str(err).splitlines()[0]}") from None
-        finally:
-            os.environ["PATH"] = path
-        if found is None:
+            proc = subprocess.run(args, input=text, capture_output=True, text=True, check=False)
+        except OSError as err:
+            raise SolverError(f"cannot run kissat ({self._binary}): {err.strerror}") from None
+        if proc.returncode == 20:
             return False
-        values = [False] * self._nvars
-        for var, value in found.items():
-            values[int(var) - 1] = bool(value)  # type: ignore[call-overload]
-        self._model = [v if values[v - 1] else -v for v in range(1, self._nvars + 1)]
+        if proc.returncode != 10:
+            if time_limit is not None and proc.returncode == 0:
+                raise LimitReachedError(f"time limit of {time_limit:g} s reached")
+            raise SolverError(f"kissat failed with exit status {proc.returncode}")
+        values = [False] * nvars
+        for line in proc.stdout.splitlines():
+            if line.startswith("v "):
+                for token in line[2:].split():
+                    lit = int(token)
+                    if lit > 0:
+                        values[lit - 1] = True
+        self._model = [v if values[v - 1] else -v for v in range(1, nvars + 1)]
         return True
 
     def model(self) -> list[int]:

@@ -1,0 +1,205 @@
+"""``encoding``, ``explain`` and ``theorems``: the logic itself, inspected."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from typing import Any
+
+from rushhour.board import Board, Move
+from rushhour.cli.core import add_color_flags, board_summary, color_wanted
+from rushhour.errors import RushHourError
+from rushhour.levels import resolve_board
+from rushhour.logic.encoding import WORD, Shape
+from rushhour.logic.oracle import MoveOracle, oracle_for
+from rushhour.render.text import render
+
+_SIZE_RE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*\Z")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "encoding",
+        help="show the propositional encoding of a board",
+        description=(
+            "Show the propositions by class, the constraints, the numbers of variables and clauses, the "
+            "true state propositions cell by cell and the true move propositions of a position."
+        ),
+    )
+    p.add_argument("board", metavar="BOARD")
+    p.add_argument(
+        "--dimacs",
+        metavar="FILE",
+        help="write the rules and the position's facts as DIMACS CNF to FILE ('-' for stdout)",
+    )
+    p.set_defaults(func=cmd_encoding)
+
+    p = sub.add_parser(
+        "explain",
+        help="say whether a move is legal, and why",
+        description="Ask the SAT solver whether MOVE (like A+2) is legal; an illegal move is explained "
+        "from the unsatisfiable core.  Exit status 0 when legal, 1 when illegal.",
+    )
+    p.add_argument("board", metavar="BOARD")
+    p.add_argument("move", metavar="MOVE")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser(
+        "theorems",
+        help="prove statements about the rules",
+        description=(
+            "Prove statements as entailments of the rules (their negation is unsatisfiable), or refute "
+            "them with a counterexample position.  Exit status 0 when every outcome is the expected one."
+        ),
+    )
+    p.add_argument("--size", default="6x6", metavar="WxH", help="board size (default 6x6)")
+    p.add_argument("--walls", action="store_true", help="let positions have walls (default: none)")
+    add_color_flags(p)
+    p.set_defaults(func=cmd_theorems)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    m = _SIZE_RE.match(text)
+    if not m:
+        raise RushHourError(f"cannot read size {text!r}: write WIDTHxHEIGHT, like 6x6")
+    width, height = int(m.group(1)), int(m.group(2))
+    for label, side in (("width", width), ("height", height)):
+        if not 3 <= side <= 16:
+            raise RushHourError(f"size {text!r}: the {label} must be 3 to 16")
+    return width, height
+
+
+def _prop_cell(name: str) -> tuple[str, tuple[int, ...]]:
+    family, _, rest = name.partition("(")
+    return family, tuple(int(x) for x in rest.rstrip(")").split(",")) if rest else ()
+
+
+def encoding_report(board: Board, label: str) -> str:
+    oracle = oracle_for(board)
+    rules = oracle.rules
+    true = oracle.true_propositions(board)
+    lines = [f"{label}: {board_summary(board)}"]
+    lines.append(f"shape: {rules.shape.describe()}")
+    lines.append("  (the rules are compiled once per shape; walls and vehicles are facts of the position)")
+    lines.append("")
+    lines.append(f"propositions by class ({len(rules.names)} variables):")
+    for family, names in rules.classes.items():
+        span = ", ".join(names) if len(names) <= 2 else f"{names[0]} .. {names[-1]}"
+        lines.append(f"  {family:<8} {len(names):>5}  {span}")
+    lines.append("")
+    total = sum(rules.constraints.values())
+    lines.append(f"constraints by family ({total} bauhaus constraints, {len(rules.clauses)} clauses):")
+    for family, count in rules.constraints.items():
+        lines.append(f"  {count:>5}  {family}")
+    facts = oracle.facts(board)
+    lines.append("")
+    lines.append(
+        f"variables: {len(rules.names)}   clauses: {len(rules.clauses)}   "
+        f"facts of this position: {len(facts)} literals   solver: {oracle.backend}"
+    )
+    lines.append("")
+    lines.append("true state propositions (STATE.PART on vehicle cells, PART counted from the top/left):")
+    state_of: dict[tuple[int, ...], str] = {}
+    part_of: dict[tuple[int, ...], str] = {}
+    for name in true:
+        family, args = _prop_cell(name)
+        if family in rules.states:
+            state_of[args] = family
+        elif family.startswith("Part"):
+            part_of[args] = family[4:]
+    width = max(len(s) for s in rules.states) + 3
+    header = "     " + "".join(f"{c:^{width}}" for c in range(board.width))
+    lines.append(header)
+    for r in range(board.height):
+        row = []
+        for c in range(board.width):
+            text = state_of[(r, c)] + (f".{part_of[(r, c)]}" if (r, c) in part_of else "")
+            row.append(f"{text:^{width}}")
+        lines.append(f"  {r:>2} " + "".join(row))
+    lines.append("")
+    lines.append("true move propositions:")
+    true_set = set(true)
+    any_move = False
+    for (d, cell), chain in sorted(rules.reach_vars.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        names = [rules.names[v - 1] for v in chain]
+        if names[0] not in true_set:
+            continue
+        any_move = True
+        reach = sum(1 for n in names if n in true_set)
+        slides = f"  (also {', '.join(names[1:reach])})" if reach > 1 else ""
+        lines.append(f"  {names[0]:<10} {board.at(cell)} can move {WORD[d]} up to {reach}{slides}")
+    if not any_move:
+        lines.append("  none: no vehicle can move")
+    lines.append(f"Won is {'true' if 'Won' in true_set else 'false'}")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_encoding(args: argparse.Namespace) -> int:
+    entry = resolve_board(args.board)
+    board = entry.board
+    if args.dimacs:
+        oracle = oracle_for(board)
+        rules = oracle.rules
+        comment = (
+            f"rushhour encoding of {entry.meta.get('name') or entry.label}\n"
+            f"shape: {rules.shape.describe()}\n"
+            f"the rules ({len(rules.clauses)} clauses), then the position's facts as unit clauses\n"
+            + "\n".join(f"row {r}: {row}" for r, row in enumerate(board.rows()))
+        )
+        text = rules.dimacs(sorted(oracle.facts(board), key=abs), comment=comment)
+        if args.dimacs == "-":
+            sys.stdout.write(text)
+            return 0
+        tmp = f"{args.dimacs}.tmp-{os.getpid()}"
+        try:
+            with open(tmp, "w", encoding="ascii") as handle:
+                handle.write(text)
+            os.replace(tmp, args.dimacs)
+        except OSError as err:
+            raise RushHourError(f"cannot write {args.dimacs}: {err.strerror}") from None
+        print(
+            f"wrote {args.dimacs}: {len(rules.names)} variables, "
+            f"{len(rules.clauses) + len(oracle.facts(board))} clauses"
+        )
+        return 0
+    sys.stdout.write(encoding_report(board, entry.meta.get("name") or entry.label))
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    board = resolve_board(args.board).board
+    move = Move.parse(args.move)
+    board.layout.index(move.vehicle)  # unknown vehicle: an error naming the board's vehicles
+    oracle: MoveOracle = oracle_for(board)
+    verdict = oracle.explain(board, move)
+    print(verdict)
+    if verdict.legal:
+        print(f"the rules with this position's facts and {verdict.proposition} are satisfiable")
+    elif verdict.core:
+        print(f"unsatisfiable core: {', '.join(verdict.core)}")
+    else:
+        print("no proposition of the rules stands for this move")
+    return 0 if verdict.legal else 1
+
+
+def cmd_theorems(args: argparse.Namespace) -> int:
+    from rushhour.logic.theorems import check_all
+
+    width, height = parse_size(args.size)
+    shape = Shape.generic(width, height)
+    color = color_wanted(args)
+    where = "with walls" if args.walls else "without walls"
+    print(f"Statements about every {width}x{height} position {where} ({shape.describe()}):")
+    outcomes = check_all(width, height, walls=args.walls)
+    for outcome in outcomes:
+        print(f"{outcome.verdict:<8} {outcome.theorem.title}  ({outcome.seconds * 1000:.0f} ms)")
+        if outcome.counterexample is not None:
+            print("  counterexample:")
+            for line in render(outcome.counterexample, color=color).splitlines():
+                print(f"  {line}")
+    unexpected = [o for o in outcomes if not o.as_expected]
+    proved = sum(o.proved for o in outcomes)
+    print(f"{proved} proved, {len(outcomes) - proved} refuted, {len(unexpected)} unexpected")
+    return 0 if not unexpected else 1

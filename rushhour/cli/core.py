@@ -38,12 +38,17 @@ def color_wanted(args: argparse.Namespace) -> bool:
     return use_color(args.color, sys.stdout.isatty(), os.environ)
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def board_summary(board: Board) -> str:
     kinds = sorted({v.kind for v in board.vehicles})
     exit_text = f"exit {board.exit.side}" if board.exit is not None else f"target {board.target}"
     return (
-        f"{board.width}x{board.height}, {len(board.names)} vehicles ({', '.join(kinds)}), "
-        f"{len(board.walls)} walls, goal {board.goal}, {exit_text}" + (", wrap-around" if board.wrap else "")
+        f"{board.width}x{board.height}, {plural(len(board.names), 'vehicle')} ({', '.join(kinds)}), "
+        f"{plural(len(board.walls), 'wall')}, goal {board.goal}, {exit_text}"
+        + (", wrap-around" if board.wrap else "")
     )
 
 

@@ -206,6 +206,7 @@ class Schedule:
 
     @property
     def solved(self) -> bool:
+        """False only when the board is proven unsolvable (every reachable position explored)."""
         return bool(self.items) or self.board.is_won()
 
     def busy(self, hand: str) -> Fraction:
@@ -429,8 +430,9 @@ def _mask(cells: Iterable[tuple[int, int]], width: int) -> int:
     return m
 
 
-def _unsolvable(board: Board) -> SolverError:
-    return SolverError(f"{board.goal} can never reach the exit from this position: the board is unsolvable")
+def _unsolvable(board: Board, model: TimeModel, explored: int, clock: _Clock) -> Schedule:
+    """The answer for a board whose whole reachable set holds no win: proven unsolvable."""
+    return Schedule(board, model, (), Fraction(0), True, explored, clock.elapsed())
 
 
 def _finish(
@@ -463,8 +465,8 @@ def solve_timed(
     max_states: int | None = None,
     time_limit: float | None = None,
 ) -> Schedule:
-    """The solution of least total time with one hand (see the module docstring); raises
-    :class:`SolverError` for an unsolvable board, :class:`LimitReachedError` at a limit."""
+    """The solution of least total time with one hand (see the module docstring).  For an unsolvable
+    board: a schedule with no moves and ``solved`` False; :class:`LimitReachedError` at a limit."""
     model = TimeModel.one_hand(metric=metric, car_seconds=car_seconds, truck_seconds=truck_seconds)
     return schedule(board, model, max_states=max_states, time_limit=time_limit)
 
@@ -505,7 +507,7 @@ def _uniform_cost(board: Board, model: TimeModel, clock: _Clock) -> Schedule:
                 parent[there.state] = (state, move)
                 counter += 1
                 heapq.heappush(heap, (cost, counter, there.state))
-    raise _unsolvable(board)
+    return _unsolvable(board, model, expanded, clock)
 
 
 # --- two hands: A* over (position, move in progress) -------------------------------------------------
@@ -570,7 +572,7 @@ class HandsSearch:
         self.positions = len(cluster.states)
         dist = cluster.distance_to_win()
         if dist[0] < 0:
-            raise _unsolvable(board)
+            return _unsolvable(board, model, len(cluster.states), clock)
         edges, vehicle, entered = cluster.edges, cluster.vehicle, cluster.entered
         ghost = cluster.ghost[model.handover]
         lower = self._lower
@@ -629,7 +631,7 @@ class HandsSearch:
                     push((q, other, m, mine - rem), g + (rem << shift) + 1, (state, other, m, now))
                 else:
                     push((q, -1, -1, 0), g + (rem << shift) + 1, (state, other, m, now))
-        raise _unsolvable(board)  # pragma: no cover - a reachable win always ends the search
+        raise SolverError("the two-hand search ran out of states before a win")  # pragma: no cover
 
     def _schedule(
         self,
@@ -657,7 +659,8 @@ def schedule(
     max_states: int | None = None,
     time_limit: float | None = None,
 ) -> Schedule:
-    """The optimal schedule of ``board`` in ``model`` (one hand or two), verified by replay."""
+    """The optimal schedule of ``board`` in ``model`` (one hand or two), verified by replay; for an
+    unsolvable board a schedule with no moves and ``solved`` False."""
     if model.hands is None:
         return _uniform_cost(board, model, _Clock(time_limit, max_states))
     return HandsSearch(board, model).run(max_states=max_states, time_limit=time_limit)
@@ -679,7 +682,9 @@ def clock_report(board: Board, moves: Sequence[Move], model: TimeModel, *, time_
     spent = format_seconds(clock(board, moves, model))
     try:
         best = schedule(board, model, time_limit=time_limit)
-    except SolverError:  # a limit, or no solution: say only what is known
+    except SolverError:  # a limit: say only what is known
+        best = None
+    if best is None or not best.solved:
         return f"Clock: {spent} s ({model.describe()})."
     fastest = format_seconds(best.total)
     verdict = (

@@ -7,6 +7,8 @@ packed positions with precomputed bitboards (:mod:`rushhour.search.tables`).
 
 from rushhour.search.analysis import Analysis, analyze
 from rushhour.search.engines import ENGINES, solve
+from rushhour.search.heuristics import HEURISTICS
 from rushhour.search.solution import Solution, verify
+from rushhour.search.walk import improve
 
-__all__ = ["ENGINES", "Analysis", "Solution", "analyze", "solve", "verify"]
+__all__ = ["ENGINES", "HEURISTICS", "Analysis", "Solution", "analyze", "improve", "solve", "verify"]

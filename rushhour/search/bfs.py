@@ -12,7 +12,7 @@ import time
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.search.tables import FIELD, Tables
 
-BATCH = 2048
+BATCH = 512
 
 
 class Limits:

@@ -6,26 +6,90 @@ import time
 from collections.abc import Callable
 
 from rushhour.board import Board, Move, check_metric
-from rushhour.errors import SolverError
+from rushhour.errors import LimitReachedError, SolverError
+from rushhour.search.astar import astar
 from rushhour.search.bfs import Limits, shortest
+from rushhour.search.heuristics import DEFAULT_HEURISTIC, HEURISTICS
 from rushhour.search.solution import Solution, moves_of_path, verify
 from rushhour.search.tables import tables_for
+from rushhour.search.walk import improve, random_walk
 
-ENGINES: tuple[str, ...] = ("bfs",)
+ENGINES: tuple[str, ...] = ("bfs", "astar", "sat", "random", "improve")
+DEFAULT_SAT_MOVES = 120  # the sat engine's bound on the plan length when none is given
 
-# an engine returns (moves or None when there is none, proven optimal / proven unsolvable, explored)
-Engine = Callable[[Board, str, Limits, "int | None"], tuple["list[Move] | None", bool, int]]
+Outcome = tuple["list[Move] | None", bool, int]  # moves (None: none exist), proven, explored
 
 
-def _bfs(board: Board, metric: str, limits: Limits, seed: int | None) -> tuple[list[Move] | None, bool, int]:
-    tables = tables_for(board.layout, metric)
-    path, explored = shortest(tables, tables.pack(board.state), limits)
+class _Request:
+    """What an engine is asked: the board, the metric, the limits and the engine options."""
+
+    __slots__ = ("board", "metric", "limits", "seed", "heuristic", "max_moves", "time_limit")
+
+    def __init__(self, **fields: object) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    board: Board
+    metric: str
+    limits: Limits
+    seed: int | None
+    heuristic: str
+    max_moves: int | None
+    time_limit: float | None
+
+
+def _bfs(req: _Request) -> Outcome:
+    tables = tables_for(req.board.layout, req.metric)
+    path, explored = shortest(tables, tables.pack(req.board.state), req.limits)
     if path is None:
         return None, True, explored
     return moves_of_path(tables, path), True, explored
 
 
-_ENGINES: dict[str, Engine] = {"bfs": _bfs}
+def _astar(req: _Request) -> Outcome:
+    tables = tables_for(req.board.layout, req.metric)
+    path, explored = astar(tables, tables.pack(req.board.state), req.limits, req.heuristic)
+    if path is None:
+        return None, True, explored
+    return moves_of_path(tables, path), True, explored
+
+
+def _random(req: _Request) -> Outcome:
+    tables = tables_for(req.board.layout, req.metric)
+    path, made = random_walk(tables, tables.pack(req.board.state), req.limits, req.seed)
+    moves = moves_of_path(tables, path)
+    return moves, len(moves) <= 1, made
+
+
+def _improve(req: _Request) -> Outcome:
+    found, proven, made = _random(req)
+    assert found is not None
+    moves = improve(req.board, found, req.metric)
+    return moves, len(moves) <= 1, made
+
+
+def _sat(req: _Request) -> Outcome:
+    try:
+        from rushhour.logic.planner import plan
+    except ImportError:
+        raise SolverError("the sat engine needs rushhour.logic.planner, which is not installed") from None
+    bound = DEFAULT_SAT_MOVES if req.max_moves is None else req.max_moves
+    result = plan(req.board, metric=req.metric, max_moves=bound, time_limit=req.time_limit)
+    if result.moves is None:
+        raise LimitReachedError(
+            f"no plan of {bound} moves or fewer (the SAT planner proves lengths, not unsolvability: "
+            "the bfs engine can prove a board unsolvable)"
+        )
+    return list(result.moves), result.optimal, result.bound + 2
+
+
+_ENGINES: dict[str, Callable[[_Request], Outcome]] = {
+    "bfs": _bfs,
+    "astar": _astar,
+    "sat": _sat,
+    "random": _random,
+    "improve": _improve,
+}
 
 
 def solve(
@@ -36,20 +100,37 @@ def solve(
     max_states: int | None = None,
     time_limit: float | None = None,
     seed: int | None = None,
+    heuristic: str = DEFAULT_HEURISTIC,
+    max_moves: int | None = None,
 ) -> Solution:
     """Solve ``board`` with ``engine`` (see :data:`ENGINES`) under ``metric`` ("moves" or "steps").
 
-    Returns a :class:`Solution`; an unsolvable board gives ``solved=False`` (with ``optimal=True`` when
-    the engine proved it).  Raises :class:`LimitReachedError` when ``max_states`` positions or
-    ``time_limit`` seconds are used up first.
+    Returns a :class:`Solution`; an unsolvable board gives ``solved=False`` with ``optimal=True`` (the
+    whole reachable set was explored).  Raises :class:`LimitReachedError` when ``max_states``
+    positions (for ``random``/``improve``: moves of the walks) or ``time_limit`` seconds are used up
+    first, or when the ``sat`` engine finds no plan of ``max_moves`` moves or fewer.  ``seed`` drives
+    ``random`` and ``improve``; ``heuristic`` (see :data:`HEURISTICS`) is the bound ``astar`` uses.
     """
     began = time.perf_counter()
     check_metric(metric)
     run = _ENGINES.get(engine)
     if run is None:
         raise SolverError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
+    if heuristic not in HEURISTICS:
+        raise SolverError(f"unknown heuristic {heuristic!r}: use one of {', '.join(HEURISTICS)}")
+    if max_moves is not None and max_moves < 0:
+        raise SolverError(f"the move bound must be 0 or more, not {max_moves}")
     limits = Limits(max_states, time_limit)
-    moves, proven, explored = run(board, metric, limits, seed)
+    request = _Request(
+        board=board,
+        metric=metric,
+        limits=limits,
+        seed=seed,
+        heuristic=heuristic,
+        max_moves=max_moves,
+        time_limit=time_limit,
+    )
+    moves, proven, explored = run(request)
     if moves is None:
         return Solution(board, (), False, proven, engine, metric, explored, time.perf_counter() - began)
     verify(board, moves)

@@ -1,0 +1,438 @@
+"""``solve`` and ``analyze``: optimal solutions, proofs of unsolvability, cluster analysis, exports.
+
+Exit status of ``solve``: 0 solved, 1 proved unsolvable, 2 bad input, 3 stopped by ``--max-states``,
+``--time-limit`` or ``--max-moves`` before an answer.  With ``--batch`` the status is the worst one
+met over the file (3 over 1 over 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rushhour.board import METRICS, Board
+from rushhour.cli.core import add_color_flags, board_summary, color_wanted
+from rushhour.errors import FormatError, LimitReachedError, RushHourError
+from rushhour.formats import Entry, fogleman, read_file
+from rushhour.levels import resolve_board
+from rushhour.render.text import render
+from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
+
+EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
+DEFAULT_MAX_STATES = 5_000_000  # about 1 GB of search state at most; raise it with --max-states
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "solve",
+        help="solve a board (optimal by default) or every board of a file",
+        description=(
+            "Find a solution of BOARD, prove it unsolvable, or solve every board of a file (--batch). "
+            "Exit status: 0 solved, 1 proved unsolvable, 2 bad input, 3 stopped by a limit."
+        ),
+    )
+    p.add_argument("board", metavar="BOARD", nargs="?", help="file, inline board or built-in name")
+    add_search_options(p)
+    p.add_argument(
+        "--heuristic",
+        choices=HEURISTICS,
+        default="blocked",
+        help="the lower bound of the astar engine (default: blocked)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed of the random and improve engines")
+    p.add_argument(
+        "--max-moves", type=_count, default=None, metavar="K", help="sat engine: try plans of up to K moves"
+    )
+    p.add_argument("--show", action="store_true", help="draw the position after every move")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--csv", metavar="FILE", help="write the solution as vehicle,move lines")
+    p.add_argument("--gif", metavar="FILE", help="draw the solution as an animated GIF (needs Pillow)")
+    p.add_argument("--svg", metavar="DIR", help="draw every position of the solution as SVG files in DIR")
+    p.add_argument("--batch", metavar="FILE", help="solve every board of FILE, one result line each")
+    p.add_argument(
+        "--jobs", type=_positive, default=1, metavar="J", help="with --batch: spread over J processes"
+    )
+    add_color_flags(p)
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser(
+        "analyze",
+        help="explore the whole reachable set of a board",
+        description=(
+            "Explore every position reachable from BOARD: how many, how many are won, the histogram of "
+            "distances to the nearest win, and the hardest position (farthest from a win)."
+        ),
+    )
+    p.add_argument("board", metavar="BOARD", help="file, inline board or built-in name")
+    add_search_options(p, engines=False)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_color_flags(p)
+    p.set_defaults(func=cmd_analyze)
+
+
+def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None:
+    if engines:
+        p.add_argument(
+            "--engine",
+            choices=ENGINES,
+            default="bfs",
+            help="bfs (default) and astar: optimal; sat: SAT planning, optimal; random, improve: baselines",
+        )
+    p.add_argument(
+        "--metric",
+        choices=METRICS,
+        default="moves",
+        help="moves: slide any distance (default); steps: one cell",
+    )
+    p.add_argument(
+        "--max-states",
+        type=_positive,
+        default=DEFAULT_MAX_STATES,
+        metavar="N",
+        help=f"stop after N positions (default {DEFAULT_MAX_STATES:,})",
+    )
+    p.add_argument("--time-limit", type=_seconds, default=None, metavar="S", help="stop after S seconds")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return value
+
+
+def _count(text: str) -> int:
+    return 0 if text.strip() == "0" else _positive(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
+
+
+def _board_text(board: Board) -> str:
+    """The board on one line: a Fogleman string when the format holds it, grid rows otherwise."""
+    try:
+        return fogleman.write_line(board)
+    except FormatError:
+        return "/".join(board.rows())
+
+
+def _solve(args: argparse.Namespace, board: Board) -> Solution:
+    return solve(
+        board,
+        engine=args.engine,
+        metric=args.metric,
+        max_states=args.max_states,
+        time_limit=args.time_limit,
+        seed=args.seed,
+        heuristic=args.heuristic,
+        max_moves=args.max_moves,
+    )
+
+
+# --- solve ---------------------------------------------------------------------------------------
+def cmd_solve(args: argparse.Namespace) -> int:
+    if args.batch is not None:
+        if args.board is not None:
+            raise RushHourError("give either BOARD or --batch FILE, not both")
+        for flag in ("csv", "gif", "svg"):
+            if getattr(args, flag):
+                raise RushHourError(f"--{flag} draws one solution: it does not go with --batch")
+        return _batch(args)
+    if args.board is None:
+        raise RushHourError("no board: give BOARD, or --batch FILE to solve every board of a file")
+    if args.jobs != 1:
+        raise RushHourError("--jobs goes with --batch")
+    entry = resolve_board(args.board)
+    board = entry.board
+    try:
+        solution = _solve(args, board)
+    except LimitReachedError as err:
+        return _stopped(args, err)
+    _export(args, solution)
+    if args.json:
+        print(json.dumps(solution_dict(solution, entry.label)))
+    else:
+        _print_solution(args, entry, solution)
+    return EXIT_SOLVED if solution.solved else EXIT_UNSOLVABLE
+
+
+def solution_dict(solution: Solution, label: str = "") -> dict[str, object]:
+    return {
+        "board": label,
+        "position": _board_text(solution.board),
+        "engine": solution.engine,
+        "metric": solution.metric,
+        "solved": solution.solved,
+        "optimal": solution.optimal,
+        "moves": [str(m) for m in solution.moves],
+        "length": solution.length,
+        "steps": solution.steps,
+        "explored": solution.explored,
+        "seconds": round(solution.seconds, 6),
+    }
+
+
+def _stopped(args: argparse.Namespace, err: LimitReachedError) -> int:
+    if args.json:
+        print(json.dumps({"stopped": True, "message": str(err), "explored": err.explored}))
+    else:
+        print(f"{err} (see --max-states and --time-limit)", file=sys.stderr)
+    return EXIT_STOPPED
+
+
+def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) -> None:
+    board = solution.board
+    color = color_wanted(args)
+    print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
+    print(render(board, color=color))
+    took = f"{solution.explored:,} positions explored in {_ms(solution.seconds)}"
+    if not solution.solved:
+        print(
+            f"Unsolvable: all {solution.explored:,} reachable positions were explored and none has "
+            f"{board.goal} at the exit ({_ms(solution.seconds)})."
+        )
+        return
+    if not solution.moves:
+        print(f"Already solved: {board.goal} is at the exit.")
+        return
+    quality = "Optimal solution" if solution.optimal else "Solution (not proven optimal)"
+    print(
+        f"{quality}: {solution.length} moves, {solution.steps} steps "
+        f"({solution.engine} engine, {solution.metric} metric)"
+    )
+    if args.show:
+        for k, (move, position) in enumerate(zip(solution.moves, solution.positions()[1:], strict=True), 1):
+            print(f"{k:3d}. {move}")
+            print(render(position, color=color, highlight=move.vehicle))
+    else:
+        width = len(str(solution.length))
+        numbered = [f"{k:>{width}}. {m}" for k, m in enumerate(solution.moves, 1)]
+        per_line = max(1, 78 // (max(len(s) for s in numbered) + 2))
+        for lo in range(0, len(numbered), per_line):
+            print(
+                "  " + "  ".join(f"{s:<{len(max(numbered, key=len))}}" for s in numbered[lo : lo + per_line])
+            )
+    print(took)
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def _export(args: argparse.Namespace, solution: Solution) -> None:
+    if not (args.csv or args.gif or args.svg):
+        return
+    if not solution.solved:
+        raise RushHourError("the board is unsolvable: there is no solution to write")
+    if args.csv:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["vehicle", "move"])
+        for move in solution.moves:
+            writer.writerow([move.vehicle, f"{move.distance:+d}"])
+        _write_text(args.csv, buffer.getvalue())
+    if args.gif or args.svg:
+        from rushhour.render import pictures
+
+        positions = solution.positions()
+        moved = [None] + [m.vehicle for m in solution.moves]
+        if args.svg:
+            pictures.write_svg_frames(positions, args.svg, highlights=moved)
+        if args.gif:
+            pictures.write_gif(positions, args.gif, highlights=moved)
+
+
+def _write_text(path: str, text: str) -> None:
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as err:
+        raise RushHourError(f"cannot write {path}: {err.strerror}") from None
+
+
+# --- batch ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BatchRow:
+    label: str
+    board: str
+    status: int
+    length: int
+    steps: int
+    explored: int
+    seconds: float
+    optimal: bool
+    expected: int | None
+    message: str = ""
+
+
+def _batch_one(job: tuple[argparse.Namespace, Entry]) -> BatchRow:
+    args, entry = job
+    expected = int(entry.meta["moves"]) if entry.meta.get("moves", "").isdigit() else None
+    text = _board_text(entry.board)
+    began = time.perf_counter()
+    try:
+        s = _solve(args, entry.board)
+    except LimitReachedError as err:
+        took = time.perf_counter() - began
+        return BatchRow(
+            entry.label, text, EXIT_STOPPED, -1, -1, err.explored, took, False, expected, str(err)
+        )
+    status = EXIT_SOLVED if s.solved else EXIT_UNSOLVABLE
+    length, steps = (s.length, s.steps) if s.solved else (-1, -1)
+    return BatchRow(entry.label, text, status, length, steps, s.explored, s.seconds, s.optimal, expected)
+
+
+def _batch(args: argparse.Namespace) -> int:
+    entries = read_file(args.batch)
+    jobs = [(args, entry) for entry in entries]
+    began = time.perf_counter()
+    rows: list[BatchRow] = []
+    if args.jobs > 1 and len(jobs) > 1:
+        context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
+        with context.Pool(min(args.jobs, len(jobs))) as pool:
+            for row in pool.imap(_batch_one, jobs, chunksize=max(1, min(64, len(jobs) // (8 * args.jobs)))):
+                rows.append(row)
+                _batch_line(args, row)
+    else:
+        for job in jobs:
+            row = _batch_one(job)
+            rows.append(row)
+            _batch_line(args, row)
+    return _batch_summary(args, rows, time.perf_counter() - began)
+
+
+def _batch_line(args: argparse.Namespace, row: BatchRow) -> None:
+    if args.json:
+        data = {k: v for k, v in row.__dict__.items() if k != "status"}
+        data["result"] = {EXIT_SOLVED: "solved", EXIT_UNSOLVABLE: "unsolvable", EXIT_STOPPED: "stopped"}[
+            row.status
+        ]
+        print(json.dumps(data), flush=True)
+        return
+    if row.status == EXIT_SOLVED:
+        result = f"{row.length:4d} moves {row.steps:4d} steps"
+        if not row.optimal:
+            result += " (not proven optimal)"
+    elif row.status == EXIT_UNSOLVABLE:
+        result = "unsolvable"
+    else:
+        result = "stopped by a limit"
+    check = ""
+    if row.expected is not None and row.status == EXIT_SOLVED:
+        check = "" if row.length == row.expected else f"  (the file says {row.expected})"
+    print(
+        f"{row.label}  {row.board}  {result}  {row.explored:,} positions  {row.seconds * 1000:.1f} ms{check}",
+        flush=True,
+    )
+
+
+def _batch_summary(args: argparse.Namespace, rows: Sequence[BatchRow], wall: float) -> int:
+    solved = [r for r in rows if r.status == EXIT_SOLVED]
+    unsolvable = sum(r.status == EXIT_UNSOLVABLE for r in rows)
+    stopped = sum(r.status == EXIT_STOPPED for r in rows)
+    checked = [r for r in solved if r.expected is not None]
+    agree = sum(r.length == r.expected for r in checked)
+    times = [r.seconds for r in rows]
+    summary = {
+        "boards": len(rows),
+        "solved": len(solved),
+        "unsolvable": unsolvable,
+        "stopped": stopped,
+        "checked": len(checked),
+        "agree": agree,
+        "positions": sum(r.explored for r in rows),
+        "median_ms": round(statistics.median(times) * 1000, 3) if times else 0.0,
+        "seconds": round(wall, 3),
+        "jobs": args.jobs,
+    }
+    if args.json:
+        print(json.dumps({"summary": summary}))
+    else:
+        line = (
+            f"{len(rows)} boards: {len(solved)} solved, {unsolvable} unsolvable, {stopped} stopped; "
+            f"median {summary['median_ms']} ms per board, {wall:.2f} s in all with {args.jobs} "
+            f"job{'s' if args.jobs != 1 else ''}"
+        )
+        if checked:
+            line += f"; {agree}/{len(checked)} lengths agree with the file"
+        print(line)
+    if stopped:
+        return EXIT_STOPPED
+    if unsolvable or (checked and agree != len(checked)):
+        return EXIT_UNSOLVABLE
+    return EXIT_SOLVED
+
+
+# --- analyze -------------------------------------------------------------------------------------
+def analysis_dict(analysis: Analysis, label: str = "") -> dict[str, object]:
+    return {
+        "board": label,
+        "position": _board_text(analysis.board),
+        "metric": analysis.metric,
+        "cluster_size": analysis.cluster_size,
+        "won_count": analysis.won_count,
+        "start_distance": analysis.start_distance,
+        "histogram": {str(k): v for k, v in sorted(analysis.histogram.items())},
+        "hardest": _board_text(analysis.hardest),
+        "hardest_rows": analysis.hardest.rows(),
+        "hardest_distance": analysis.hardest_distance,
+        "cluster_key": list(analysis.cluster_key),
+        "seconds": round(analysis.seconds, 6),
+    }
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    entry = resolve_board(args.board)
+    try:
+        analysis = analyze(
+            entry.board, metric=args.metric, max_states=args.max_states, time_limit=args.time_limit
+        )
+    except LimitReachedError as err:
+        return _stopped(args, err)
+    if args.json:
+        print(json.dumps(analysis_dict(analysis, entry.label)))
+        return EXIT_SOLVED if analysis.solvable else EXIT_UNSOLVABLE
+    board = entry.board
+    color = color_wanted(args)
+    unit = "moves" if args.metric == "moves" else "steps"
+    print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
+    print(render(board, color=color))
+    print(f"Reachable positions: {analysis.cluster_size:,} ({analysis.won_count:,} won)")
+    if not analysis.solvable:
+        print(f"Unsolvable: no reachable position has {board.goal} at the exit.")
+        print(f"Explored in {_ms(analysis.seconds)}.")
+        return EXIT_UNSOLVABLE
+    print(f"This board: {analysis.start_distance} {unit} from the nearest win.")
+    print(f"Distance to the nearest win ({unit}): positions")
+    top = max(analysis.histogram.values())
+    for distance, count in sorted(analysis.histogram.items()):
+        bar = "#" * max(1, round(40 * count / top))
+        mark = "  <- this board" if distance == analysis.start_distance else ""
+        print(f"  {distance:4d}: {count:>9,} {bar}{mark}")
+    print(f"Hardest position ({analysis.hardest_distance} {unit} from a win):")
+    print(render(analysis.hardest, color=color))
+    print(f"  {_board_text(analysis.hardest)}")
+    print(f"Explored in {_ms(analysis.seconds)}.")
+    return EXIT_SOLVED

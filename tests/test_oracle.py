@@ -7,18 +7,24 @@ wrap-around), both metrics, same moves in the same order.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+import warnings
 from pathlib import Path
 
 import pytest
 
-from rushhour.board import HORIZONTAL, VERTICAL, Board, Target, Vehicle
-from rushhour.errors import MoveError, UnknownVehicleError
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Move, Target, Vehicle
+from rushhour.errors import MoveError, SolverError, UnknownVehicleError
 from rushhour.formats.fogleman import parse_line
 from rushhour.levels import resolve_board
 from rushhour.logic import oracle as oracle_mod
+from rushhour.logic import sat
 from rushhour.logic.encoding import Shape
 from rushhour.logic.oracle import MoveOracle, legal_moves, oracle_for
+from rushhour.logic.sat import KissatBackend, choose_backend, kissat_binary
 
 DATA = Path(__file__).parent / "data"
 
@@ -209,3 +215,85 @@ def test_true_propositions_are_the_facts_and_their_consequences() -> None:
     won = resolve_board("....AA/....../......").board
     assert "Won" in MoveOracle(Shape.of(won)).true_propositions(won)
     o.close()
+
+
+# --- which SAT solver ---------------------------------------------------------------------------------
+def test_backend_choice() -> None:
+    assert choose_backend("auto", have_pysat=True, kissat="/bin/kissat") == "pysat"
+    assert choose_backend("auto", have_pysat=False, kissat="/bin/kissat") == "kissat"
+    assert choose_backend("kissat", have_pysat=True, kissat="/bin/kissat") == "kissat"
+    with pytest.raises(SolverError, match="install python-sat"):
+        choose_backend("auto", have_pysat=False, kissat=None)
+    with pytest.raises(SolverError, match="needs python-sat"):
+        choose_backend("pysat", have_pysat=False, kissat="/bin/kissat")
+    with pytest.raises(SolverError, match="needs a kissat binary"):
+        choose_backend("kissat", have_pysat=True, kissat=None)
+    with pytest.raises(SolverError, match="unknown SAT backend 'minisat'"):
+        choose_backend("minisat", have_pysat=True, kissat=None)
+
+
+def test_backend_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUSHHOUR_SAT", "kissat")
+    assert choose_backend(None, have_pysat=True, kissat="/x/kissat") == "kissat"
+    monkeypatch.setenv("RUSHHOUR_SAT", "")
+    assert choose_backend(None, have_pysat=True, kissat=None) == "pysat"
+
+
+def test_fallback_without_python_sat_says_so_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    if kissat_binary() is None:
+        pytest.skip("no kissat binary here")
+    monkeypatch.setattr(sat, "pysat_available", lambda: False)
+    monkeypatch.setattr(sat, "_warned", False)
+    with pytest.warns(RuntimeWarning, match="python-sat is not available"):
+        first = sat.new_backend([[1, 2]])
+    assert isinstance(first, KissatBackend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sat.new_backend([[1]])  # no second warning
+    monkeypatch.setattr(sat, "kissat_binary", lambda: None)
+    with pytest.raises(SolverError, match="no SAT solver available"):
+        sat.new_backend([[1]])
+
+
+def test_kissat_oracle_agrees_with_the_rules() -> None:
+    if kissat_binary() is None:
+        pytest.skip("no kissat binary here")
+    rng = random.Random(2)
+    board = database_boards()[0]
+    oracle = MoveOracle(Shape.of(board), backend="kissat")
+    assert oracle.backend == "kissat"
+    for position in walk(board, rng, 8):
+        for metric in ("moves", "steps"):
+            assert oracle.legal_moves(position, metric) == position.legal_moves(metric)
+    illegal = next(Move(n, d) for n in board.names for d in (1, -1) if Move(n, d) not in board.legal_moves())
+    assert not oracle.explain(board, illegal).legal
+
+
+def test_cli_with_the_kissat_backend() -> None:
+    if kissat_binary() is None:
+        pytest.skip("no kissat binary here")
+    env = {**os.environ, "RUSHHOUR_SAT": "kissat"}
+    root = Path(__file__).resolve().parent.parent
+    sat_out = subprocess.run(
+        [sys.executable, "-m", "rushhour", "moves", "classic:2"],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    rules_out = subprocess.run(
+        [sys.executable, "-m", "rushhour", "moves", "classic:2", "--oracle", "rules"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert sat_out.returncode == 0
+    assert sat_out.stdout.replace("sat oracle", "rules oracle") == rules_out.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "rushhour", "moves", "classic:2"],
+        env={**os.environ, "RUSHHOUR_SAT": "nope"},
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and bad.stderr.startswith("error: unknown SAT backend 'nope'")

@@ -279,8 +279,8 @@ class MoveOracle:
                 continue
             if state == "Wall":
                 return f"cell {cell_text((r, c))} is a wall"
-            blocker = board.at((r, c))
-            return f"cell {cell_text((r, c))} is part of {blocker} ({state})"
+            blocker = board.vehicle(board.at((r, c)) or "")
+            return f"cell {cell_text((r, c))} is part of {blocker.name} ({blocker.kind})"
         if lay.wrap:
             span = lay.span(i)
             return (

@@ -15,6 +15,7 @@ from pysat.solvers import Solver
 from rushhour.board import Move
 from rushhour.cli import main
 from rushhour.errors import IllegalMoveError
+from rushhour.formats import parse_text
 from rushhour.levels import resolve_board
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,12 @@ def test_moves_on_a_wrap_around_board(capsys: pytest.CaptureFixture[str], tmp_pa
     board = resolve_board(str(path)).board
     code, out, _ = run(capsys, "moves", str(path))
     assert code == 0 and out.splitlines()[1].split() == [str(m) for m in board.legal_moves()]
+    code, out, _ = run(capsys, "explain", str(path), "B+4")
+    assert code == 1 and out.startswith(
+        "B+4 is illegal: B can slide at most 3 cells right on this wrap-around lane"
+    )
+    code, out, _ = run(capsys, "explain", str(path), "C+3")
+    assert code == 1 and out.startswith("C+3 is illegal: cell (1,2) is part of B (H2)")
 
 
 def test_encoding_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,8 +134,9 @@ def test_explain(capsys: pytest.CaptureFixture[str]) -> None:
 def test_explain_agrees_with_the_rules_on_every_move() -> None:
     from rushhour.logic.oracle import oracle_for
 
-    for spec in ("classic:2", "classic:7", HARDEST):
-        board = resolve_board(spec).board
+    boards = [resolve_board(spec).board for spec in ("classic:2", "classic:7", HARDEST)]
+    boards.append(parse_text(WRAP)[0].board)
+    for board in boards:
         oracle = oracle_for(board)
         legal = set(board.legal_moves())
         for name in board.names:
@@ -145,8 +153,8 @@ def test_explain_agrees_with_the_rules_on_every_move() -> None:
                 ref = str(caught.value).split(" is illegal: ", 1)[1].replace(", ", ",")
                 if ref.startswith("cell ("):  # a blocking cell: the same one, in the same words
                     assert verdict.reason == ref, (move, verdict.reason, ref)
-                else:
-                    assert verdict.reason.startswith(f"{name} would leave the board"), verdict.reason
+                else:  # the edge of the board, or the end of a wrap-around lane
+                    assert verdict.reason.startswith(ref.split(" (")[0]), (move, verdict.reason, ref)
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,7 @@ def random_board(rng: random.Random, *, min_side: int = 5, max_side: int = 12) -
     wrap = rng.random() < 0.3
     taken: set[tuple[int, int]] = set()
     vehicles: list[Vehicle] = []
-    names = iter([chr(c) for c in range(ord("B"), ord("Z") + 1)] + [f"V{k}" for k in range(60)])
+    names = iter([chr(c) for c in range(ord("B"), ord("Z") + 1)] + [f"V{k}" for k in range(200)])
 
     def place(name: str, orientation: str, length: int, row: int, col: int) -> bool:
         if orientation == HORIZONTAL:

@@ -193,11 +193,13 @@ class MoveOracle:
                     reason = self._reason(board, i, d, core)
                     return Verdict(move, False, reason, None, tuple(rules.names[abs(x) - 1] for x in core))
             room = len(chain)
-            reason = (
-                f"{name} would leave the board at the {EDGE[d]} edge "
-                f"(the rules have no slide of more than {room} cell{'s' if room != 1 else ''} {way} "
-                f"from {cell_text(lead)})"
-            )
+            if lay.wrap:
+                most = lay.span(i) - lay.lengths[i]
+                reason = f"{name} can slide at most {most} cells {way} on this wrap-around lane"
+            else:
+                reason = f"{name} would leave the board at the {EDGE[d]} edge"
+            reason += f" (the rules have no slide of more than {room} cell{'s' if room != 1 else ''} {way}"
+            reason += f" from {cell_text(lead)})"
             return Verdict(move, False, reason, None, ())
         var = chain[steps - 1]
         prop = rules.names[var - 1]

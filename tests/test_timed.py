@@ -394,3 +394,75 @@ def test_play_timed_clock_counts_the_line_played() -> None:
     assert "the fastest is 25 s" in clock_report(
         board, [Move("B", 1), Move("B", 2), Move("C", -1), Move("A", 4), Move("B", -1)], model
     )
+
+
+# --- solve --timed / --hands -------------------------------------------------------------------------
+
+LINE = "BBBoooooCoooAACoooooDoooooDoooooDooo"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from rushhour.cli import main
+
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_timed_prints_the_timeline(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "solve", LINE, "--timed", "--no-color")
+    assert status == 0
+    assert "Fastest: 25 s (optimal; 8 moves, 8 steps; one hand, car 2 s and truck 5 s per cell)" in out
+    rows = [line.split() for line in out.splitlines() if line[:1] == " " and line.split()[-1][:1] in "ABC"]
+    assert rows[0] == ["0", "5", "-", "B+1"] and rows[-1] == ["23", "25", "-", "A+1"]
+    status, out, _ = _run(capsys, "solve", LINE, "--timed", "--metric", "moves", "--truck-seconds", "1.5")
+    assert status == 0 and "Fastest: 5.5 s" in out  # B+3 1.5 s, C-1 2 s, A+4 2 s
+    status, out, _ = _run(capsys, "solve", LINE)  # the plain solver still counts moves
+    assert status == 0 and "3 moves, 8 steps" in out and "moves metric" in out
+
+
+def test_cli_hands_json_replays(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    status, out, _ = _run(capsys, "solve", LINE, "--hands", "3,5", "--handover", "relaxed", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert (data["total"], data["handover"], data["metric"], data["optimal"]) == (
+        21,
+        "relaxed",
+        "steps",
+        True,
+    )
+    items = [
+        TimedMove(Fraction(r["start"]), Fraction(r["end"]), r["hand"], Move.parse(r["move"]))
+        for r in data["schedule"]
+    ]
+    model = TimeModel.two_hands((3, 5), handover="relaxed")
+    assert verify_schedule(fogleman.parse_line(LINE)[0], items, model).is_won()
+    assert max(item.end for item in items) == 21
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--hands", "3"], "give two durations"),
+        (["--hands", "3,0"], "right hand must be more than 0"),
+        (["--handover", "relaxed"], "--handover goes with --hands"),
+        (["--hands", "3,5", "--timed"], "--hands goes without --timed"),
+        (["--hands", "3,5", "--car-seconds", "1"], "--hands goes without --timed"),
+        (["--timed", "--handover", "strict"], "--handover goes with --hands"),
+        (["--timed", "--csv", "x.csv"], "--csv does not go with --timed"),
+        (["--timed", "--car-seconds", "fast"], "not a number of seconds"),
+    ],
+)
+def test_cli_timed_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    status, out, err = _run(capsys, "solve", LINE, *argv)
+    assert status == 2 and out == ""
+    assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+def test_cli_timed_unsolvable_and_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "solve", "....../AA.BB./......", "--hands", "3,5")
+    assert status == 1 and "Unsolvable: none of the 6 reachable positions" in out
+    status, _, err = _run(capsys, "solve", LINE, "--hands", "3,5", "--max-states", "5")
+    assert status == 3 and "state limit of 5" in err

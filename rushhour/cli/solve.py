@@ -27,6 +27,7 @@ from rushhour.formats import Entry, fogleman, read_file
 from rushhour.levels import resolve_board
 from rushhour.render.text import render
 from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
+from rushhour.search.timed import HANDOVERS, TimeModel, schedule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_MAX_STATES = 5_000_000  # about 1 GB of search state at most; raise it with --max-states
@@ -62,6 +63,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--jobs", type=_positive, default=1, metavar="J", help="with --batch: spread over J processes"
     )
+    add_timed_options(p)
     add_color_flags(p)
     p.set_defaults(func=cmd_solve)
 
@@ -151,6 +153,9 @@ def _solve(args: argparse.Namespace, board: Board) -> Solution:
 
 # --- solve ---------------------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace) -> int:
+    if any(getattr(args, flag) is not None for flag in TIMED_FLAGS) or args.timed:
+        return cmd_timed(args)
+    args.metric = args.metric or "moves"
     if args.batch is not None:
         if args.board is not None:
             raise RushHourError("give either BOARD or --batch FILE, not both")
@@ -174,6 +179,75 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         _print_solution(args, entry, solution)
     return EXIT_SOLVED if solution.solved else EXIT_UNSOLVABLE
+
+
+# --- timed play (rushhour.search.timed, docs/timed.md) -------------------------------------------
+TIMED_FLAGS = ("hands", "handover", "car_seconds", "truck_seconds")
+
+
+def add_timed_options(p: argparse.ArgumentParser) -> None:
+    group = p.add_argument_group("timed play (docs/timed.md)")
+    group.add_argument(
+        "--timed",
+        action="store_true",
+        help="the fastest solution by one hand, moves taking time by vehicle kind (steps metric by default)",
+    )
+    group.add_argument(
+        "--car-seconds", metavar="S", help="with --timed: a car's seconds per cell (default 2)"
+    )
+    group.add_argument("--truck-seconds", metavar="S", help="with --timed: a truck's (length 3+; default 5)")
+    group.add_argument(
+        "--hands", metavar="LEFT,RIGHT", help="the fastest schedule by two hands at once, e.g. 3,5 s per move"
+    )
+    group.add_argument(
+        "--handover",
+        choices=HANDOVERS,
+        help="with --hands: strict (default: a cell being left is held until the move ends) or relaxed",
+    )
+    p.set_defaults(metric=None)  # timed play counts steps unless --metric moves; the rest, moves
+
+
+def cmd_timed(args: argparse.Namespace) -> int:
+    if args.hands is None and not args.timed:
+        raise RushHourError("--handover goes with --hands; --car-seconds and --truck-seconds with --timed")
+    if args.hands is not None and (args.timed or args.car_seconds or args.truck_seconds):
+        raise RushHourError("hands take their own time whatever the vehicle: --hands goes without --timed")
+    if args.timed and args.handover:
+        raise RushHourError("--handover goes with --hands")
+    for flag in ("batch", "csv", "gif", "svg"):
+        if getattr(args, flag):
+            raise RushHourError(f"--{flag} does not go with --timed or --hands")
+    if args.board is None:
+        raise RushHourError("no board: give BOARD")
+    metric = args.metric or "steps"
+    if args.hands is not None:
+        model = TimeModel.two_hands(args.hands, handover=args.handover or "strict", metric=metric)
+    else:
+        model = TimeModel.one_hand(
+            metric=metric, car_seconds=args.car_seconds or 2, truck_seconds=args.truck_seconds or 5
+        )
+    entry = resolve_board(args.board)
+    try:
+        found = schedule(entry.board, model, max_states=args.max_states, time_limit=args.time_limit)
+    except LimitReachedError as err:
+        return _stopped(args, err)
+    status = EXIT_SOLVED if found.solved else EXIT_UNSOLVABLE
+    if args.json:
+        print(json.dumps({"board": entry.label, "position": _board_text(entry.board), **found.as_dict()}))
+        return status
+    print(f"{entry.meta.get('name') or entry.label}: {board_summary(entry.board)}")
+    print(render(entry.board, color=color_wanted(args)))
+    if not found.solved:
+        print(
+            f"Unsolvable: none of the {found.explored:,} reachable positions has "
+            f"{entry.board.goal} at the exit."
+        )
+        return status
+    print(f"Fastest: {found.summary()}")
+    if found.items:
+        print(found.timeline())
+    print(f"{found.explored:,} states explored in {_ms(found.seconds)}; the schedule replayed in time order.")
+    return status
 
 
 def solution_dict(solution: Solution, label: str = "") -> dict[str, object]:

@@ -224,6 +224,35 @@ class Schedule:
         w2 = max(len(r[2]) for r in rows)
         return "\n".join(f"{a:>{w0}}  {b:>{w1}}  {c:<{w2}}  {d}".rstrip() for a, b, c, d in rows)
 
+    def as_dict(self) -> dict[str, object]:
+        """Plain data for JSON; times are numbers of seconds (floats when not whole)."""
+
+        def num(value: Fraction) -> int | float:
+            return int(value) if value.denominator == 1 else float(value)
+
+        model = self.model
+        return {
+            "model": "two hands" if model.hands is not None else "one hand",
+            "metric": model.metric,
+            "seconds_per_move": (
+                {"left": num(model.hands[0]), "right": num(model.hands[1])}
+                if model.hands is not None
+                else {"car": num(model.car), "truck": num(model.truck)}
+            ),
+            "handover": model.handover if model.hands is not None else None,
+            "solved": self.solved,
+            "optimal": self.optimal,
+            "total": num(self.total),
+            "moves": len(self.items),
+            "steps": self.steps,
+            "schedule": [
+                {"start": num(it.start), "end": num(it.end), "hand": it.hand, "move": str(it.move)}
+                for it in self.items
+            ],
+            "explored": self.explored,
+            "seconds": round(self.seconds, 6),
+        }
+
     def summary(self) -> str:
         moves = len(self.items)
         text = (

@@ -27,7 +27,13 @@ BITS = 4
 FIELD = (1 << BITS) - 1
 
 Slides = tuple[int, ...]
-GROUP = 2  # vehicles looked up together: fewer lookups per position, still few distinct keys
+# vehicles looked up together: fewer lookups per position while the combined tables stay small
+# (measured: pairs are best on 6x6 puzzles, fours on crowded boards of 30 vehicles or more)
+GROUP, CROWDED_GROUP, CROWDED = 2, 4, 16
+
+
+def group_size(vehicles: int) -> int:
+    return GROUP if vehicles <= CROWDED else CROWDED_GROUP
 
 
 class Memo(dict[int, Slides]):
@@ -180,8 +186,9 @@ class Tables:
 
     def _grouped(self, members: Sequence[int]) -> tuple[tuple[int, Memo], ...]:
         out = []
-        for lo in range(0, len(members), GROUP):
-            part = [(self.key_masks[i], self.singles[i]) for i in members[lo : lo + GROUP]]
+        size = group_size(self.n)
+        for lo in range(0, len(members), size):
+            part = [(self.key_masks[i], self.singles[i]) for i in members[lo : lo + size]]
             mask = 0
             for m, _ in part:
                 mask |= m

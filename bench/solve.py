@@ -1,0 +1,228 @@
+"""Solver speed and memory against a plain breadth-first baseline, measured in the same run.
+
+    .venv/bin/python bench/solve.py [--sample PATH] [--limit N] [--baseline-every K] [--skip-big]
+
+1. The whole reference sample (9,034 puzzles): ``bfs``, ``astar`` and ``analyze`` on every puzzle,
+   each checked against the MOVES and CLUSTER columns; median and total time per puzzle, positions
+   per second.  The baseline (a plain breadth-first search over ``Board.successors``, written below)
+   runs on every K-th puzzle, and the ratio compares it with ``bfs`` on those same puzzles.
+2. The hardest 51-move puzzle ``GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo``: median of repeated runs.
+3. Big boards: a 9x9 board with 32 vehicles whose reachable set has 313,128 positions (found by
+   thinning random crowded boards; see BIG9) and a 12x12 board with over 20 vehicles, solved to proven
+   optimality, with the peak of memory allocated during the search (tracemalloc, in a separate run so
+   that its overhead stays out of the timings) and the process's peak resident size.
+
+Times are wall-clock medians on whatever machine runs this; the figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import time
+import tracemalloc
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from rushhour.board import Board
+from rushhour.formats import fogleman, grid
+from rushhour.search import analyze, solve
+from rushhour.search.bfs import Limits, reachable
+from rushhour.search.tables import tables_for
+
+T = TypeVar("T")
+
+HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"
+DEFAULT_SAMPLE = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "fogleman_sample.txt"
+
+# A 9x9 board with 32 vehicles (the goal A leaves on the right of the middle row), found by removing
+# random vehicles from a random crowded board until its reachable set grew past 250,000 positions.
+# The set has 313,128 positions; this is its position farthest from any win (10 moves).
+BIG9 = """\
+# name: big9
+..GGQQXX.
+...CCCZZY
+ggEEEPPLY
+VVbDD..LH
+h.bAA..cH
+hJJSSNNcB
+ITfFFUUMB
+ITf.OeeMB
+IKK.OddWW
+"""
+
+# A 12x12 board with 40 vehicles (a random crowded board after 300 random moves): its optimal solution
+# is short, but proving it takes about half a million positions.
+BIG12 = """\
+# name: big12
+.444e..00bb7
+HHH.e...CG.7
+DDD.e...CGYY
+.UU.nn..BG..
+VVV1gga.B.ww
+.QQ1uua8.Jyy
+i.AA..a8.J..
+iff.........
+..v.kkssS...
+zOv...XXS.F.
+zO.pLLTmm.Fr
+jjjp..T....r
+"""
+
+
+def baseline_bfs(board: Board) -> int | None:
+    """The plain baseline: breadth-first over Board.successors with a parent dict and a deque."""
+    if board.is_won():
+        return 0
+    parent: dict[Board, Board | None] = {board: None}
+    queue = deque([board])
+    while queue:
+        here = queue.popleft()
+        for _, there in here.successors():
+            if there in parent:
+                continue
+            parent[there] = here
+            if there.is_won():
+                length = 0
+                step: Board | None = there
+                while step is not None and step != board:
+                    step = parent[step]
+                    length += 1
+                return length
+            queue.append(there)
+    return None
+
+
+def clock(fn: Callable[[], T]) -> tuple[T, float]:
+    began = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - began
+
+
+def median_of(fn: Callable[[], object], repeat: int) -> float:
+    return statistics.median(clock(fn)[1] for _ in range(repeat))
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def peak_mib(fn: Callable[[], object]) -> float:
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def bench_sample(path: Path, limit: int | None, every: int) -> None:
+    lines = [ln for ln in path.read_text().splitlines() if ln.strip()][:limit]
+    print(f"== reference sample: {len(lines):,} puzzles ({path.name}) ==")
+    times: dict[str, list[float]] = {"bfs": [], "astar": [], "analyze": []}
+    explored = {"bfs": 0, "astar": 0, "analyze": 0}
+    base_pairs: list[tuple[float, float]] = []
+    wrong = 0
+    for k, line in enumerate(lines):
+        board, meta = fogleman.parse_line(line)
+        moves, cluster = int(meta["moves"]), int(meta["cluster"])
+        s, t = clock(lambda board=board: solve(board))
+        times["bfs"].append(t)
+        explored["bfs"] += s.explored
+        wrong += s.length != moves
+        a_s, t = clock(lambda board=board: solve(board, engine="astar"))
+        times["astar"].append(t)
+        explored["astar"] += a_s.explored
+        wrong += a_s.length != moves
+        an, t = clock(lambda board=board: analyze(board))
+        times["analyze"].append(t)
+        explored["analyze"] += 2 * an.cluster_size
+        wrong += an.cluster_size != cluster or an.start_distance != moves
+        if every and k % every == 0:
+            length, base = clock(lambda board=board: baseline_bfs(board))
+            wrong += length != moves
+            base_pairs.append((base, times["bfs"][-1]))
+    print(f"answers that differ from the database: {wrong} (bfs and astar lengths, analyze clusters)")
+    for name, values in times.items():
+        total = sum(values)
+        print(
+            f"{name:8s} median {ms(statistics.median(values))}  mean {ms(total / len(values))}  "
+            f"total {total:.1f} s  {explored[name] / total:,.0f} positions/s"
+        )
+    if base_pairs:
+        base = statistics.median(b for b, _ in base_pairs)
+        ours = statistics.median(o for _, o in base_pairs)
+        ratio = statistics.median(b / o for b, o in base_pairs)
+        print(
+            f"baseline (plain BFS over Board.successors) on {len(base_pairs)} puzzles (every {every}th): "
+            f"median {ms(base)} vs bfs {ms(ours)}; median speed-up x{ratio:.1f}"
+        )
+
+
+def bench_hardest(repeat: int) -> None:
+    board = fogleman.parse_line(HARDEST)[0]
+    print(f"== hardest sample puzzle {HARDEST} (51 moves, 4,780 positions), median of {repeat} ==")
+    solution = solve(board)
+    assert solution.length == 51
+    bfs = median_of(lambda: solve(board), repeat)
+    star = median_of(lambda: solve(board, engine="astar"), repeat)
+    ana = median_of(lambda: analyze(board), repeat)
+    base = median_of(lambda: baseline_bfs(board), max(1, repeat // 5))
+    rate = solution.explored / bfs
+    print(f"bfs      {ms(bfs)}  ({solution.explored:,} positions, {rate:,.0f} positions/s)")
+    print(f"astar    {ms(star)}  ({solve(board, engine='astar').explored:,} positions)")
+    print(f"analyze  {ms(ana)}  (4,780 positions, two passes)")
+    print(f"baseline {ms(base)}  -> bfs is x{base / bfs:.1f} faster")
+
+
+def bench_big(name: str, text: str, baseline: bool, whole: bool) -> None:
+    """Solve (bfs and astar, which must agree); with ``whole``, also explore the whole reachable set."""
+    board = grid.parse_document(text, source=name).records[0].board
+    print(f"== {name}: {board.width}x{board.height}, {len(board.names)} vehicles ==")
+    solution, bfs_t = clock(lambda: solve(board))
+    star, star_t = clock(lambda: solve(board, engine="astar"))
+    assert solution.optimal and star.optimal and star.length == solution.length
+    print(f"optimal solution {solution.length} moves (bfs and astar agree)")
+    rate = solution.explored / bfs_t
+    print(f"bfs      {bfs_t:.2f} s  ({solution.explored:,} positions, {rate:,.0f}/s)")
+    print(f"astar    {star_t:.2f} s  ({star.explored:,} positions)")
+    memory = f"peak memory allocated: bfs {peak_mib(lambda: solve(board)):.0f} MiB"
+    if whole:
+        analysis, ana_t = clock(lambda: analyze(board))
+        print(f"analyze  {ana_t:.2f} s  (2 x {analysis.cluster_size:,} positions)")
+        tables = tables_for(board.layout)
+        cluster, once_t = clock(lambda: reachable(tables, tables.pack(board.state), Limits()))
+        print(f"the whole reachable set once: {once_t:.2f} s ({len(cluster) / once_t:,.0f} positions/s)")
+        memory += f", analyze {peak_mib(lambda: analyze(board)):.0f} MiB"
+    print(memory)
+    if baseline:
+        length, base_t = clock(lambda: baseline_bfs(board))
+        assert length == solution.length
+        print(f"baseline {base_t:.2f} s -> bfs is x{base_t / bfs_t:.1f} faster")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", type=Path, default=DEFAULT_SAMPLE)
+    parser.add_argument("--limit", type=int, default=None, help="only the first N puzzles of the sample")
+    parser.add_argument("--baseline-every", type=int, default=30, help="baseline on every K-th puzzle")
+    parser.add_argument("--repeat", type=int, default=21, help="runs of the hardest puzzle")
+    parser.add_argument("--skip-big", action="store_true", help="leave out the 9x9 and 12x12 boards")
+    args = parser.parse_args()
+    bench_hardest(args.repeat)
+    if not args.skip_big:
+        bench_big("big9", BIG9, baseline=True, whole=True)
+        bench_big("big12", BIG12, baseline=False, whole=False)
+    if args.sample.exists():
+        bench_sample(args.sample, args.limit, args.baseline_every)
+    else:
+        print(f"(no sample at {args.sample}: give --sample PATH)")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident size of this process: {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

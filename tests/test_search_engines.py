@@ -187,3 +187,28 @@ def _crowded(rng: random.Random, size: int, count: int, seed: int) -> Board:
             continue
         if found.solved and found.length >= 3:
             return board
+
+
+BIG9 = [
+    "..GGQQXX.",
+    "...CCCZZY",
+    "ggEEEPPLY",
+    "VVbDD..LH",
+    "h.bAA..cH",
+    "hJJSSNNcB",
+    "ITfFFUUMB",
+    "ITf.OeeMB",
+    "IKK.OddWW",
+]
+
+
+def test_nine_by_nine_with_32_vehicles() -> None:
+    """The farthest position from a win of a 9x9 cluster of 313,128 positions (see bench/solve.py)."""
+    from rushhour.levels import resolve_board
+
+    board = resolve_board("/".join(BIG9)).board
+    assert (board.width, board.height, len(board.names)) == (9, 9, 32)
+    bfs = solve(board)
+    star = solve(board, engine="astar")
+    assert bfs.optimal and star.optimal and bfs.length == star.length == 10
+    assert bfs.explored > 40_000 > star.explored

@@ -280,6 +280,10 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
     print(render(board, color=color))
     took = f"{solution.explored:,} positions explored in {_ms(solution.seconds)}"
+    if solution.engine == "sat":
+        took = f"SAT planning: {solution.explored} plan lengths tried in {_ms(solution.seconds)}"
+        if solution.optimal and solution.length:
+            took += f"; no plan of {solution.length - 1} moves or fewer exists"
     if not solution.solved:
         print(
             f"Unsolvable: all {solution.explored:,} reachable positions were explored and none has "

@@ -80,7 +80,8 @@ def _sat(req: _Request) -> Outcome:
             f"no plan of {bound} moves or fewer (the SAT planner proves lengths, not unsolvability: "
             "the bfs engine can prove a board unsolvable)"
         )
-    return list(result.moves), result.optimal, result.bound + 2
+    # for this engine "explored" counts the plan lengths tried (0 to k), not positions
+    return list(result.moves), result.optimal, len(result.moves) + 1
 
 
 _ENGINES: dict[str, Callable[[_Request], Outcome]] = {

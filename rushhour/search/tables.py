@@ -71,7 +71,7 @@ class Tables:
         "groups",
         "goal_group",
         "other_groups",
-        "_rays",
+        "_lanes",
     )
 
     def __init__(self, layout: Layout, metric: str = "moves") -> None:
@@ -88,51 +88,27 @@ class Tables:
             walls |= 1 << (r * w + c)
         self.walls = walls
         masks: list[list[int]] = []
-        rays: list[list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]] = []
+        lanes: list[list[int]] = []
         key_masks: list[int] = []
         for i in range(n):
-            horizontal = layout.orientations[i] == HORIZONTAL
-            span = w if horizontal else h
             length, lane = layout.lengths[i], layout.lanes[i]
-
-            def bit(pos: int, horizontal: bool = horizontal, lane: int = lane, span: int = span) -> int:
-                pos %= span
-                return 1 << (lane * w + pos if horizontal else pos * w + lane)
-
-            lane_mask = 0
-            for pos in range(span):
-                lane_mask |= bit(pos)
+            if layout.orientations[i] == HORIZONTAL:
+                bits = [1 << (lane * w + pos) for pos in range(w)]
+            else:
+                bits = [1 << (pos * w + lane) for pos in range(h)]
+            span = len(bits)
+            lanes.append(bits)
             count = span if layout.wrap else span - length + 1
             vmasks = []
             for o in range(count):
                 m = 0
-                for k in range(length):
-                    m |= bit(o + k)
+                for k in range(o, o + length):
+                    m |= bits[k % span]
                 vmasks.append(m)
             masks.append(vmasks)
-            # rays[o] = (backward, forward): per distance, (cells that must be empty, new offset)
-            limit_wrap = span - length
-            vrays = []
-            for o in range(count):
-                back: list[tuple[int, int]] = []
-                need = 0
-                top = limit_wrap if layout.wrap else o
-                for d in range(1, top + 1):
-                    need |= bit(o - d)
-                    back.append((need, (o - d) % span if layout.wrap else o - d))
-                fwd: list[tuple[int, int]] = []
-                need = 0
-                top = limit_wrap if layout.wrap else span - length - o
-                for d in range(1, top + 1):
-                    need |= bit(o + length - 1 + d)
-                    fwd.append((need, (o + d) % span if layout.wrap else o + d))
-                if metric == "steps":
-                    back, fwd = back[:1], fwd[:1]
-                vrays.append((back, fwd))
-            rays.append(vrays)
-            key_masks.append((FIELD << self.shifts[i]) | lane_mask)
+            key_masks.append((FIELD << self.shifts[i]) | sum(bits))
         self.masks = masks
-        self._rays = rays
+        self._lanes = lanes
         self.key_masks = tuple(key_masks)
         self.singles = tuple(Memo(self._slides_of(i)) for i in range(n))
         g = layout.goal
@@ -166,18 +142,26 @@ class Tables:
     def _slides_of(self, i: int) -> Callable[[int], Slides]:
         sh = self.shifts[i]
         masks = self.masks[i]
-        rays = self._rays[i]
-        cells = (1 << self.cells) - 1
+        bits = self._lanes[i]
+        span = len(bits)
+        length = self.layout.lengths[i]
+        wrap = self.layout.wrap
+        steps = self.metric == "steps"
 
         def compute(key: int) -> Slides:
             offset = (key >> sh) & FIELD
-            lane_occ = key & cells
             own = masks[offset]
             out: list[int] = []
-            for ray in rays[offset]:
-                for need, new in ray:
-                    if lane_occ & need:
+            for way in (-1, 1):
+                # how far the vehicle may slide this way, and the cell entered at each distance
+                room = span - length if wrap else (offset if way < 0 else span - length - offset)
+                if steps:
+                    room = min(room, 1)
+                front = offset - 1 if way < 0 else offset + length
+                for d in range(1, room + 1):
+                    if key & bits[(front + way * (d - 1)) % span]:
                         break
+                    new = (offset + way * d) % span if wrap else offset + way * d
                     # own cells are occupied and the newly covered ones free: the xor is a difference
                     out.append(((new - offset) << sh) + masks[new] - own)
             return tuple(out)

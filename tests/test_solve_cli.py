@@ -87,6 +87,8 @@ def test_limits_stop_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 3 and json.loads(out)["stopped"] is True
     status, _, err = run(capsys, "analyze", HARDEST, "--max-states", "50")
     assert status == 3 and "without an answer" in err
+    status, _, err = run(capsys, "solve", HARDEST, "--time-limit", "0.000001")
+    assert status == 3 and "time limit" in err
 
 
 def test_batch_lines_summary_and_jobs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

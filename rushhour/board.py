@@ -37,6 +37,11 @@ _NAME_RE = re.compile(r"[A-Za-z0-9]+\Z")
 _MOVE_RE = re.compile(r"\s*([A-Za-z0-9]+)\s*([+-])\s*(\d+)\s*\Z")
 
 
+def cell_text(cell: Cell) -> str:
+    """How messages name a cell: ``(row,col)``, counted from 0 at the top left."""
+    return f"({cell[0]},{cell[1]})"
+
+
 def check_metric(metric: str) -> Metric:
     if metric not in METRICS:
         raise MoveError(f"unknown metric {metric!r}: use 'moves' or 'steps'")
@@ -441,9 +446,9 @@ class Board:
         cell = (lane, pos) if lay.orientations[i] == HORIZONTAL else (pos, lane)
         what = self.at(cell)
         if what == "#wall":
-            return f"cell {cell} is a wall"
+            return f"cell {cell_text(cell)} is a wall"
         blocker = self.vehicle(what or "")
-        return f"cell {cell} is part of {blocker.name} ({blocker.kind})"
+        return f"cell {cell_text(cell)} is part of {blocker.name} ({blocker.kind})"
 
 
 def default_target(goal: Vehicle, width: int) -> Target:
@@ -470,7 +475,7 @@ def _validate(
     wall_set = frozenset(walls)
     for r, c in sorted(wall_set):
         if not (0 <= r < height and 0 <= c < width):
-            raise BoardError(f"wall at cell ({r}, {c}) is off the {width}x{height} board")
+            raise BoardError(f"wall at cell ({r},{c}) is off the {width}x{height} board")
     owner: dict[Cell, str] = {cell: "a wall" for cell in wall_set}
     seen: set[str] = set()
     for v in vehicles:
@@ -489,7 +494,7 @@ def _validate(
                 f"vehicle {v.name} fills its whole lane ({v.length} cells) on a wrap-around board"
             )
         if not (0 <= v.row < height and 0 <= v.col < width):
-            raise BoardError(f"vehicle {v.name} starts at cell ({v.row}, {v.col}), off the board")
+            raise BoardError(f"vehicle {v.name} starts at cell ({v.row},{v.col}), off the board")
         cells = (
             [(v.row, v.col + k) for k in range(v.length)]
             if v.orientation == HORIZONTAL
@@ -500,9 +505,9 @@ def _validate(
         for cell in cells:
             r, c = cell
             if not (0 <= r < height and 0 <= c < width):
-                raise BoardError(f"vehicle {v.name} runs off the {width}x{height} board at cell ({r}, {c})")
+                raise BoardError(f"vehicle {v.name} runs off the {width}x{height} board at cell ({r},{c})")
             if cell in owner:
-                raise BoardError(f"vehicle {v.name} overlaps {owner[cell]} at cell ({r}, {c})")
+                raise BoardError(f"vehicle {v.name} overlaps {owner[cell]} at cell ({r},{c})")
             owner[cell] = f"vehicle {v.name}"
     ordered = sorted(vehicles, key=lambda v: v.name)
     names = tuple(v.name for v in ordered)
@@ -519,7 +524,7 @@ def _validate(
         if target.heading not in HEADINGS:
             raise BoardError(f"unknown heading {target.heading!r}: use {', '.join(HEADINGS)}")
         if not (0 <= target.row < height and 0 <= target.col < width):
-            raise BoardError(f"target cell ({target.row}, {target.col}) is off the board")
+            raise BoardError(f"target cell ({target.row},{target.col}) is off the board")
         if gv.horizontal != (target.heading in ("east", "west")):
             raise BoardError(f"goal vehicle {goal} is {gv.description.split()[0]} but heads {target.heading}")
         if gv.horizontal and target.row != gv.row:

@@ -69,9 +69,9 @@ def test_state_key_round_trips() -> None:
     [
         (
             dict(vehicles=[Vehicle("A", "H", 2, 0, 0), Vehicle("B", "V", 2, 0, 1)]),
-            "B overlaps vehicle A at cell (0, 1)",
+            "B overlaps vehicle A at cell (0,1)",
         ),
-        (dict(vehicles=[Vehicle("A", "H", 2, 0, 5)]), "A runs off the 6x6 board at cell (0, 6)"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 0, 5)]), "A runs off the 6x6 board at cell (0,6)"),
         (dict(vehicles=[Vehicle("A", "H", 2, 7, 0)]), "off the board"),
         (dict(vehicles=[Vehicle("B", "H", 2, 0, 0)]), "goal vehicle A is missing"),
         (dict(vehicles=[Vehicle("A", "H", 2, 0, 0), Vehicle("A", "V", 2, 2, 2)]), "vehicle A appears twice"),
@@ -82,8 +82,8 @@ def test_state_key_round_trips() -> None:
         (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], exit="top"), "cannot leave through the top edge"),
         (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], exit=Exit("right", 3)), "not lined up with the exit"),
         (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], exit="north"), "unknown exit side"),
-        (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], walls=[(2, 1)]), "A overlaps a wall at cell (2, 1)"),
-        (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], walls=[(9, 9)]), "wall at cell (9, 9) is off"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], walls=[(2, 1)]), "A overlaps a wall at cell (2,1)"),
+        (dict(vehicles=[Vehicle("A", "H", 2, 2, 0)], walls=[(9, 9)]), "wall at cell (9,9) is off"),
         (dict(vehicles=[]), "no vehicles"),
     ],
 )
@@ -162,12 +162,12 @@ def test_slide_and_step_metrics() -> None:
 def test_walls_block() -> None:
     b = grid("AA.x..\n......\n......")
     assert [str(m) for m in b.legal_moves()] == ["A+1"]
-    with pytest.raises(IllegalMoveError, match=r"A\+2 is illegal: cell \(0, 3\) is a wall"):
+    with pytest.raises(IllegalMoveError, match=r"A\+2 is illegal: cell \(0,3\) is a wall"):
         b.apply("A+2")
 
 
 def test_illegal_moves_say_what_blocks() -> None:
-    with pytest.raises(IllegalMoveError, match=r"C\+2 is illegal: cell \(2, 3\) is part of D \(V2\)"):
+    with pytest.raises(IllegalMoveError, match=r"C\+2 is illegal: cell \(2,3\) is part of D \(V2\)"):
         CLASSIC.apply("C+2")
     with pytest.raises(IllegalMoveError, match="A would leave the board at the left edge"):
         CLASSIC.apply("A-1")

@@ -279,7 +279,7 @@ def test_following_is_relaxed_only() -> None:
     relaxed = TimeModel.two_hands((1, 2), handover="relaxed")
     strict = TimeModel.two_hands((1, 2), handover="strict")
     assert verify_schedule(board, items, relaxed).is_won()
-    with pytest.raises(IllegalMoveError, match=r"at 0 s: C-1 enters cell \(0, 0\), still held by B\+1"):
+    with pytest.raises(IllegalMoveError, match=r"at 0 s: C-1 enters cell \(0,0\), still held by B\+1"):
         verify_schedule(board, items, strict)
     # the same moves, C waiting for B to end, pass under strict
     later = _items((0, 1, "left", "B+1"), (1, 3, "right", "C-1"), (1, 2, "left", "A+1"))

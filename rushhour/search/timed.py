@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rushhour.board import Board, Layout, Move, check_metric
+from rushhour.board import Board, Layout, Move, cell_text, check_metric
 from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
 
 HANDOVERS = ("strict", "relaxed")
@@ -343,7 +343,7 @@ def verify_schedule(board: Board, items: Iterable[TimedMove], model: TimeModel) 
                 clash = sorted((swept - old) & held)
                 if clash:
                     raise IllegalMoveError(
-                        f"{when}: {move} enters cell {clash[0]}, still held by {other.move} until "
+                        f"{when}: {move} enters cell {cell_text(clash[0])}, still held by {other.move} until "
                         f"{format_seconds(other.end)} s ({model.handover} handover)"
                     )
             held = swept - new if model.handover == "strict" else swept - old - new

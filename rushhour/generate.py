@@ -1,0 +1,621 @@
+"""Puzzle generation by rewinding from won positions.
+
+A *try* starts from a won position: the goal car ``A`` against the exit on the right edge of the row
+``(height - 1) // 2``, then a random bag of cars and trucks (and walls) placed at random around it.
+*Rewinding* explores every position reachable from there (:func:`rushhour.search.analyze`) and takes
+the one farthest from any win: the hardest start of that reachable set (its *cluster*).
+
+Random bags rarely make hard puzzles, so a try samples cleverly (method ``rewind``): it then changes the
+hardest position one vehicle at a time (move a vehicle elsewhere, add one, remove one, move a wall),
+rewinds again, and keeps a change when the hardest distance does not drop (nor overshoot
+``max_moves``), until the length is in range and reaches the try's target, or the try stalls.
+Clusters larger than :func:`cluster_limit` are rejected unexplored: on 6x6 they are almost never hard.
+
+Every kept puzzle is then solved from scratch (:func:`rushhour.search.solve`, which replays its answer)
+and must need exactly the analysed number of moves.  *Every vehicle matters*: a vehicle that moves in
+the optimal solution matters (without it the same solution, minus its moves, is shorter); any other
+vehicle is removed and the board solved again, which must then be shorter.  A vehicle that does not
+matter is dropped and the smaller board rewound again.
+
+Method ``walk`` is the literal rewind: random legal moves from the won position, asked of the SAT move
+oracle (:func:`rushhour.logic.oracle.legal_moves`), and the position where the walk ends.
+
+Each try is a pure function of the settings, the seed and the try's number (its own
+``random.Random``), and the tries are accepted in the order of their numbers, so the same seed gives
+the same puzzles with any number of worker processes.  Two puzzles of one run never share a cluster.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.pool
+import random
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field, replace
+
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Vehicle
+from rushhour.errors import LimitReachedError, RushHourError, SolverError
+from rushhour.formats.cells import VEHICLE_CHARS
+from rushhour.search import Analysis, Solution, analyze, solve
+
+METHODS = ("rewind", "walk")
+MIN_SIDE, MAX_SIDE = 5, 12
+MAX_VEHICLES = len(VEHICLE_CHARS)
+
+#: chance that a new vehicle is a truck (when --trucks does not fix the count) and that it stands upright
+TRUCK_CHANCE = 0.4
+VERTICAL_CHANCE = 0.55
+#: changes tried without progress before a try gives up, and changes per try at most
+STALL = 20
+MAX_CHANGES = 300
+#: positions of the largest cluster explored on a 6x6 board (scaled with the area on other sizes)
+BASE_CLUSTER_LIMIT = 10_000
+
+
+def cluster_limit(width: int, height: int) -> int:
+    """The largest cluster a try explores: 10,000 positions on 6x6, growing with the area to the 1.5."""
+    return int(BASE_CLUSTER_LIMIT * ((width * height) / 36) ** 1.5)
+
+
+def default_vehicles(width: int, height: int) -> tuple[int, int]:
+    """Vehicles per puzzle (the goal car included) when none are asked for: 8-14 on 6x6."""
+    area = width * height
+    return max(3, round(area * 8 / 36)), max(4, round(area * 14 / 36))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to make.  ``vehicles``, ``trucks`` and ``walls`` are inclusive ranges; ``vehicles``
+    counts the goal car, ``trucks`` counts the other vehicles of length 3."""
+
+    width: int = 6
+    height: int = 6
+    min_moves: int = 1
+    max_moves: int | None = None
+    vehicles: tuple[int, int] | None = None
+    trucks: tuple[int, int] | None = None
+    walls: tuple[int, int] = (0, 0)
+    method: str = "rewind"
+    seed: int = 0
+
+    def checked(self) -> Settings:
+        """These settings with defaults filled in; raises :class:`RushHourError` naming a bad one."""
+        w, h = self.width, self.height
+        for label, side in (("width", w), ("height", h)):
+            if not MIN_SIDE <= side <= MAX_SIDE:
+                raise RushHourError(f"board {label} {side} is out of range: sizes are 5x5 to 12x12")
+        if self.method not in METHODS:
+            raise RushHourError(f"unknown method {self.method!r}: use {' or '.join(METHODS)}")
+        if self.min_moves < 1:
+            raise RushHourError(f"--min-moves must be at least 1, not {self.min_moves}")
+        if self.max_moves is not None and self.max_moves < self.min_moves:
+            raise RushHourError(
+                f"--max-moves {self.max_moves} is below --min-moves {self.min_moves}: no length fits"
+            )
+        vehicles = self.vehicles or default_vehicles(w, h)
+        lo, hi = vehicles
+        if lo < 2 or lo > hi:
+            raise RushHourError(f"--vehicles {lo}-{hi} is not a range of at least 2 (the goal car counts)")
+        if hi > MAX_VEHICLES:
+            raise RushHourError(
+                f"--vehicles {hi} is too many: the formats hold {MAX_VEHICLES} at most"
+            )
+        trucks = self.trucks
+        if trucks is not None:
+            if trucks[0] < 0 or trucks[0] > trucks[1]:
+                raise RushHourError(f"--trucks {trucks[0]}-{trucks[1]} is not a range")
+            if trucks[0] > hi - 1:
+                raise RushHourError(
+                    f"--trucks {trucks[0]} is more than the other vehicles ({hi - 1} at most with --vehicles)"
+                )
+        wlo, whi = self.walls
+        if wlo < 0 or wlo > whi:
+            raise RushHourError(f"--walls {wlo}-{whi} is not a range")
+        need = 2 * (lo - 1) + (trucks[0] if trucks else 0) + wlo
+        if need > w * h - 2 or whi > w * h // 4:
+            raise RushHourError(
+                f"{lo} vehicles and {wlo} walls do not fit on a {w}x{h} board "
+                f"(at most {w * h // 4} walls): ask for fewer"
+            )
+        return replace(self, vehicles=vehicles)
+
+
+# --- a position under construction ---------------------------------------------------------------
+
+# a vehicle other than the goal car: (orientation, row, col, length), its top-left cell
+Piece = tuple[str, int, int, int]
+
+
+def _cells(piece: Piece) -> list[Cell]:
+    o, r, c, length = piece
+    if o == HORIZONTAL:
+        return [(r, c + k) for k in range(length)]
+    return [(r + k, c) for k in range(length)]
+
+
+@dataclass(frozen=True)
+class Sketch:
+    """A position as plain data: the goal car's column, the other vehicles and the walls."""
+
+    width: int
+    height: int
+    goal_col: int
+    pieces: tuple[Piece, ...]
+    walls: tuple[Cell, ...]
+
+    @property
+    def goal_row(self) -> int:
+        return (self.height - 1) // 2
+
+    def occupied(self, skip: int | None = None) -> set[Cell]:
+        taken = set(self.walls)
+        taken.update(((self.goal_row, self.goal_col), (self.goal_row, self.goal_col + 1)))
+        for k, piece in enumerate(self.pieces):
+            if k != skip:
+                taken.update(_cells(piece))
+        return taken
+
+    def trucks(self) -> int:
+        return sum(1 for p in self.pieces if p[3] == 3)
+
+    def board(self) -> Board:
+        """The position, its vehicles named in an order that no move can change (orientation, lane,
+        then offset: vehicles of one lane cannot pass each other), so that boards of one cluster
+        always share one layout and cluster keys compare."""
+        ordered = sorted(self.pieces, key=lambda p: (p[0], p[2] if p[0] == VERTICAL else p[1], p[1], p[2]))
+        vehicles = [Vehicle("A", HORIZONTAL, 2, self.goal_row, self.goal_col)]
+        vehicles += [Vehicle(f"V{k:02d}", o, n, r, c) for k, (o, r, c, n) in enumerate(ordered)]
+        return Board(self.width, self.height, vehicles, walls=self.walls, goal="A", exit="right")
+
+    @classmethod
+    def of(cls, board: Board) -> Sketch:
+        goal = board.vehicle(board.goal)
+        pieces = tuple(
+            (v.orientation, v.row, v.col, v.length) for v in board.vehicles if v.name != board.goal
+        )
+        return cls(board.width, board.height, goal.col, pieces, tuple(sorted(board.walls)))
+
+    def without(self, k: int) -> Sketch:
+        return replace(self, pieces=self.pieces[:k] + self.pieces[k + 1 :])
+
+
+def _spots(sketch: Sketch, taken: set[Cell], orientation: str, length: int) -> list[Piece]:
+    """Every free place for a vehicle; horizontal vehicles stay off the goal car's row."""
+    w, h, gr = sketch.width, sketch.height, sketch.goal_row
+    out: list[Piece] = []
+    if orientation == HORIZONTAL:
+        for r in range(h):
+            if r == gr:
+                continue
+            for c in range(w - length + 1):
+                if all((r, c + k) not in taken for k in range(length)):
+                    out.append((HORIZONTAL, r, c, length))
+    else:
+        for c in range(w):
+            for r in range(h - length + 1):
+                if all((r + k, c) not in taken for k in range(length)):
+                    out.append((VERTICAL, r, c, length))
+    return out
+
+
+def _place(rng: random.Random, sketch: Sketch, taken: set[Cell], length: int) -> Piece | None:
+    first = VERTICAL if rng.random() < VERTICAL_CHANCE else HORIZONTAL
+    for orientation in (first, HORIZONTAL if first == VERTICAL else VERTICAL):
+        spots = _spots(sketch, taken, orientation, length)
+        if spots:
+            return rng.choice(spots)
+    return None
+
+
+def _wall_spots(sketch: Sketch, taken: set[Cell]) -> list[Cell]:
+    """Free cells for a wall: not on the goal row to the right of the goal car (that would lock it)."""
+    gr = sketch.goal_row
+    return [
+        (r, c)
+        for r in range(sketch.height)
+        for c in range(sketch.width)
+        if (r, c) not in taken and not (r == gr and c > sketch.goal_col)
+    ]
+
+
+def _truck_length(rng: random.Random, s: Settings, sketch: Sketch) -> int:
+    if s.trucks is None:
+        return 3 if rng.random() < TRUCK_CHANCE else 2
+    have = sketch.trucks()
+    lo, hi = s.trucks
+    if have < lo:
+        return 3
+    if have >= hi:
+        return 2
+    return 3 if rng.random() < TRUCK_CHANCE else 2
+
+
+def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
+    """A won position with a random bag of vehicles and walls (None when they do not all fit)."""
+    assert s.vehicles is not None
+    sketch = Sketch(s.width, s.height, s.width - 2, (), ())
+    walls = rng.randint(*s.walls)
+    for _ in range(walls):
+        spots = _wall_spots(sketch, sketch.occupied())
+        if not spots:
+            return None
+        sketch = replace(sketch, walls=(*sketch.walls, rng.choice(spots)))
+    count = rng.randint(*s.vehicles) - 1
+    if s.trucks is None:
+        lengths = [3 if rng.random() < TRUCK_CHANCE else 2 for _ in range(count)]
+    else:
+        trucks = rng.randint(s.trucks[0], min(s.trucks[1], count))
+        lengths = [3] * trucks + [2] * (count - trucks)
+        rng.shuffle(lengths)
+    taken = sketch.occupied()
+    pieces: list[Piece] = []
+    for length in lengths:
+        piece = _place(rng, sketch, taken, length)
+        if piece is None:
+            return None
+        pieces.append(piece)
+        taken.update(_cells(piece))
+    return replace(sketch, pieces=tuple(pieces))
+
+
+def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
+    """One random change of a position: move, add or remove a vehicle, or move a wall."""
+    assert s.vehicles is not None
+    count = len(sketch.pieces) + 1
+    pick = rng.random()
+    if sketch.walls and pick < 0.1:
+        k = rng.randrange(len(sketch.walls))
+        rest = sketch.walls[:k] + sketch.walls[k + 1 :]
+        spots = _wall_spots(sketch, replace(sketch, walls=rest).occupied())
+        return replace(sketch, walls=(*rest, rng.choice(spots))) if spots else None
+    if pick < 0.4 and sketch.pieces:
+        k = rng.randrange(len(sketch.pieces))
+        piece = _place(rng, sketch, sketch.occupied(skip=k), sketch.pieces[k][3])
+        if piece is None:
+            return None
+        return replace(sketch, pieces=sketch.pieces[:k] + (piece,) + sketch.pieces[k + 1 :])
+    if pick < 0.8 and count < s.vehicles[1]:
+        piece = _place(rng, sketch, sketch.occupied(), _truck_length(rng, s, sketch))
+        return None if piece is None else replace(sketch, pieces=(*sketch.pieces, piece))
+    if count > s.vehicles[0]:
+        removable = [
+            k
+            for k, p in enumerate(sketch.pieces)
+            if s.trucks is None or p[3] != 3 or sketch.trucks() > s.trucks[0]
+        ]
+        if removable:
+            return sketch.without(rng.choice(removable))
+    return None
+
+
+# --- one try -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A verified puzzle: the start position (vehicles named in reading order, the goal car ``A``), its
+    optimal solution, and where it came from."""
+
+    board: Board
+    solution: tuple[Move, ...]
+    cluster: int
+    seed: int
+    attempt: int
+    method: str
+    #: equal for two puzzles of the same cluster (the layout in a move-invariant naming + cluster key)
+    key: Hashable = field(compare=False, repr=False)
+
+    @property
+    def moves(self) -> int:
+        return len(self.solution)
+
+    @property
+    def steps(self) -> int:
+        return sum(abs(m.distance) for m in self.solution)
+
+    def meta(self, name: str | None = None) -> dict[str, str]:
+        """The header of the puzzle in a board file."""
+        out = {"name": name} if name else {}
+        out["moves"] = str(self.moves)
+        out["steps"] = str(self.steps)
+        out["cluster"] = str(self.cluster)
+        out["seed"] = str(self.seed)
+        out["try"] = str(self.attempt)
+        out["method"] = self.method
+        return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one try gave: a puzzle, or the reason it was dropped; ``analyses`` counts the rewinds."""
+
+    attempt: int
+    puzzle: Puzzle | None
+    reason: str
+    analyses: int
+
+
+class _Try:
+    def __init__(self, s: Settings, attempt: int) -> None:
+        self.s = s
+        self.attempt = attempt
+        self.rng = random.Random(f"rushhour-generate:{s.seed}:{attempt}")
+        self.limit = cluster_limit(s.width, s.height)
+        self.analyses = 0
+
+    def in_range(self, d: int) -> bool:
+        hi = self.s.max_moves
+        return d >= self.s.min_moves and (hi is None or d <= hi)
+
+    def score(self, d: int) -> int:
+        """The distance, but an overshoot past max_moves counts as far below it."""
+        hi = self.s.max_moves
+        return d if hi is None or d <= hi else 2 * hi - d
+
+    def rewind(self, sketch: Sketch) -> Analysis | None:
+        """The cluster of a position; None when it is too large or holds no win."""
+        self.analyses += 1
+        try:
+            a = analyze(sketch.board(), max_states=self.limit)
+        except LimitReachedError:
+            return None
+        return a if a.hardest_distance >= 0 else None
+
+    def out(self, reason: str, puzzle: Puzzle | None = None) -> Outcome:
+        return Outcome(self.attempt, puzzle, reason, self.analyses)
+
+    def run(self) -> Outcome:
+        bag = random_bag(self.rng, self.s)
+        if bag is None:
+            return self.out("no room for the bag")
+        if self.s.method == "walk":
+            return self.walk(bag)
+        return self.climb(bag)
+
+    def climb(self, bag: Sketch) -> Outcome:
+        s, rng = self.s, self.rng
+        target = s.min_moves if s.max_moves is None else rng.randint(s.min_moves, s.max_moves)
+        a = self.rewind(bag)
+        if a is None:
+            return self.out("cluster too large")
+        best = self.score(a.hardest_distance)
+        stalled = 0
+        for _ in range(MAX_CHANGES):
+            d = a.hardest_distance
+            if (self.in_range(d) and d >= target) or stalled >= STALL:
+                break
+            changed = _change(rng, s, Sketch.of(a.hardest))
+            if changed is None:
+                stalled += 1
+                continue
+            b = self.rewind(changed)
+            if b is None or self.score(b.hardest_distance) < best:
+                stalled += 1
+                continue
+            stalled = 0 if self.score(b.hardest_distance) > best else stalled + 1
+            best = self.score(b.hardest_distance)
+            a = b
+        return self.finish(a, hardest=True)
+
+    def walk(self, bag: Sketch) -> Outcome:
+        from rushhour.logic.oracle import legal_moves
+
+        s, rng = self.s, self.rng
+        target = s.min_moves if s.max_moves is None else rng.randint(s.min_moves, s.max_moves)
+        board = bag.board()
+        for _ in range(rng.randint(4 * target, 12 * target + 8)):
+            moves = legal_moves(board)
+            if not moves:
+                break
+            board = board.apply(rng.choice(moves))
+        a = self.rewind(Sketch.of(board))
+        if a is None:
+            return self.out("cluster too large")
+        return self.finish(a, hardest=False)
+
+    def finish(self, a: Analysis, *, hardest: bool) -> Outcome:
+        """Verify, make every vehicle matter, check the range; ``hardest`` takes the cluster's hardest
+        position, else the analysed board itself."""
+        for _ in range(MAX_VEHICLES):
+            start = a.hardest if hardest else a.board
+            d = a.hardest_distance if hardest else a.start_distance
+            if not self.in_range(d):
+                return self.out("length out of range")
+            solution = solve(start)
+            if not solution.solved or solution.length != d:
+                raise SolverError(
+                    f"the solver needs {solution.length} moves on a position the analysis puts at {d}: "
+                    f"{' '.join(start.rows())}"
+                )
+            useless = self.useless_vehicle(start, solution)
+            if useless is None:
+                return self.out("made", self.puzzle(a, start, solution))
+            if useless < 0:
+                return self.out("vehicle check too large")
+            b = self.rewind(Sketch.of(start).without(useless))
+            if b is None:
+                return self.out("cluster too large")
+            a = b
+        return self.out("vehicle check too large")
+
+    def useless_vehicle(self, board: Board, solution: Solution) -> int | None:
+        """The index among the non-goal vehicles (Sketch order) of one that does not matter, None when
+        all matter, -1 when a check hit the cluster limit."""
+        moved = {m.vehicle for m in solution.moves}
+        sketch = Sketch.of(board)
+        others = [v for v in board.vehicles if v.name != board.goal]
+        for k, v in enumerate(others):
+            if v.name in moved:
+                continue  # without it, the same solution minus its moves is shorter
+            self.analyses += 1
+            try:
+                shorter = solve(sketch.without(k).board(), max_states=self.limit)
+            except LimitReachedError:
+                return -1
+            if shorter.length >= solution.length:
+                return k
+        return None
+
+    def puzzle(self, a: Analysis, start: Board, solution: Solution) -> Puzzle:
+        named, rename = reading_order(start)
+        moves = tuple(Move(rename[m.vehicle], m.distance) for m in solution.moves)
+        key = (a.board.layout, a.cluster_key)
+        return Puzzle(named, moves, a.cluster_size, self.s.seed, self.attempt, self.s.method, key)
+
+
+def reading_order(board: Board) -> tuple[Board, dict[str, str]]:
+    """The board with its goal car named ``A`` and the others ``B``, ``C``... in reading order (by
+    their top-left cell, row by row), and the renaming."""
+    symbols = iter(ch for ch in VEHICLE_CHARS if ch != "A")
+    rename = {board.goal: "A"}
+    for v in sorted(board.vehicles, key=lambda v: (v.row, v.col)):
+        if v.name != board.goal:
+            rename[v.name] = next(symbols)
+    vehicles = [replace(v, name=rename[v.name]) for v in board.vehicles]
+    return (
+        Board(board.width, board.height, vehicles, walls=board.walls, goal="A", exit=board.exit),
+        rename,
+    )
+
+
+def attempt(s: Settings, number: int) -> Outcome:
+    """Try number ``number`` of a run with settings ``s`` (already checked): a pure function."""
+    return _Try(s, number).run()
+
+
+def _attempt_job(job: tuple[Settings, int]) -> Outcome:
+    return attempt(*job)
+
+
+# --- a run ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    """What a run did so far."""
+
+    tries: int = 0
+    made: int = 0
+    analyses: int = 0
+    seconds: float = 0.0
+    reasons: Counter[str] = field(default_factory=Counter)
+    lengths: Counter[int] = field(default_factory=Counter)
+    stopped: str = ""
+
+    def summary(self) -> str:
+        rate = self.made / self.seconds * 60 if self.seconds > 0 else 0.0
+        lines = [
+            f"made {self.made} puzzle{'s' if self.made != 1 else ''} in {self.tries} tries, "
+            f"{self.seconds:.1f} s ({rate:.1f} a minute, {self.analyses} rewinds)"
+        ]
+        if self.lengths:
+            lines.append("lengths: " + ", ".join(f"{d} moves x{n}" for d, n in sorted(self.lengths.items())))
+        dropped = {k: v for k, v in self.reasons.items() if k != "made"}
+        if dropped:
+            lines.append("dropped: " + ", ".join(f"{k} {v}" for k, v in sorted(dropped.items())))
+        if self.stopped:
+            lines.append(f"stopped early: {self.stopped}")
+        return "\n".join(lines)
+
+
+class Generator:
+    """Makes ``count`` distinct puzzles; :attr:`stats` tells how it went."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings.checked()
+        self.stats = Stats()
+
+    def run(
+        self,
+        count: int,
+        *,
+        jobs: int = 1,
+        max_tries: int | None = None,
+        time_limit: float | None = None,
+        on_try: Callable[[Outcome, Stats], None] | None = None,
+    ) -> Iterator[Puzzle]:
+        """Yield puzzles in the order of the tries that made them (the same for any ``jobs``)."""
+        if count < 1:
+            raise RushHourError(f"--count must be at least 1, not {count}")
+        if jobs < 1:
+            raise RushHourError(f"--jobs must be at least 1, not {jobs}")
+        if max_tries is not None and max_tries < 1:
+            raise RushHourError(f"--max-tries must be at least 1, not {max_tries}")
+        if time_limit is not None and not time_limit > 0:
+            raise RushHourError(f"--time-limit must be a positive number of seconds, not {time_limit}")
+        began = time.perf_counter()
+        stats = self.stats
+        seen: set[Hashable] = set()
+        for outcome in self._outcomes(jobs, max_tries):
+            stats.tries += 1
+            stats.analyses += outcome.analyses
+            reason = outcome.reason
+            puzzle = outcome.puzzle
+            if puzzle is not None and puzzle.key in seen:
+                reason, puzzle = "same cluster as an earlier puzzle", None
+            stats.reasons[reason] += 1
+            if puzzle is not None:
+                seen.add(puzzle.key)
+                stats.made += 1
+                stats.lengths[puzzle.moves] += 1
+            stats.seconds = time.perf_counter() - began
+            if on_try is not None:
+                on_try(outcome, stats)
+            if puzzle is not None:
+                yield puzzle
+            if stats.made >= count:
+                break
+            if max_tries is not None and stats.tries >= max_tries:
+                stats.stopped = f"reached --max-tries {max_tries}"
+                break
+            if time_limit is not None and stats.seconds >= time_limit:
+                stats.stopped = f"reached --time-limit {time_limit:g} s"
+                break
+        stats.seconds = time.perf_counter() - began
+
+    def _outcomes(self, jobs: int, max_tries: int | None) -> Iterator[Outcome]:
+        s = self.settings
+        total = max_tries if max_tries is not None else None
+        numbers = iter(range(total)) if total is not None else _count()
+        if jobs == 1:
+            for n in numbers:
+                yield attempt(s, n)
+            return
+        with multiprocessing.get_context().Pool(jobs) as pool:
+            window: deque[multiprocessing.pool.AsyncResult[Outcome]] = deque()
+            for n in numbers:
+                window.append(pool.apply_async(_attempt_job, ((s, n),)))
+                if len(window) >= 4 * jobs:
+                    yield window.popleft().get()
+            while window:
+                yield window.popleft().get()
+
+
+def _count() -> Iterator[int]:
+    n = 0
+    while True:
+        yield n
+        n += 1
+
+
+def generate(settings: Settings, count: int, *, jobs: int = 1, max_tries: int | None = None) -> list[Puzzle]:
+    """``count`` puzzles (fewer if ``max_tries`` runs out first)."""
+    return list(Generator(settings).run(count, jobs=jobs, max_tries=max_tries))
+
+
+__all__ = [
+    "METHODS",
+    "Generator",
+    "Outcome",
+    "Puzzle",
+    "Settings",
+    "Sketch",
+    "Stats",
+    "attempt",
+    "cluster_limit",
+    "generate",
+    "random_bag",
+    "reading_order",
+]

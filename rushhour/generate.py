@@ -99,9 +99,7 @@ class Settings:
         if lo < 2 or lo > hi:
             raise RushHourError(f"--vehicles {lo}-{hi} is not a range of at least 2 (the goal car counts)")
         if hi > MAX_VEHICLES:
-            raise RushHourError(
-                f"--vehicles {hi} is too many: the formats hold {MAX_VEHICLES} at most"
-            )
+            raise RushHourError(f"--vehicles {hi} is too many: the formats hold {MAX_VEHICLES} at most")
         trucks = self.trucks
         if trucks is not None:
             if trucks[0] < 0 or trucks[0] > trucks[1]:
@@ -113,12 +111,10 @@ class Settings:
         wlo, whi = self.walls
         if wlo < 0 or wlo > whi:
             raise RushHourError(f"--walls {wlo}-{whi} is not a range")
-        need = 2 * (lo - 1) + (trucks[0] if trucks else 0) + wlo
-        if need > w * h - 2 or whi > w * h // 4:
-            raise RushHourError(
-                f"{lo} vehicles and {wlo} walls do not fit on a {w}x{h} board "
-                f"(at most {w * h // 4} walls): ask for fewer"
-            )
+        if whi > w * h // 4:
+            raise RushHourError(f"--walls {whi} is too many for a {w}x{h} board: {w * h // 4} at most")
+        if 2 * lo + (trucks[0] if trucks else 0) + wlo > w * h:
+            raise RushHourError(f"{lo} vehicles and {wlo} walls do not fit on a {w}x{h} board: ask for fewer")
         return replace(self, vehicles=vehicles)
 
 
@@ -242,7 +238,8 @@ def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
         if not spots:
             return None
         sketch = replace(sketch, walls=(*sketch.walls, rng.choice(spots)))
-    count = rng.randint(*s.vehicles) - 1
+    least = s.vehicles[0] if s.trucks is None else max(s.vehicles[0], s.trucks[0] + 1)
+    count = rng.randint(least, s.vehicles[1]) - 1
     if s.trucks is None:
         lengths = [3 if rng.random() < TRUCK_CHANCE else 2 for _ in range(count)]
     else:

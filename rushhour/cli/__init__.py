@@ -27,7 +27,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from rushhour.cli import core, logic, play, solve
+    from rushhour.cli import core, generate, logic, play, solve
 
     parser = _Parser(
         prog="rushhour",

@@ -1,0 +1,304 @@
+"""``generate``: new verified puzzles, rewound from won positions (see :mod:`rushhour.generate`)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import sys
+from typing import Any, TextIO
+
+from rushhour.errors import FormatError, RushHourError
+from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
+from rushhour.generate import MAX_SIDE, METHODS, MIN_SIDE, Generator, Outcome, Puzzle, Settings, Stats
+
+EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
+TRIES_PER_PUZZLE = 1000
+EXTENSIONS = {"grid": "txt", "fogleman": "txt", "csv": "csv", "json": "json"}
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, x, h = text.lower().partition("x")
+    if not x or not w.isdigit() or not h.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write WIDTHxHEIGHT, like 6x6 or 9x9")
+    width, height = int(w), int(h)
+    if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+        raise argparse.ArgumentTypeError(
+            f"{text} is out of range: sizes are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}"
+        )
+    return width, height
+
+
+def _range(text: str) -> tuple[int, int]:
+    lo, dash, hi = text.partition("-")
+    if not lo.strip().isdigit() or (dash and not hi.strip().isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count or a range like 3 or 8-12")
+    a = int(lo)
+    b = int(hi) if dash else a
+    if b < a:
+        raise argparse.ArgumentTypeError(f"{text!r} runs backwards: write the smaller number first")
+    return a, b
+
+
+def _positive(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _seed(text: str) -> int:
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: use a whole number, 0 or more")
+    return int(text)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "generate",
+        help="make new verified puzzles",
+        description=(
+            "Make new puzzles: vehicles placed at random around a won position, then rewound to the "
+            "position farthest from any win.  Every puzzle is solved before it is written (its optimal "
+            "length goes into its header), no two share a reachable set, and every vehicle matters.  "
+            "The same --seed gives the same puzzles with any --jobs."
+        ),
+    )
+    p.add_argument("--size", type=_size, default=(6, 6), metavar="WxH", help="board size (default 6x6)")
+    p.add_argument("--count", type=_positive, default=1, metavar="N", help="how many puzzles (default 1)")
+    p.add_argument("--min-moves", type=_positive, default=10, metavar="M", help="shortest (default 10)")
+    p.add_argument("--max-moves", type=_positive, metavar="M", help="longest optimal solution kept")
+    p.add_argument(
+        "--vehicles", type=_range, metavar="A-B", help="vehicles per puzzle, the red car included (6x6: 8-14)"
+    )
+    p.add_argument("--trucks", type=_range, metavar="K", help="trucks (length 3) per puzzle, or a range")
+    p.add_argument("--walls", type=_range, default=(0, 0), metavar="K", help="walls per puzzle (default 0)")
+    p.add_argument("--seed", type=_seed, metavar="S", help="random seed (default: a fresh one, reported)")
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default="rewind",
+        help="rewind: the hardest start of the reachable set (default); walk: random moves back "
+        "from the won position, asked of the SAT move oracle",
+    )
+    p.add_argument("--out", metavar="FILE|DIR", help="write to FILE, or one file per puzzle into DIR/")
+    p.add_argument(
+        "--format", choices=FORMATS, default="grid", dest="fmt", help="board format (default grid)"
+    )
+    p.add_argument("--jobs", type=_positive, default=1, metavar="J", help="worker processes (default 1)")
+    p.add_argument(
+        "--max-tries",
+        type=_positive,
+        metavar="N",
+        help=f"give up after N tries (default {TRIES_PER_PUZZLE} per puzzle asked)",
+    )
+    p.add_argument("--time-limit", type=_seconds, metavar="SEC", help="stop after SEC seconds")
+    p.add_argument("--name", default="puzzle", help="level names are NAME-01, NAME-02... (default puzzle)")
+    p.add_argument("--title", help="title in the document header (grid format)")
+    p.add_argument("--description", help="description in the document header (grid format)")
+    p.add_argument("--order", type=int, help="pack order in the document header (grid format)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    p.set_defaults(func=cmd_generate)
+
+
+def command_line(s: Settings, count: int) -> str:
+    """The command that makes the same puzzles again (every option that shapes them, spelt out)."""
+    assert s.vehicles is not None
+    parts = [
+        "rushhour generate",
+        f"--size {s.width}x{s.height}",
+        f"--count {count}",
+        f"--min-moves {s.min_moves}",
+    ]
+    if s.max_moves is not None:
+        parts.append(f"--max-moves {s.max_moves}")
+    parts.append(f"--vehicles {s.vehicles[0]}-{s.vehicles[1]}")
+    if s.trucks is not None:
+        parts.append(f"--trucks {s.trucks[0]}-{s.trucks[1]}")
+    if s.walls != (0, 0):
+        parts.append(f"--walls {s.walls[0]}-{s.walls[1]}")
+    if s.method != "rewind":
+        parts.append(f"--method {s.method}")
+    parts.append(f"--seed {s.seed}")
+    return " ".join(parts)
+
+
+def _check_format(fmt: str, s: Settings, count: int, to_dir: bool) -> None:
+    """Refuse, before any work, a format that cannot hold what was asked for."""
+    if fmt == "fogleman" and s.width != s.height:
+        raise FormatError(f"the Fogleman format holds square boards only, not {s.width}x{s.height}")
+    if fmt == "csv" and s.walls[1] > 0:
+        raise FormatError("the CSV format holds no walls: choose another --format or --walls 0")
+    if fmt == "csv" and count > 1 and not to_dir:
+        raise FormatError("the CSV format holds one board per file: use --out DIR/ for several puzzles")
+
+
+def _is_dir(out: str | None) -> bool:
+    return out is not None and (os.path.isdir(out) or out.endswith(("/", os.sep)))
+
+
+class _Writer:
+    """Where the puzzles go: stdout (streamed), one FILE (written at the end) or one file each in DIR."""
+
+    def __init__(self, args: argparse.Namespace, settings: Settings, count: int) -> None:
+        self.fmt: str = args.fmt
+        self.out: str | None = args.out
+        self.to_dir = _is_dir(self.out)
+        self.prefix: str = args.name
+        self.made: list[tuple[Puzzle, dict[str, str]]] = []
+        self.header: dict[str, str] = {"title": args.title or "Generated puzzles"}
+        if args.order is not None:
+            self.header["order"] = str(args.order)
+        span = (
+            f"{settings.min_moves}+"
+            if settings.max_moves is None
+            else (f"{settings.min_moves}-{settings.max_moves}")
+        )
+        self.header["description"] = args.description or (
+            f"{count} puzzle{'s' if count != 1 else ''} of {span} moves on {settings.width}x{settings.height}"
+        )
+        self.header["seed"] = str(settings.seed)
+        self.header["command"] = command_line(settings, count)
+        if self.to_dir and self.out is not None:
+            try:
+                os.makedirs(self.out, exist_ok=True)
+            except OSError as err:
+                raise RushHourError(f"cannot make the folder {self.out}: {err.strerror}") from None
+
+    def add(self, puzzle: Puzzle) -> None:
+        meta = puzzle.meta(f"{self.prefix}-{len(self.made) + 1:02d}")
+        self.made.append((puzzle, meta))
+        if self.to_dir and self.out is not None:
+            name = os.path.join(self.out, f"{meta['name']}.{EXTENSIONS[self.fmt]}")
+            _write_file(name, write_board(puzzle.board, self.fmt, meta))
+        elif self.out is None and self.fmt in ("grid", "fogleman"):
+            self._stream(sys.stdout, len(self.made) - 1)
+
+    def _stream(self, handle: TextIO, k: int) -> None:
+        puzzle, meta = self.made[k]
+        if self.fmt == "fogleman":
+            handle.write(fogleman.write_line(puzzle.board, meta) + "\n")
+        else:
+            if k == 0:
+                handle.write("\n".join(f"# {key}: {v}" for key, v in self.header.items()) + "\n")
+            handle.write("\n" + grid.write_grid(puzzle.board, meta))
+        handle.flush()
+
+    def text(self) -> str:
+        fmt = self.fmt
+        if fmt == "grid":
+            return grid.write_document([(p.board, m) for p, m in self.made], self.header)
+        if fmt == "fogleman":
+            return "".join(fogleman.write_line(p.board, m) + "\n" for p, m in self.made)
+        if fmt == "json" and len(self.made) != 1:
+            items = [{**jsonfmt.board_to_dict(p.board), "meta": m} for p, m in self.made]
+            return json.dumps(items, indent=2) + "\n"
+        puzzle, meta = self.made[0]
+        return write_board(puzzle.board, fmt, meta)
+
+    def close(self) -> None:
+        if self.to_dir or not self.made:
+            return
+        if self.out is None:
+            if self.fmt not in ("grid", "fogleman"):
+                sys.stdout.write(self.text())
+            return
+        _write_file(self.out, self.text())
+
+
+def _write_file(path: str, text: str) -> None:
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as err:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise RushHourError(f"cannot write {path}: {err.strerror}") from None
+
+
+class _Progress:
+    """A tqdm bar on stderr when stderr is a terminal and tqdm is installed; otherwise nothing."""
+
+    def __init__(self, count: int, enabled: bool) -> None:
+        self.bar: Any = None
+        if not enabled or not sys.stderr.isatty():
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return
+        self.bar = tqdm(total=count, file=sys.stderr, unit="puzzle", desc="generate", leave=False)
+
+    def __call__(self, outcome: Outcome, stats: Stats) -> None:
+        if self.bar is None:
+            return
+        if self.bar.n != stats.made:
+            self.bar.update(stats.made - self.bar.n)
+        self.bar.set_postfix(tries=stats.tries, refresh=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    width, height = args.size
+    settings = Settings(
+        width=width,
+        height=height,
+        min_moves=args.min_moves,
+        max_moves=args.max_moves,
+        vehicles=args.vehicles,
+        trucks=args.trucks,
+        walls=args.walls,
+        method=args.method,
+        seed=seed,
+    )
+    generator = Generator(settings)  # checks the settings
+    settings = generator.settings
+    count = args.count
+    _check_format(args.fmt, settings, count, _is_dir(args.out))
+    parent = os.path.dirname(args.out or "")
+    if args.out and not _is_dir(args.out) and parent and not os.path.isdir(parent):
+        raise RushHourError(f"cannot write {args.out}: there is no folder {parent}")
+    writer = _Writer(args, settings, count)
+    progress = _Progress(count, not args.quiet)
+    max_tries = args.max_tries if args.max_tries is not None else TRIES_PER_PUZZLE * count
+    status = EXIT_OK
+    try:
+        for puzzle in generator.run(
+            count, jobs=args.jobs, max_tries=max_tries, time_limit=args.time_limit, on_try=progress
+        ):
+            writer.add(puzzle)
+    except KeyboardInterrupt:
+        generator.stats.stopped = "interrupted"
+        status = EXIT_INTERRUPTED
+    finally:
+        progress.close()
+    writer.close()
+    stats = generator.stats
+    if not args.quiet:
+        print(stats.summary(), file=sys.stderr)
+        print(f"seed {seed}: {command_line(settings, count)}", file=sys.stderr)
+    if status == EXIT_OK and stats.made < count:
+        print(
+            f"only {stats.made} of {count} puzzles made ({stats.stopped}): try a wider "
+            "--min-moves/--max-moves range, other --vehicles, or more --max-tries",
+            file=sys.stderr,
+        )
+        status = EXIT_SHORT
+    return status

@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rushhour {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (core, play, logic, solve):
+    for module in (core, play, logic, solve, generate):
         module.register(sub)
     return parser
 

@@ -12,10 +12,8 @@ and by its board: when a pack's level N changes, the old record no longer counts
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -24,6 +22,7 @@ from typing import Any
 
 from rushhour.board import Board
 from rushhour.errors import RushHourError, SaveFileError
+from rushhour.files import write_text_atomic
 from rushhour.formats import grid
 
 FILE_NAME = "progress.json"
@@ -168,22 +167,11 @@ def write_levels(path: Path, levels: Mapping[str, LevelRecord]) -> None:
         "levels": {key: asdict(levels[key]) for key in sorted(levels)},
     }
     text = json.dumps(data, indent=2) + "\n"
-    tmp_name: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
-        tmp_name = None
     except OSError as err:
         raise SaveFileError(f"cannot save the progress file {path}: {err.strerror or err}") from None
-    finally:
-        if tmp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
+    write_text_atomic(path, text, what="the progress file ", error=SaveFileError)
 
 
 class Progress:

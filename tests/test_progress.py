@@ -203,7 +203,7 @@ def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(SaveFileError, match="cannot save the progress file .*No space left"):
+    with pytest.raises(SaveFileError, match="cannot write the progress file .*No space left"):
         progress.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
     monkeypatch.undo()
     assert path.read_bytes() == before

@@ -9,7 +9,8 @@ import sys
 from typing import Any
 
 from rushhour.board import METRICS, Board
-from rushhour.errors import FormatError, RushHourError
+from rushhour.errors import FormatError
+from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
 from rushhour.levels import resolve_all, resolve_board
 from rushhour.render.text import render, use_color
@@ -154,13 +155,7 @@ def _convert(entries: list[Entry], fmt: str) -> str:
 def cmd_convert(args: argparse.Namespace) -> int:
     text = _convert(resolve_all(args.board), args.fmt)
     if args.out:
-        tmp = f"{args.out}.tmp-{os.getpid()}"
-        try:
-            with open(tmp, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, args.out)
-        except OSError as err:
-            raise RushHourError(f"cannot write {args.out}: {err.strerror}") from None
+        write_text_atomic(args.out, text)
         return 0
     sys.stdout.write(text)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from rushhour.board import Board, Move
 from rushhour.cli.core import add_color_flags, board_summary, color_wanted
 from rushhour.errors import RushHourError
+from rushhour.files import write_text_atomic
 from rushhour.levels import resolve_board
 from rushhour.logic.encoding import WORD, Shape
 from rushhour.logic.oracle import MoveOracle, oracle_for
@@ -152,13 +152,7 @@ def cmd_encoding(args: argparse.Namespace) -> int:
         if args.dimacs == "-":
             sys.stdout.write(text)
             return 0
-        tmp = f"{args.dimacs}.tmp-{os.getpid()}"
-        try:
-            with open(tmp, "w", encoding="ascii") as handle:
-                handle.write(text)
-            os.replace(tmp, args.dimacs)
-        except OSError as err:
-            raise RushHourError(f"cannot write {args.dimacs}: {err.strerror}") from None
+        write_text_atomic(args.dimacs, text)
         print(
             f"wrote {args.dimacs}: {len(rules.names)} variables, "
             f"{len(rules.clauses) + len(oracle.facts(board))} clauses"

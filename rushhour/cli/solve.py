@@ -12,7 +12,6 @@ import csv
 import io
 import json
 import multiprocessing
-import os
 import statistics
 import sys
 import time
@@ -23,6 +22,7 @@ from typing import Any
 from rushhour.board import METRICS, Board
 from rushhour.cli.core import add_color_flags, board_summary, color_wanted
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
+from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman, read_file
 from rushhour.levels import resolve_board
 from rushhour.render.text import render
@@ -328,7 +328,7 @@ def _export(args: argparse.Namespace, solution: Solution) -> None:
         writer.writerow(["vehicle", "move"])
         for move in solution.moves:
             writer.writerow([move.vehicle, f"{move.distance:+d}"])
-        _write_text(args.csv, buffer.getvalue())
+        write_text_atomic(args.csv, buffer.getvalue())
     if args.gif or args.svg:
         from rushhour.render import pictures
 
@@ -338,16 +338,6 @@ def _export(args: argparse.Namespace, solution: Solution) -> None:
             pictures.write_svg_frames(positions, args.svg, highlights=moved)
         if args.gif:
             pictures.write_gif(positions, args.gif, highlights=moved)
-
-
-def _write_text(path: str, text: str) -> None:
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError as err:
-        raise RushHourError(f"cannot write {path}: {err.strerror}") from None
 
 
 # --- batch ---------------------------------------------------------------------------------------

@@ -94,30 +94,18 @@ def shortest(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | No
 
 def reachable(tables: Tables, start: int, limits: Limits) -> set[int]:
     """The keys of every position reachable from ``start``, itself included."""
-    seen = {start}
-    frontier = [start]
-    groups = tables.groups
-    add = seen.add
-    while frontier:
-        nxt: list[int] = []
-        push = nxt.append
-        for lo in range(0, len(frontier), BATCH):
-            for z in frontier[lo : lo + BATCH]:
-                for mask, table in groups:
-                    for d in table[z & mask]:
-                        t = z + d
-                        if t not in seen:
-                            add(t)
-                            push(t)
-            limits.check(len(seen))
-        frontier = nxt
-    return seen
+    return _spread(tables, [start], limits)[1]
 
 
 def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]]:
     """Breadth-first layers from several sources at once: layer k holds the keys at distance k from
     the nearest source.  Moves are reversible, so from the won positions of a reachable set this gives
     every position's distance to its nearest win."""
+    return _spread(tables, sources, limits)[0]
+
+
+def _spread(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[list[int]], set[int]]:
+    """Breadth-first search from ``sources``: its layers and the set of every key seen."""
     seen = set(sources)
     frontier = list(sources)
     out = []
@@ -137,4 +125,4 @@ def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]
                             push(t)
             limits.check(len(seen))
         frontier = nxt
-    return out
+    return out, seen

@@ -9,59 +9,11 @@ from collections import deque
 
 import pytest
 
-from rushhour.board import HORIZONTAL, VERTICAL, Board, Target, Vehicle
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Vehicle
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.search import analyze, solve
 from rushhour.search.tables import Tables
-
-NAMES = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + ["AA", "Q7", "car9"] + [f"v{k}" for k in range(20)]
-
-
-def random_board(rng: random.Random, *, wrap: bool, size: tuple[int, int], count: int, walls: int) -> Board:
-    width, height = size
-    taken: set[tuple[int, int]] = set()
-    vehicles: list[Vehicle] = []
-    names = iter(rng.sample(NAMES, len(NAMES)))
-    for _ in range(count * 40):
-        if len(vehicles) == count:
-            break
-        orientation = rng.choice((HORIZONTAL, VERTICAL))
-        span = width if orientation == HORIZONTAL else height
-        length = rng.choice([n for n in (2, 2, 2, 3, 3, 4) if n < span])
-        row, col = rng.randrange(height), rng.randrange(width)
-        if orientation == HORIZONTAL:
-            cells = [(row, col + k) for k in range(length)]
-        else:
-            cells = [(row + k, col) for k in range(length)]
-        if wrap:
-            cells = [(r % height, c % width) for r, c in cells]
-        if any(not (0 <= r < height and 0 <= c < width) or (r, c) in taken for r, c in cells):
-            continue
-        taken.update(cells)
-        vehicles.append(Vehicle(next(names), orientation, length, row, col))
-    if not vehicles:
-        vehicles.append(Vehicle("A", HORIZONTAL, 2, 0, 0))
-        taken.update({(0, 0), (0, 1)})
-    free = [(r, c) for r in range(height) for c in range(width) if (r, c) not in taken]
-    wall_cells = rng.sample(free, min(walls, len(free)))
-    goal = rng.choice(vehicles)
-    if wrap:
-        if goal.orientation == HORIZONTAL:
-            target = Target(goal.row, rng.randrange(width), rng.choice(("east", "west")))
-        else:
-            target = Target(rng.randrange(height), goal.col, rng.choice(("north", "south")))
-        return Board(width, height, vehicles, walls=wall_cells, goal=goal.name, target=target, wrap=True)
-    side = rng.choice(("right", "left") if goal.orientation == HORIZONTAL else ("top", "bottom"))
-    return Board(width, height, vehicles, walls=wall_cells, goal=goal.name, exit=side)
-
-
-def random_walk(board: Board, rng: random.Random, steps: int) -> Board:
-    for _ in range(steps):
-        moves = board.legal_moves()
-        if not moves:
-            break
-        board = board.apply(rng.choice(moves))
-    return board
+from tests.strategies import random_board, random_walk
 
 
 def boards_of_every_kind(seed: int, number: int, dense: bool = False) -> list[Board]:

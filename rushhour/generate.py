@@ -68,7 +68,8 @@ def default_vehicles(width: int, height: int) -> tuple[int, int]:
 @dataclass(frozen=True)
 class Settings:
     """What to make.  ``vehicles``, ``trucks`` and ``walls`` are inclusive ranges; ``vehicles``
-    counts the goal car, ``trucks`` counts the other vehicles of length 3."""
+    counts the goal car, ``trucks`` counts the other vehicles of length 3.  Without ``vehicles`` a try
+    starts from a bag of :func:`default_vehicles` and may drop the vehicles that do not matter."""
 
     width: int = 6
     height: int = 6
@@ -94,8 +95,7 @@ class Settings:
             raise RushHourError(
                 f"--max-moves {self.max_moves} is below --min-moves {self.min_moves}: no length fits"
             )
-        vehicles = self.vehicles or default_vehicles(w, h)
-        lo, hi = vehicles
+        lo, hi = self.bag
         if lo < 2 or lo > hi:
             raise RushHourError(f"--vehicles {lo}-{hi} is not a range of at least 2 (the goal car counts)")
         if hi > MAX_VEHICLES:
@@ -115,7 +115,17 @@ class Settings:
             raise RushHourError(f"--walls {whi} is too many for a {w}x{h} board: {w * h // 4} at most")
         if 2 * lo + (trucks[0] if trucks else 0) + wlo > w * h:
             raise RushHourError(f"{lo} vehicles and {wlo} walls do not fit on a {w}x{h} board: ask for fewer")
-        return replace(self, vehicles=vehicles)
+        return self
+
+    @property
+    def bag(self) -> tuple[int, int]:
+        """How many vehicles a try starts with."""
+        return self.vehicles or default_vehicles(self.width, self.height)
+
+    @property
+    def allowed(self) -> tuple[int, int]:
+        """How many vehicles a puzzle may have."""
+        return self.vehicles or (2, default_vehicles(self.width, self.height)[1])
 
 
 # --- a position under construction ---------------------------------------------------------------
@@ -230,7 +240,6 @@ def _truck_length(rng: random.Random, s: Settings, sketch: Sketch) -> int:
 
 def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
     """A won position with a random bag of vehicles and walls (None when they do not all fit)."""
-    assert s.vehicles is not None
     sketch = Sketch(s.width, s.height, s.width - 2, (), ())
     walls = rng.randint(*s.walls)
     for _ in range(walls):
@@ -238,8 +247,8 @@ def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
         if not spots:
             return None
         sketch = replace(sketch, walls=(*sketch.walls, rng.choice(spots)))
-    least = s.vehicles[0] if s.trucks is None else max(s.vehicles[0], s.trucks[0] + 1)
-    count = rng.randint(least, s.vehicles[1]) - 1
+    least = s.bag[0] if s.trucks is None else max(s.bag[0], s.trucks[0] + 1)
+    count = rng.randint(least, s.bag[1]) - 1
     if s.trucks is None:
         lengths = [3 if rng.random() < TRUCK_CHANCE else 2 for _ in range(count)]
     else:
@@ -259,7 +268,6 @@ def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
 
 def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
     """One random change of a position: move, add or remove a vehicle, or move a wall."""
-    assert s.vehicles is not None
     count = len(sketch.pieces) + 1
     pick = rng.random()
     if sketch.walls and pick < 0.1:
@@ -273,10 +281,10 @@ def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
         if piece is None:
             return None
         return replace(sketch, pieces=sketch.pieces[:k] + (piece,) + sketch.pieces[k + 1 :])
-    if pick < 0.8 and count < s.vehicles[1]:
+    if pick < 0.8 and count < s.allowed[1]:
         piece = _place(rng, sketch, sketch.occupied(), _truck_length(rng, s, sketch))
         return None if piece is None else replace(sketch, pieces=(*sketch.pieces, piece))
-    if count > s.vehicles[0]:
+    if count > s.allowed[0]:
         removable = [
             k
             for k, p in enumerate(sketch.pieces)
@@ -431,11 +439,22 @@ class _Try:
                 return self.out("made", self.puzzle(a, start, solution))
             if useless < 0:
                 return self.out("vehicle check too large")
-            b = self.rewind(Sketch.of(start).without(useless))
+            sketch = Sketch.of(start)
+            smaller = sketch.without(useless)
+            if not self.counts_ok(smaller):
+                return self.out("a vehicle does not matter")
+            b = self.rewind(smaller)
             if b is None:
                 return self.out("cluster too large")
             a = b
         return self.out("vehicle check too large")
+
+    def counts_ok(self, sketch: Sketch) -> bool:
+        """Whether a position still has the vehicles and trucks asked for."""
+        s = self.s
+        if len(sketch.pieces) + 1 < s.allowed[0]:
+            return False
+        return s.trucks is None or sketch.trucks() >= s.trucks[0]
 
     def useless_vehicle(self, board: Board, solution: Solution) -> int | None:
         """The index among the non-goal vehicles (Sketch order) of one that does not matter, None when

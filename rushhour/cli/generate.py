@@ -114,7 +114,6 @@ def register(sub: Any) -> None:
 
 def command_line(s: Settings, count: int) -> str:
     """The command that makes the same puzzles again (every option that shapes them, spelt out)."""
-    assert s.vehicles is not None
     parts = [
         "rushhour generate",
         f"--size {s.width}x{s.height}",
@@ -123,7 +122,8 @@ def command_line(s: Settings, count: int) -> str:
     ]
     if s.max_moves is not None:
         parts.append(f"--max-moves {s.max_moves}")
-    parts.append(f"--vehicles {s.vehicles[0]}-{s.vehicles[1]}")
+    if s.vehicles is not None:
+        parts.append(f"--vehicles {s.vehicles[0]}-{s.vehicles[1]}")
     if s.trucks is not None:
         parts.append(f"--trucks {s.trucks[0]}-{s.trucks[1]}")
     if s.walls != (0, 0):

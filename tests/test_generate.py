@@ -1,0 +1,373 @@
+"""The generator: determinism, verified optimal lengths, distinct clusters, every vehicle matters, ranges,
+formats and the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rushhour.board import Board
+from rushhour.cli import main
+from rushhour.cli.generate import _Progress
+from rushhour.errors import RushHourError
+from rushhour.formats import fogleman, parse_text, read_file
+from rushhour.generate import Generator, Puzzle, Settings, Sketch, attempt, random_bag, reading_order
+from rushhour.search import analyze, solve, verify
+
+DATA = Path(__file__).parent / "data" / "fogleman_slice_generate.txt"
+SMALL = Settings(min_moves=5, max_moves=9, seed=11)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:  # argparse refuses the command line
+        status = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@cache
+def small_run(jobs: int) -> tuple[Puzzle, ...]:
+    return tuple(Generator(SMALL).run(5, jobs=jobs))
+
+
+def fingerprint(puzzles: tuple[Puzzle, ...]) -> list[tuple[str, dict[str, str]]]:
+    return [(" ".join(p.board.rows()), p.meta()) for p in puzzles]
+
+
+def cluster_id(board: Board) -> tuple[object, ...]:
+    """Names do not survive the generator's renaming, so compare clusters in a name-free way: the
+    smallest row picture of the reachable set (vehicles drawn by kind)."""
+    seen = {board}
+    todo = [board]
+    while todo:
+        for _, nxt in todo.pop().successors():
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+
+    def picture(b: Board) -> str:
+        occ = b.occupancy()
+        kind = {
+            i: f"{o}{n}" for i, (o, n) in enumerate(zip(b.layout.orientations, b.layout.lengths, strict=True))
+        }
+        return "".join(
+            "." if v == -1 else "x" if v == -2 else ("A" if v == b.layout.goal else kind[v]) for v in occ
+        )
+
+    return (board.width, board.height, min(picture(b) for b in seen))
+
+
+# --- determinism -----------------------------------------------------------------------------------
+
+
+def test_same_seed_same_puzzles_with_one_or_two_jobs() -> None:
+    one, two = small_run(1), small_run(2)
+    assert len(one) == 5
+    assert fingerprint(one) == fingerprint(two)
+    again = tuple(Generator(SMALL).run(5))
+    assert fingerprint(again) == fingerprint(one)
+
+
+def test_another_seed_other_puzzles() -> None:
+    other = tuple(Generator(Settings(min_moves=5, max_moves=9, seed=12)).run(5))
+    assert fingerprint(other) != fingerprint(small_run(1))
+
+
+def test_a_try_is_a_pure_function_of_seed_and_number() -> None:
+    s = SMALL.checked()
+    for number in (0, 3, 17):
+        a, b = attempt(s, number), attempt(s, number)
+        assert a.reason == b.reason and a.analyses == b.analyses
+        assert (a.puzzle is None) == (b.puzzle is None)
+        if a.puzzle is not None and b.puzzle is not None:
+            assert a.puzzle.board == b.puzzle.board and a.puzzle.solution == b.puzzle.solution
+    made = small_run(1)[0]
+    again = attempt(s, made.attempt).puzzle
+    assert again is not None and again.board == made.board
+
+
+# --- what every puzzle must be ---------------------------------------------------------------------
+
+
+def test_every_puzzle_is_verified_optimal_and_the_hardest_of_its_cluster() -> None:
+    for p in small_run(1):
+        assert p.board.goal == "A" and not p.board.is_won()
+        assert verify(p.board, p.solution).is_won()
+        again = solve(p.board)
+        assert again.optimal and again.length == p.moves
+        a = analyze(p.board)
+        assert a.start_distance == a.hardest_distance == p.moves
+        assert a.cluster_size == p.cluster
+        assert p.steps == sum(abs(m.distance) for m in p.solution)
+
+
+def test_lengths_stay_in_range() -> None:
+    assert all(5 <= p.moves <= 9 for p in small_run(1))
+    exact = tuple(Generator(Settings(min_moves=7, max_moves=7, seed=4)).run(3))
+    assert [p.moves for p in exact] == [7, 7, 7]
+    at_least = tuple(Generator(Settings(min_moves=12, seed=4)).run(2))
+    assert all(p.moves >= 12 for p in at_least)
+
+
+def test_no_two_puzzles_share_a_cluster() -> None:
+    puzzles = small_run(1) + tuple(Generator(Settings(min_moves=2, max_moves=3, seed=1)).run(8))
+    ids = [cluster_id(p.board) for p in puzzles]
+    assert len(set(ids)) == len(ids)
+
+
+def test_duplicates_are_dropped() -> None:
+    # tiny boards with two vehicles have few clusters: many tries land on one seen before
+    g = Generator(Settings(width=5, height=5, min_moves=1, max_moves=3, vehicles=(2, 3), seed=2))
+    puzzles = list(g.run(6, max_tries=400))
+    assert g.stats.reasons["same cluster as an earlier puzzle"] > 0
+    ids = [cluster_id(p.board) for p in puzzles]
+    assert len(set(ids)) == len(ids)
+
+
+def test_every_vehicle_matters() -> None:
+    for p in small_run(1) + tuple(Generator(Settings(min_moves=3, max_moves=4, walls=(1, 2), seed=3)).run(3)):
+        others = [v for v in p.board.vehicles if v.name != "A"]
+        for v in others:
+            rest = [u for u in p.board.vehicles if u.name != v.name]
+            smaller = Board(p.board.width, p.board.height, rest, walls=p.board.walls)
+            shorter = solve(smaller)
+            assert shorter.length < p.moves, f"{v.name} does not matter in {p.board!r}"
+
+
+def test_vehicles_trucks_and_walls_are_as_asked() -> None:
+    s = Settings(min_moves=4, max_moves=8, vehicles=(7, 9), trucks=(2, 3), walls=(1, 2), seed=8)
+    for p in Generator(s).run(3):
+        trucks = sum(1 for v in p.board.vehicles if v.length == 3)
+        assert 7 <= len(p.board.names) <= 9
+        assert 2 <= trucks <= 3
+        assert 1 <= len(p.board.walls) <= 2
+
+
+def test_larger_boards() -> None:
+    s = Settings(width=8, height=7, min_moves=6, max_moves=10, seed=5)
+    for p in Generator(s).run(1):
+        assert (p.board.width, p.board.height) == (8, 7)
+        assert p.board.layout.exit is not None and p.board.layout.exit.index == 3
+        assert solve(p.board).length == p.moves
+
+
+def test_walk_method_uses_the_walked_position() -> None:
+    s = Settings(min_moves=3, max_moves=6, method="walk", seed=6)
+    for p in Generator(s).run(2, max_tries=2000):
+        assert p.method == "walk" and 3 <= p.moves <= 6
+        assert solve(p.board).length == p.moves
+        assert analyze(p.board).cluster_size == p.cluster
+
+
+# --- the pieces ------------------------------------------------------------------------------------
+
+
+def test_a_random_bag_is_a_won_position_that_fits() -> None:
+    s = Settings(vehicles=(6, 9), walls=(0, 2), seed=1).checked()
+    for k in range(40):
+        bag = random_bag(random.Random(k), s)
+        if bag is None:
+            continue
+        board = bag.board()
+        assert board.is_won()
+        assert 6 <= len(board.names) <= 9 and len(board.walls) <= 2
+        goal_row = [v for v in board.vehicles if v.horizontal and v.row == 2]
+        assert [v.name for v in goal_row] == ["A"]
+
+
+def test_the_naming_is_the_same_across_a_cluster() -> None:
+    rng = random.Random(5)
+    for line in DATA.read_text().splitlines()[:12]:
+        board = Sketch.of(fogleman.parse_line(line)[0]).board()
+        key = analyze(board).cluster_key
+        for _ in range(5):
+            for _ in range(rng.randint(1, 30)):
+                board = board.apply(rng.choice(board.legal_moves()))
+            renamed = Sketch.of(board).board()
+            assert renamed.layout == board.layout
+            assert analyze(renamed).cluster_key == key
+
+
+def test_rewinding_a_database_puzzle_finds_it_as_the_hardest() -> None:
+    for line in DATA.read_text().splitlines():
+        board, meta = fogleman.parse_line(line)
+        a = analyze(Sketch.of(board).board())
+        assert a.hardest_distance == a.start_distance == int(meta["moves"]), line
+        assert a.cluster_size == int(meta["cluster"]), line
+
+
+def test_reading_order_names() -> None:
+    board = fogleman.parse_line("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo")[0]
+    named, rename = reading_order(board)
+    assert named.rows()[:3] == ["BCC.D.", "BEF.DG", "BEFAAG"]
+    assert rename["A"] == "A" and rename["G"] == "B" and rename["B"] == "C"
+    assert solve(named).length == 51
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        Settings(width=4),
+        Settings(width=13),
+        Settings(min_moves=0),
+        Settings(min_moves=9, max_moves=8),
+        Settings(vehicles=(1, 4)),
+        Settings(vehicles=(9, 70)),
+        Settings(trucks=(12, 13), vehicles=(8, 10)),
+        Settings(walls=(3, 20)),
+        Settings(vehicles=(16, 18), width=5, height=5),
+        Settings(method="teleport"),
+    ],
+)
+def test_bad_settings_are_refused(settings: Settings) -> None:
+    with pytest.raises(RushHourError):
+        Generator(settings)
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+
+def test_cli_output_is_the_same_with_one_or_two_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ("generate", "--count", "3", "--min-moves", "4", "--max-moves", "8", "--seed", "21")
+    status1, out1, err1 = run(capsys, *base, "--jobs", "1")
+    status2, out2, _ = run(capsys, *base, "--jobs", "2")
+    assert status1 == status2 == 0
+    assert out1 == out2
+    doc = parse_text(out1)
+    assert len(doc) == 3
+    for entry in doc:
+        assert 4 <= int(entry.meta["moves"]) <= 8
+        assert solve(entry.board).length == int(entry.meta["moves"])
+        assert entry.meta["seed"] == "21"
+    assert "made 3 puzzles in" in err1 and "lengths:" in err1
+    assert "rushhour generate --size 6x6 --count 3 --min-moves 4 --max-moves 8" in out1
+
+
+def test_cli_recorded_command_makes_the_same_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "generate", "--count", "2", "--min-moves", "5", "--max-moves", "6", "--seed", "9"
+    )
+    assert status == 0
+    command = next(line for line in out.splitlines() if line.startswith("# command: "))
+    argv = command[len("# command: rushhour ") :].split()
+    status, again, _ = run(capsys, *argv)
+    assert status == 0 and again == out
+
+
+def test_cli_fogleman_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "generate", "--count", "2", "--min-moves", "3", "--seed", "4", "--format", "fogleman"
+    )
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        moves, text, cluster = line.split()
+        board, meta = fogleman.parse_line(line)
+        assert len(moves) >= 2 and len(text) == 36
+        assert solve(board).length == int(meta["moves"])
+        assert analyze(board).cluster_size == int(cluster)
+
+
+def test_cli_writes_a_file_and_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pack = tmp_path / "pack.txt"
+    status, out, err = run(
+        capsys,
+        "generate",
+        "--count",
+        "2",
+        "--min-moves",
+        "3",
+        "--seed",
+        "2",
+        "--out",
+        str(pack),
+        "--title",
+        "Test pack",
+        "--order",
+        "55",
+        "--name",
+        "tp",
+        "-q",
+    )
+    assert status == 0 and out == "" and err == ""
+    entries = read_file(str(pack))
+    assert [e.meta["name"] for e in entries] == ["tp-01", "tp-02"]
+    text = pack.read_text()
+    assert text.startswith("# title: Test pack\n# order: 55\n")
+    folder = tmp_path / "many"
+    status, _, _ = run(
+        capsys,
+        "generate",
+        "--count",
+        "2",
+        "--min-moves",
+        "3",
+        "--seed",
+        "2",
+        "--format",
+        "json",
+        "--out",
+        f"{folder}/",
+        "-q",
+    )
+    assert status == 0
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == ["puzzle-01.json", "puzzle-02.json"]
+    data = json.loads((folder / "puzzle-01.json").read_text())
+    assert data["meta"]["moves"] == entries[0].meta["moves"]
+    status, out, _ = run(
+        capsys, "generate", "--count", "2", "--min-moves", "3", "--seed", "2", "--format", "json"
+    )
+    assert status == 0 and len(json.loads(out)) == 2
+
+
+def test_cli_stops_at_max_tries_with_status_1(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "generate", "--min-moves", "60", "--max-tries", "2", "--seed", "1")
+    assert status == 1 and out == ""
+    assert "only 0 of 1 puzzles made" in err and "--max-tries 2" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--size", "4x4"],
+        ["--size", "13x6"],
+        ["--size", "six"],
+        ["--count", "0"],
+        ["--count", "x"],
+        ["--min-moves", "10", "--max-moves", "5"],
+        ["--vehicles", "9-3"],
+        ["--vehicles", "1"],
+        ["--trucks", "a"],
+        ["--walls", "40"],
+        ["--seed", "-1"],
+        ["--jobs", "0"],
+        ["--time-limit", "0"],
+        ["--method", "teleport"],
+        ["--format", "png"],
+        ["--format", "fogleman", "--size", "7x6"],
+        ["--format", "csv", "--count", "2"],
+        ["--format", "csv", "--walls", "1"],
+        ["--out", "/no/such/folder/x.txt"],
+    ],
+)
+def test_cli_bad_options_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    status, out, err = run(capsys, "generate", *argv)
+    assert status == 2 and out == ""
+    assert "error: " in err and "Traceback" not in err
+
+
+def test_progress_bar_needs_a_terminal_and_tqdm(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _Progress(3, True).bar is None  # stderr is not a terminal under pytest
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if the extra were not installed
+    assert _Progress(3, True).bar is None
+    assert _Progress(3, False).bar is None

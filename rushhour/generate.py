@@ -55,8 +55,9 @@ BASE_CLUSTER_LIMIT = 10_000
 
 
 def cluster_limit(width: int, height: int) -> int:
-    """The largest cluster a try explores: 10,000 positions on 6x6, growing with the area to the 1.5."""
-    return int(BASE_CLUSTER_LIMIT * ((width * height) / 36) ** 1.5)
+    """The largest cluster a try explores: 10,000 positions on 6x6, growing with the square of the area
+    (50,625 on 9x9): larger boards need looser clusters to hold long puzzles."""
+    return int(BASE_CLUSTER_LIMIT * ((width * height) / 36) ** 2)
 
 
 def default_vehicles(width: int, height: int) -> tuple[int, int]:
@@ -239,7 +240,8 @@ def _truck_length(rng: random.Random, s: Settings, sketch: Sketch) -> int:
 
 
 def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
-    """A won position with a random bag of vehicles and walls (None when they do not all fit)."""
+    """A won position with a random bag of vehicles and walls; when the board fills up first, the
+    vehicles that fit (None when they are fewer than the settings allow)."""
     sketch = Sketch(s.width, s.height, s.width - 2, (), ())
     walls = rng.randint(*s.walls)
     for _ in range(walls):
@@ -260,10 +262,13 @@ def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
     for length in lengths:
         piece = _place(rng, sketch, taken, length)
         if piece is None:
-            return None
+            break  # full: keep what fits, if that is enough
         pieces.append(piece)
         taken.update(_cells(piece))
-    return replace(sketch, pieces=tuple(pieces))
+    made = replace(sketch, pieces=tuple(pieces))
+    if len(pieces) + 1 < s.allowed[0] or (s.trucks is not None and made.trucks() < s.trucks[0]):
+        return None
+    return made
 
 
 def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
@@ -383,8 +388,14 @@ class _Try:
         s, rng = self.s, self.rng
         target = s.min_moves if s.max_moves is None else rng.randint(s.min_moves, s.max_moves)
         a = self.rewind(bag)
-        if a is None:
-            return self.out("cluster too large")
+        while a is None:  # too loose: add vehicles until the cluster is small enough to explore
+            if len(bag.pieces) + 1 >= s.allowed[1]:
+                return self.out("cluster too large")
+            piece = _place(rng, bag, bag.occupied(), _truck_length(rng, s, bag))
+            if piece is None:
+                return self.out("cluster too large")
+            bag = replace(bag, pieces=(*bag.pieces, piece))
+            a = self.rewind(bag)
         best = self.score(a.hardest_distance)
         stalled = 0
         for _ in range(MAX_CHANGES):

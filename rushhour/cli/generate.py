@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import random
+import shlex
 import sys
 from typing import Any, TextIO
 
@@ -134,6 +135,28 @@ def command_line(s: Settings, count: int) -> str:
     return " ".join(parts)
 
 
+def exact_command(args: argparse.Namespace, s: Settings, count: int) -> str:
+    """The command as given: the puzzles' options (:func:`command_line`, with the seed even when it
+    was drawn) and the options of the output."""
+    extra: list[str] = []
+    if args.fmt != "grid":
+        extra += ["--format", args.fmt]
+    if args.jobs != 1:
+        extra += ["--jobs", str(args.jobs)]
+    if args.name != "puzzle":
+        extra += ["--name", args.name]
+    for option, value in (
+        ("--title", args.title),
+        ("--description", args.description),
+        ("--order", args.order),
+    ):
+        if value is not None:
+            extra += [option, str(value)]
+    if args.out:
+        extra += ["--out", args.out]
+    return command_line(s, count) + ("" if not extra else " " + shlex.join(extra))
+
+
 def _check_format(fmt: str, s: Settings, count: int, to_dir: bool) -> None:
     """Refuse, before any work, a format that cannot hold what was asked for."""
     if fmt == "fogleman" and s.width != s.height:
@@ -169,7 +192,7 @@ class _Writer:
             f"{count} puzzle{'s' if count != 1 else ''} of {span} moves on {settings.width}x{settings.height}"
         )
         self.header["seed"] = str(settings.seed)
-        self.header["command"] = command_line(settings, count)
+        self.header["command"] = exact_command(args, settings, count)
         if self.to_dir and self.out is not None:
             try:
                 os.makedirs(self.out, exist_ok=True)

@@ -35,6 +35,15 @@ def add_color_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_metric_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--metric",
+        choices=METRICS,
+        default="moves",
+        help="moves: slide any distance (default); steps: one cell",
+    )
+
+
 def color_wanted(args: argparse.Namespace) -> bool:
     return use_color(args.color, sys.stdout.isatty(), os.environ)
 
@@ -66,12 +75,7 @@ def register(sub: Any) -> None:
         description="List every legal move in A+2 notation (positive: right or down).",
     )
     p.add_argument("board", metavar="BOARD")
-    p.add_argument(
-        "--metric",
-        choices=METRICS,
-        default="moves",
-        help="moves: slide any distance (default); steps: one cell",
-    )
+    add_metric_flag(p)
     p.add_argument(
         "--oracle",
         choices=("sat", "rules"),

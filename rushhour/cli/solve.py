@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rushhour.board import METRICS, Board
-from rushhour.cli.core import add_color_flags, board_summary, color_wanted
+from rushhour.board import Board
+from rushhour.cli.core import add_color_flags, add_metric_flag, board_summary, color_wanted
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman, read_file
@@ -90,12 +90,7 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
             default="bfs",
             help="bfs (default) and astar: optimal; sat: SAT planning, optimal; random, improve: baselines",
         )
-    p.add_argument(
-        "--metric",
-        choices=METRICS,
-        default="moves",
-        help="moves: slide any distance (default); steps: one cell",
-    )
+    add_metric_flag(p)
     p.add_argument(
         "--max-states",
         type=_positive,

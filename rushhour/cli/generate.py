@@ -152,6 +152,10 @@ def exact_command(args: argparse.Namespace, s: Settings, count: int) -> str:
     ):
         if value is not None:
             extra += [option, str(value)]
+    if args.max_tries is not None:
+        extra += ["--max-tries", str(args.max_tries)]
+    if args.time_limit is not None:
+        extra += ["--time-limit", f"{args.time_limit:g}"]
     if args.out:
         extra += ["--out", args.out]
     return command_line(s, count) + ("" if not extra else " " + shlex.join(extra))

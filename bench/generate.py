@@ -73,7 +73,10 @@ def main() -> int:
             sys.stdout.flush()
         med = statistics.median(runs)
         base = statistics.median(base_runs) if base_runs else float("nan")
-        ratio = f"{med / base:7.1f}" if base > 0 else ("    inf" if med > 0 else "      -")
+        if not base_runs:
+            ratio = "      -"
+        else:
+            ratio = f"{med / base:7.1f}" if base > 0 else ("    inf" if med > 0 else "      -")
         shown = " ".join(f"{r:.1f}" for r in runs)
         print(f"{sc.label:14} {med:8.1f} {shown:>24} {made:6} {tries:7} {base:9.2f} {ratio}", flush=True)
     return 0

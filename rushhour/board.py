@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from rushhour.errors import BoardError, IllegalMoveError, MoveError, UnknownVehicleError
@@ -148,6 +149,21 @@ class Layout:
     exit: Exit | None
     target: Target | None
     wrap: bool
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        # a layout is hashed with every position of a search: compute it once
+        fields = (self.width, self.height, self.walls, self.names, self.orientations, self.lengths)
+        rest = (self.lanes, self.goal, self.exit, self.target, self.wrap)
+        object.__setattr__(self, "_hash", hash(fields + rest))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Layout], tuple[object, ...]]:
+        # rebuilt through the constructor: string hashes differ from one process to another
+        fields = (self.width, self.height, self.walls, self.names, self.orientations, self.lengths)
+        return Layout, fields + (self.lanes, self.goal, self.exit, self.target, self.wrap)
 
     def index(self, name: str) -> int:
         try:
@@ -199,6 +215,24 @@ class Layout:
         g = self.goal
         limit = self.span(g) if self.wrap else self.span(g) - self.lengths[g] + 1
         return [o for o in range(limit) if self.won_offset(g, o)]
+
+
+@lru_cache(maxsize=256)
+def _flat_cells(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For every vehicle and every offset of its lane, its cells as row-major indices."""
+    w, wrap = layout.width, layout.wrap
+    out = []
+    for i, lane in enumerate(layout.lanes):
+        length, span = layout.lengths[i], layout.span(i)
+        # the index of the cell at each position along the lane
+        along = (
+            [lane * w + pos for pos in range(span)]
+            if layout.orientations[i] == HORIZONTAL
+            else [pos * w + lane for pos in range(span)]
+        )
+        count = span if wrap else span - length + 1
+        out.append(tuple(tuple(along[(o + k) % span] for k in range(length)) for o in range(count)))
+    return tuple(out)
 
 
 class Board:
@@ -336,9 +370,9 @@ class Board:
         occ = [EMPTY] * (w * lay.height)
         for r, c in lay.walls:
             occ[r * w + c] = WALL
-        for i, offset in enumerate(self.state):
-            for r, c in lay.cells(i, offset):
-                occ[r * w + c] = i
+        for i, cells in enumerate(_flat_cells(lay)):
+            for cell in cells[self.state[i]]:
+                occ[cell] = i
         return occ
 
     def at(self, cell: Cell) -> str | None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 
-from rushhour.board import Board, Exit, Move, Target, Vehicle
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Exit, Move, Target, Vehicle
 from rushhour.errors import BoardError, IllegalMoveError, MoveError, RushHourError, UnknownVehicleError
 from rushhour.formats.grid import parse_grid
 from tests.strategies import boards, positions
@@ -235,3 +239,20 @@ def test_generated_boards_are_consistent(board: Board) -> None:
         )
         == board
     )
+
+
+def test_a_layout_pickled_in_another_process_hashes_like_a_fresh_one(tmp_path: Path) -> None:
+    """Layouts cache their hash; string hashes differ between processes, so unpickling recomputes it."""
+    board = Board(6, 6, [Vehicle("A", HORIZONTAL, 2, 2, 0), Vehicle("Cab", VERTICAL, 3, 0, 4)])
+    dumped = tmp_path / "board.pickle"
+    dumped.write_bytes(pickle.dumps(board))
+    script = (
+        "import pickle, sys\n"
+        "from rushhour.board import Board, Vehicle, HORIZONTAL, VERTICAL\n"
+        f"b = pickle.loads(open({str(dumped)!r}, 'rb').read())\n"
+        "c = Board(6, 6, [Vehicle('A', HORIZONTAL, 2, 2, 0), Vehicle('Cab', VERTICAL, 3, 0, 4)])\n"
+        "sys.exit(0 if {b: 1}.get(c) == 1 and hash(b.layout) == hash(c.layout) else 1)\n"
+    )
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        assert subprocess.run([sys.executable, "-c", script], env=env).returncode == 0

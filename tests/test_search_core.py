@@ -126,3 +126,33 @@ def test_limits_stop_cleanly() -> None:
         solve(board, time_limit=-1)
     with pytest.raises(SolverError, match="unknown engine"):
         solve(board, engine="magic")
+
+
+def test_shared_tables_give_the_same_answers_when_the_registry_is_emptied(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Vehicle tables are shared between layouts; a full registry is emptied and searches go on."""
+    import rushhour.search.tables as tables_module
+
+    boards = [b for b in boards_of_every_kind(41, 60, dense=True) if reference_cluster(b, "moves", 1000)]
+    want = [solve(b).length for b in boards]
+    assert len(boards) >= 20
+    monkeypatch.setattr(tables_module, "SHARED_ENTRIES", 50)
+    monkeypatch.setattr(tables_module, "_SHARED", {})
+    monkeypatch.setattr(tables_module, "_SHARED_COUNT", [0])
+    monkeypatch.setattr(tables_module, "_CACHE", type(tables_module._CACHE)())
+    emptied = 0
+    for board, length in zip(boards, want, strict=True):
+        before = tables_module._SHARED_COUNT[0]
+        assert solve(board).length == length
+        emptied += tables_module._SHARED_COUNT[0] < before
+    assert emptied > 0  # the cap was reached and the registry started again
+    assert len(tables_module._SHARED) < 200
+
+
+def test_two_layouts_with_a_common_vehicle_share_its_table() -> None:
+    one = Board(6, 6, [Vehicle("A", HORIZONTAL, 2, 2, 0), Vehicle("B", VERTICAL, 3, 0, 4)])
+    two = Board(6, 6, [Vehicle("A", HORIZONTAL, 2, 2, 1), Vehicle("B", VERTICAL, 3, 1, 4)], walls=[(0, 0)])
+    first, second = Tables(one.layout), Tables(two.layout)
+    assert first.singles[1] is second.singles[1]
+    assert [solve(b).length for b in (one, two)] == [2, 2]

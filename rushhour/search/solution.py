@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rushhour.board import Board, Move
 from rushhour.errors import IllegalMoveError, SolverError
-from rushhour.search.tables import Tables
+from rushhour.search.tables import FIELD, Tables
 
 
 @dataclass(frozen=True)
@@ -75,29 +75,29 @@ def verify(board: Board, moves: Iterable[Move | str]) -> Board:
 
 
 def moves_of_path(tables: Tables, path: Sequence[int]) -> list[Move]:
-    """The moves between consecutive packed positions of ``path``, checked by the reference rules.
+    """The moves between consecutive packed positions of ``path`` (each step moves one vehicle).
 
-    On wrap-around lanes the same new offset is reached both ways round; the shorter legal slide is
-    taken (in the ``steps`` metric that is the single step the search made).
+    On a bounded board a step's move is the change of offset.  On wrap-around lanes the same new
+    offset is reached both ways round; the shorter legal slide is taken (in the ``steps`` metric that
+    is the single step the search made), which takes a replay by the reference rules.  Callers replay
+    the whole answer with :func:`verify` before reporting it.
     """
     layout = tables.layout
     shifts = tables.shifts
-    board = tables.board(path[0]) if path else None
+    board = tables.board(path[0]) if path and layout.wrap else None
     moves: list[Move] = []
     for a, b in zip(path, path[1:], strict=False):
-        assert board is not None
-        changed = [i for i, sh in enumerate(shifts) if (a >> sh) & 15 != (b >> sh) & 15]
+        changed = [i for i, sh in enumerate(shifts) if (a >> sh) & FIELD != (b >> sh) & FIELD]
         if len(changed) != 1:
             raise SolverError("internal error: a step of the search moved more than one vehicle")
         i = changed[0]
-        before, after = (a >> shifts[i]) & 15, (b >> shifts[i]) & 15
-        if layout.wrap:
-            span = layout.span(i)
-            forward = (after - before) % span
-            candidates = sorted((forward, forward - span), key=abs)
-        else:
-            candidates = [after - before]
-        for distance in candidates:
+        before, after = (a >> shifts[i]) & FIELD, (b >> shifts[i]) & FIELD
+        if board is None:
+            moves.append(Move(layout.names[i], after - before))
+            continue
+        span = layout.span(i)
+        forward = (after - before) % span
+        for distance in sorted((forward, forward - span), key=abs):
             move = Move(layout.names[i], distance)
             try:
                 board = board.apply(move)

@@ -12,6 +12,12 @@ and the cells it moves onto are free, so the xor of the two masks is a differenc
 are computed on first use and memoised, so a search does one AND, one dict lookup and one addition
 per move, and never rebuilds a board.
 
+A vehicle's table depends only on the board's size, the metric, wrap-around, the vehicle's lane,
+length and orientation and the position of its field in the key; walls are just occupied bits of the
+key.  Tables are therefore shared by every layout that has such a vehicle (a registry of at most
+:data:`SHARED_ENTRIES` memoised entries, emptied when it fills up), so a batch of boards of one size,
+or the generator's stream of bags, fills them once.
+
 The slides follow the reference rules of :meth:`rushhour.board.Board.legal_moves` (same order too);
 the tests compare the successor sets on random positions of every board kind.
 """
@@ -19,7 +25,8 @@ the tests compare the successor sets on random positions of every board kind.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from functools import partial
 
 from rushhour.board import HORIZONTAL, Board, Layout, check_metric
 
@@ -27,6 +34,7 @@ BITS = 4
 FIELD = (1 << BITS) - 1
 
 Slides = tuple[int, ...]
+Scan = tuple[tuple[int, int], ...]  # (cell bit entered, slide to add) at distances 1, 2, ...
 # vehicles looked up together: fewer lookups per position while the combined tables stay small
 # (measured: pairs are best on 6x6 puzzles, fours on crowded boards of 30 vehicles or more)
 GROUP, CROWDED_GROUP, CROWDED = 2, 4, 16
@@ -51,6 +59,98 @@ class Memo(dict[int, Slides]):
         return value
 
 
+class SharedMemo(Memo):
+    """A :class:`Memo` of the shared registry: it counts the entries the registry holds."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: int) -> Slides:
+        _SHARED_COUNT[0] += 1
+        value = self.compute(key)
+        self[key] = value
+        return value
+
+
+SHARED_ENTRIES = 400_000  # about 60 MB of memoised slides at most
+VehicleSpec = tuple[int, int, bool, bool, int, bool, int, int]
+_SHARED: dict[object, SharedMemo] = {}
+_SHARED_COUNT = [0]
+# a vehicle's occupancy mask at each offset and the mask of its lane (a few thousand specs at most)
+_MASKS: dict[VehicleSpec, tuple[list[int], int]] = {}
+
+
+def _shared(key: object, make: Callable[[], Callable[[int], Slides]]) -> Memo:
+    """The registry's memo for ``key``, computing with ``make()`` when it is not there yet."""
+    found = _SHARED.get(key)
+    if found is None:
+        if _SHARED_COUNT[0] > SHARED_ENTRIES:
+            # tables already handed out keep working; they are just no longer shared
+            _SHARED.clear()
+            _SHARED_COUNT[0] = 0
+        found = _SHARED[key] = SharedMemo(make())
+    return found
+
+
+def lane_bits(width: int, height: int, horizontal: bool, lane: int) -> list[int]:
+    """The occupancy bit of every cell of a lane, in order along it."""
+    if horizontal:
+        return [1 << (lane * width + pos) for pos in range(width)]
+    return [1 << (pos * width + lane) for pos in range(height)]
+
+
+def offset_masks(bits: list[int], length: int, wrap: bool) -> list[int]:
+    """The occupancy mask of a vehicle of ``length`` at each offset of a lane."""
+    span = len(bits)
+    out = []
+    for o in range(span if wrap else span - length + 1):
+        m = 0
+        for k in range(o, o + length):
+            m |= bits[k % span]
+        out.append(m)
+    return out
+
+
+def vehicle_slides(spec: VehicleSpec) -> Callable[[int], Slides]:
+    """The function from ``key & key_mask`` to the slides of the vehicle described by ``spec``
+    (width, height, wrap, steps metric, shift of its field, horizontal, lane, length)."""
+    width, height, wrap, steps, sh, horizontal, lane, length = spec
+    bits = lane_bits(width, height, horizontal, lane)
+    masks = offset_masks(bits, length, wrap)
+    span = len(bits)
+    # for every offset and both ways: the cell entered at each distance and the slide to add
+    scans: list[tuple[Scan, Scan]] = []
+    for offset, own in enumerate(masks):
+        ways: list[Scan] = []
+        for way in (-1, 1):
+            room = span - length if wrap else (offset if way < 0 else span - length - offset)
+            if steps:
+                room = min(room, 1)
+            front = offset - 1 if way < 0 else offset + length
+            scan = []
+            for d in range(1, room + 1):
+                new = (offset + way * d) % span if wrap else offset + way * d
+                # own cells are occupied and the newly covered ones free: the xor is a difference
+                slide = ((new - offset) << sh) + masks[new] - own
+                scan.append((bits[(front + way * (d - 1)) % span], slide))
+            ways.append(tuple(scan))
+        scans.append((ways[0], ways[1]))
+
+    def compute(key: int) -> Slides:
+        back, forward = scans[(key >> sh) & FIELD]
+        out: list[int] = []
+        for bit, slide in back:
+            if key & bit:
+                break
+            out.append(slide)
+        for bit, slide in forward:
+            if key & bit:
+                break
+            out.append(slide)
+        return tuple(out)
+
+    return compute
+
+
 class Tables:
     """The bitboards of one layout under one metric (see the module docstring)."""
 
@@ -69,9 +169,9 @@ class Tables:
         "key_masks",
         "singles",
         "groups",
-        "goal_group",
-        "other_groups",
-        "_lanes",
+        "goal_mask",
+        "winning_slide",
+        "specs",
     )
 
     def __init__(self, layout: Layout, metric: str = "moves") -> None:
@@ -87,37 +187,31 @@ class Tables:
         for r, c in layout.walls:
             walls |= 1 << (r * w + c)
         self.walls = walls
+        steps = metric == "steps"
+        specs: list[VehicleSpec] = []
         masks: list[list[int]] = []
-        lanes: list[list[int]] = []
         key_masks: list[int] = []
         for i in range(n):
-            length, lane = layout.lengths[i], layout.lanes[i]
-            if layout.orientations[i] == HORIZONTAL:
-                bits = [1 << (lane * w + pos) for pos in range(w)]
-            else:
-                bits = [1 << (pos * w + lane) for pos in range(h)]
-            span = len(bits)
-            lanes.append(bits)
-            count = span if layout.wrap else span - length + 1
-            vmasks = []
-            for o in range(count):
-                m = 0
-                for k in range(o, o + length):
-                    m |= bits[k % span]
-                vmasks.append(m)
-            masks.append(vmasks)
-            key_masks.append((FIELD << self.shifts[i]) | sum(bits))
+            horizontal = layout.orientations[i] == HORIZONTAL
+            spec = (w, h, layout.wrap, steps, self.shifts[i], horizontal, layout.lanes[i], layout.lengths[i])
+            found = _MASKS.get(spec)
+            if found is None:
+                bits = lane_bits(w, h, horizontal, layout.lanes[i])
+                found = _MASKS[spec] = (offset_masks(bits, layout.lengths[i], layout.wrap), sum(bits))
+            masks.append(found[0])
+            key_masks.append((FIELD << self.shifts[i]) | found[1])
+            specs.append(spec)
         self.masks = masks
-        self._lanes = lanes
         self.key_masks = tuple(key_masks)
-        self.singles = tuple(Memo(self._slides_of(i)) for i in range(n))
+        self.specs = tuple(specs)
+        self.singles = tuple(_shared(spec, partial(vehicle_slides, spec)) for spec in specs)
         g = layout.goal
-        self.groups = self._grouped(range(n))
-        self.goal_group = (self.key_masks[g], self.singles[g])
-        self.other_groups = self._grouped([i for i in range(n) if i != g])
+        self.groups = self._grouped()
         self.goal = g
-        self.goal_shift = self.shifts[layout.goal]
+        self.goal_shift = self.shifts[g]
         self.won_offsets = frozenset(layout.goal_offsets())
+        self.goal_mask = self.key_masks[g]
+        self.winning_slide = Memo(self._winning_slide)
 
     # --- packing -------------------------------------------------------------------------------
     def pack(self, state: tuple[int, ...]) -> int:
@@ -139,52 +233,39 @@ class Tables:
         return (z >> self.goal_shift) & FIELD in self.won_offsets
 
     # --- slides --------------------------------------------------------------------------------
-    def _slides_of(self, i: int) -> Callable[[int], Slides]:
-        sh = self.shifts[i]
-        masks = self.masks[i]
-        bits = self._lanes[i]
-        span = len(bits)
-        length = self.layout.lengths[i]
-        wrap = self.layout.wrap
-        steps = self.metric == "steps"
-
-        def compute(key: int) -> Slides:
-            offset = (key >> sh) & FIELD
-            own = masks[offset]
-            out: list[int] = []
-            for way in (-1, 1):
-                # how far the vehicle may slide this way, and the cell entered at each distance
-                room = span - length if wrap else (offset if way < 0 else span - length - offset)
-                if steps:
-                    room = min(room, 1)
-                front = offset - 1 if way < 0 else offset + length
-                for d in range(1, room + 1):
-                    if key & bits[(front + way * (d - 1)) % span]:
-                        break
-                    new = (offset + way * d) % span if wrap else offset + way * d
-                    # own cells are occupied and the newly covered ones free: the xor is a difference
-                    out.append(((new - offset) << sh) + masks[new] - own)
-            return tuple(out)
-
-        return compute
-
-    def _grouped(self, members: Sequence[int]) -> tuple[tuple[int, Memo], ...]:
+    def _grouped(self) -> tuple[tuple[int, Memo], ...]:
+        """The vehicles in groups of :func:`group_size`, counted from the last one: a group's fields
+        then sit at the same places in the keys of boards with different numbers of vehicles, so the
+        shared registry serves it to more boards."""
+        n, size = self.n, group_size(self.n)
         out = []
-        size = group_size(self.n)
-        for lo in range(0, len(members), size):
-            part = [(self.key_masks[i], self.singles[i]) for i in members[lo : lo + size]]
+        for hi in range(n, 0, -size):
+            chosen = range(max(0, hi - size), hi)
+            part = [(self.key_masks[i], self.singles[i]) for i in chosen]
             mask = 0
             for m, _ in part:
                 mask |= m
 
-            def compute(key: int, part: list[tuple[int, Memo]] = part) -> Slides:
-                slides: Slides = ()
-                for m, table in part:
-                    slides += table[key & m]
-                return slides
+            def make(part: list[tuple[int, Memo]] = part) -> Callable[[int], Slides]:
+                def compute(key: int) -> Slides:
+                    slides: Slides = ()
+                    for m, table in part:
+                        slides += table[key & m]
+                    return slides
 
-            out.append((mask, Memo(compute)))
+                return compute
+
+            out.append((mask, _shared(tuple(self.specs[i] for i in chosen), make)))
+        out.reverse()  # the first vehicles first, as in the reference order
         return tuple(out)
+
+    def _winning_slide(self, key: int) -> Slides:
+        """``(slide,)`` when one slide of the goal vehicle wins from ``key & goal_mask``, else ``()``."""
+        goal_shift, won = self.goal_shift, self.won_offsets
+        for slide in self.singles[self.goal][key]:
+            if ((key + slide) >> goal_shift) & FIELD in won:
+                return (slide,)
+        return ()
 
     def slides(self, i: int, z: int) -> Slides:
         """The slides of vehicle ``i`` in position ``z`` (nearest first, backward then forward)."""

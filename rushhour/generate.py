@@ -52,6 +52,8 @@ STALL = 20
 MAX_CHANGES = 300
 #: positions of the largest cluster explored on a 6x6 board (scaled with the area on other sizes)
 BASE_CLUSTER_LIMIT = 10_000
+#: the checks of a finished puzzle (every vehicle matters) may explore this many times more
+CHECK_FACTOR = 16
 
 
 def cluster_limit(width: int, height: int) -> int:
@@ -271,6 +273,59 @@ def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
     return made
 
 
+def packed_bag(rng: random.Random, s: Settings) -> Sketch | None:
+    """A won position packed as tight as the settings allow: the walls of :func:`random_bag`, then the
+    cells in a random order, each empty one covered by a random vehicle that fits over it, until the
+    bag is full.  A random bag on a large board leaves so much room that its cluster runs to millions
+    of positions, all close to a win; a packed one has a small cluster, which the climb then loosens
+    a vehicle at a time.  None when fewer vehicles fit than the settings allow."""
+    sketch = Sketch(s.width, s.height, s.width - 2, (), ())
+    for _ in range(rng.randint(*s.walls)):
+        spots = _wall_spots(sketch, sketch.occupied())
+        if not spots:
+            return None
+        sketch = replace(sketch, walls=(*sketch.walls, rng.choice(spots)))
+    taken = sketch.occupied()
+    cells = [(r, c) for r in range(s.height) for c in range(s.width)]
+    rng.shuffle(cells)
+    pieces: list[Piece] = []
+    trucks = 0
+    for r, c in cells:
+        if len(pieces) + 1 >= s.bag[1]:
+            break
+        if (r, c) in taken:
+            continue
+        lengths = (2,) if s.trucks is not None and trucks >= s.trucks[1] else (2, 3)
+        options = []
+        for length in lengths:
+            for k in range(length):
+                options.append((HORIZONTAL, r, c - k, length))
+                options.append((VERTICAL, r - k, c, length))
+        fits = [
+            p
+            for p in options
+            if not (p[0] == HORIZONTAL and p[1] == sketch.goal_row)
+            and all(0 <= y < s.height and 0 <= x < s.width and (y, x) not in taken for y, x in _cells(p))
+        ]
+        if fits:
+            # trucks first: the bag holds a limited number of vehicles and should cover the board
+            long = [p for p in fits if p[3] == 3]
+            piece = rng.choice(long if long and rng.random() < PACKED_TRUCKS else fits)
+            pieces.append(piece)
+            taken.update(_cells(piece))
+            trucks += piece[3] == 3
+    made = replace(sketch, pieces=tuple(pieces))
+    if len(pieces) + 1 < s.allowed[0] or (s.trucks is not None and trucks < s.trucks[0]):
+        return None
+    return made
+
+
+#: boards of more cells than this start from a packed bag (6x6 and smaller from a random one), and
+#: the chance that a packed bag takes a truck where one fits
+PACKED_FROM = 36
+PACKED_TRUCKS = 0.7
+
+
 def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
     """One random change of a position: move, add or remove a vehicle, or move a wall."""
     count = len(sketch.pieces) + 1
@@ -364,11 +419,12 @@ class _Try:
         hi = self.s.max_moves
         return d if hi is None or d <= hi else 2 * hi - d
 
-    def rewind(self, sketch: Sketch) -> Analysis | None:
-        """The cluster of a position; None when it is too large or holds no win."""
+    def rewind(self, sketch: Sketch, limit: int | None = None) -> Analysis | None:
+        """The cluster of a position; None when it is larger than ``limit`` (by default the cluster
+        limit) or holds no win."""
         self.analyses += 1
         try:
-            a = analyze(sketch.board(), max_states=self.limit)
+            a = analyze(sketch.board(), max_states=limit or self.limit)
         except LimitReachedError:
             return None
         return a if a.hardest_distance >= 0 else None
@@ -377,7 +433,8 @@ class _Try:
         return Outcome(self.attempt, puzzle, reason, self.analyses)
 
     def run(self) -> Outcome:
-        bag = random_bag(self.rng, self.s)
+        packed = self.s.method == "rewind" and self.s.width * self.s.height > PACKED_FROM
+        bag = (packed_bag if packed else random_bag)(self.rng, self.s)
         if bag is None:
             return self.out("no room for the bag")
         if self.s.method == "walk":
@@ -454,7 +511,8 @@ class _Try:
             smaller = sketch.without(useless)
             if not self.counts_ok(smaller):
                 return self.out("a vehicle does not matter")
-            b = self.rewind(smaller)
+            # the puzzle is long already: its checks may explore more than the climb's rewinds
+            b = self.rewind(smaller, CHECK_FACTOR * self.limit)
             if b is None:
                 return self.out("cluster too large")
             a = b
@@ -478,7 +536,7 @@ class _Try:
                 continue  # without it, the same solution minus its moves is shorter
             self.analyses += 1
             try:
-                shorter = solve(sketch.without(k).board(), max_states=self.limit)
+                shorter = solve(sketch.without(k).board(), engine="astar", max_states=CHECK_FACTOR * self.limit)
             except LimitReachedError:
                 return -1
             if shorter.length >= solution.length:
@@ -643,6 +701,7 @@ __all__ = [
     "attempt",
     "cluster_limit",
     "generate",
+    "packed_bag",
     "random_bag",
     "reading_order",
 ]

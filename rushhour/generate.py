@@ -241,16 +241,24 @@ def _truck_length(rng: random.Random, s: Settings, sketch: Sketch) -> int:
     return 3 if rng.random() < TRUCK_CHANCE else 2
 
 
-def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
-    """A won position with a random bag of vehicles and walls; when the board fills up first, the
-    vehicles that fit (None when they are fewer than the settings allow)."""
+def _walled(rng: random.Random, s: Settings) -> Sketch | None:
+    """The won position with the goal car alone and a random number of walls in the range asked for
+    (None when they do not fit)."""
     sketch = Sketch(s.width, s.height, s.width - 2, (), ())
-    walls = rng.randint(*s.walls)
-    for _ in range(walls):
+    for _ in range(rng.randint(*s.walls)):
         spots = _wall_spots(sketch, sketch.occupied())
         if not spots:
             return None
         sketch = replace(sketch, walls=(*sketch.walls, rng.choice(spots)))
+    return sketch
+
+
+def random_bag(rng: random.Random, s: Settings) -> Sketch | None:
+    """A won position with a random bag of vehicles and walls; when the board fills up first, the
+    vehicles that fit (None when they are fewer than the settings allow)."""
+    sketch = _walled(rng, s)
+    if sketch is None:
+        return None
     least = s.bag[0] if s.trucks is None else max(s.bag[0], s.trucks[0] + 1)
     count = rng.randint(least, s.bag[1]) - 1
     if s.trucks is None:
@@ -279,12 +287,9 @@ def packed_bag(rng: random.Random, s: Settings) -> Sketch | None:
     bag is full.  A random bag on a large board leaves so much room that its cluster runs to millions
     of positions, all close to a win; a packed one has a small cluster, which the climb then loosens
     a vehicle at a time.  None when fewer vehicles fit than the settings allow."""
-    sketch = Sketch(s.width, s.height, s.width - 2, (), ())
-    for _ in range(rng.randint(*s.walls)):
-        spots = _wall_spots(sketch, sketch.occupied())
-        if not spots:
-            return None
-        sketch = replace(sketch, walls=(*sketch.walls, rng.choice(spots)))
+    sketch = _walled(rng, s)
+    if sketch is None:
+        return None
     taken = sketch.occupied()
     cells = [(r, c) for r in range(s.height) for c in range(s.width)]
     rng.shuffle(cells)
@@ -536,7 +541,8 @@ class _Try:
                 continue  # without it, the same solution minus its moves is shorter
             self.analyses += 1
             try:
-                shorter = solve(sketch.without(k).board(), engine="astar", max_states=CHECK_FACTOR * self.limit)
+                smaller = sketch.without(k).board()
+                shorter = solve(smaller, engine="astar", max_states=CHECK_FACTOR * self.limit)
             except LimitReachedError:
                 return -1
             if shorter.length >= solution.length:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import random
 import shlex
+import statistics
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -18,7 +20,16 @@ from rushhour.cli import main
 from rushhour.cli.generate import _Progress
 from rushhour.errors import RushHourError
 from rushhour.formats import fogleman, parse_text, read_file
-from rushhour.generate import Generator, Puzzle, Settings, Sketch, attempt, random_bag, reading_order
+from rushhour.generate import (
+    Generator,
+    Puzzle,
+    Settings,
+    Sketch,
+    attempt,
+    packed_bag,
+    random_bag,
+    reading_order,
+)
 from rushhour.search import analyze, solve, verify
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_generate.txt"
@@ -172,17 +183,56 @@ def test_walk_method_uses_the_walked_position() -> None:
 # --- the pieces ------------------------------------------------------------------------------------
 
 
+def won_bags(make: Callable[[random.Random, Settings], Sketch | None], s: Settings, tries: int) -> list[Board]:
+    """The boards of the bags ``make`` gives for seeds 0 to ``tries - 1``; each must be a won position
+    with the goal car alone on its row."""
+    out = []
+    for k in range(tries):
+        bag = make(random.Random(k), s)
+        if bag is not None:
+            board = bag.board()
+            assert board.is_won()
+            row = (s.height - 1) // 2
+            assert [v.name for v in board.vehicles if v.horizontal and v.row == row] == ["A"]
+            out.append(board)
+    return out
+
+
 def test_a_random_bag_is_a_won_position_that_fits() -> None:
     s = Settings(vehicles=(6, 9), walls=(0, 2), seed=1).checked()
-    for k in range(40):
-        bag = random_bag(random.Random(k), s)
-        if bag is None:
-            continue
-        board = bag.board()
-        assert board.is_won()
+    for board in won_bags(random_bag, s, 40):
         assert 6 <= len(board.names) <= 9 and len(board.walls) <= 2
-        goal_row = [v for v in board.vehicles if v.horizontal and v.row == 2]
-        assert [v.name for v in goal_row] == ["A"]
+
+
+def test_a_packed_bag_is_a_won_position_that_covers_most_of_a_large_board() -> None:
+    s = Settings(width=9, height=9, trucks=(2, 9), walls=(1, 3)).checked()
+    packed = won_bags(packed_bag, s, 30)
+    assert len(packed) >= 20
+    for board in packed:
+        trucks = sum(1 for v in board.vehicles if v.length == 3)
+        assert 2 <= trucks <= 9 and 1 <= len(board.walls) <= 3
+        assert len(board.names) <= s.allowed[1]
+        assert sum(v.length for v in board.vehicles) + len(board.walls) >= 60
+    loose = won_bags(random_bag, s, 30)
+
+    def median_cover(boards: list[Board]) -> float:
+        return statistics.median(sum(v.length for v in b.vehicles) for b in boards)
+
+    assert median_cover(packed) >= median_cover(loose) + 8  # far tighter than random bags
+
+
+def test_a_nine_by_nine_try_climbs_from_a_packed_bag() -> None:
+    """Try 4 of seed 3 climbs from a packed 9x9 bag to a puzzle of 12+ moves in which every vehicle
+    matters (a few seconds)."""
+    s = Settings(width=9, height=9, min_moves=12, seed=3).checked()
+    outcome = attempt(s, 4)
+    puzzle = outcome.puzzle
+    assert puzzle is not None, outcome.reason
+    assert puzzle.board.width == 9 and puzzle.moves >= 12
+    assert solve(puzzle.board).length == puzzle.moves
+    sketch = Sketch.of(puzzle.board)
+    for k in range(len(sketch.pieces)):
+        assert solve(sketch.without(k).board(), engine="astar").length < puzzle.moves
 
 
 def test_the_naming_is_the_same_across_a_cluster() -> None:

@@ -52,7 +52,8 @@ STALL = 20
 MAX_CHANGES = 300
 #: positions of the largest cluster explored on a 6x6 board (scaled with the area on other sizes)
 BASE_CLUSTER_LIMIT = 10_000
-#: the checks of a finished puzzle (every vehicle matters) may explore this many times more
+#: the checks of a finished puzzle from a packed bag (every vehicle matters) may explore this many
+#: times more
 CHECK_FACTOR = 16
 
 
@@ -437,9 +438,19 @@ class _Try:
     def out(self, reason: str, puzzle: Puzzle | None = None) -> Outcome:
         return Outcome(self.attempt, puzzle, reason, self.analyses)
 
+    @property
+    def packed(self) -> bool:
+        """Whether tries start from a packed bag (see :data:`PACKED_FROM`)."""
+        return self.s.method == "rewind" and self.s.width * self.s.height > PACKED_FROM
+
+    @property
+    def check_limit(self) -> int:
+        """Positions a finishing check may explore: more for packed bags, whose dropped vehicles free
+        room (random bags keep the cluster limit, so the 6x6 packs' commands make them again)."""
+        return CHECK_FACTOR * self.limit if self.packed else self.limit
+
     def run(self) -> Outcome:
-        packed = self.s.method == "rewind" and self.s.width * self.s.height > PACKED_FROM
-        bag = (packed_bag if packed else random_bag)(self.rng, self.s)
+        bag = (packed_bag if self.packed else random_bag)(self.rng, self.s)
         if bag is None:
             return self.out("no room for the bag")
         if self.s.method == "walk":
@@ -517,7 +528,7 @@ class _Try:
             if not self.counts_ok(smaller):
                 return self.out("a vehicle does not matter")
             # the puzzle is long already: its checks may explore more than the climb's rewinds
-            b = self.rewind(smaller, CHECK_FACTOR * self.limit)
+            b = self.rewind(smaller, self.check_limit)
             if b is None:
                 return self.out("cluster too large")
             a = b
@@ -542,7 +553,8 @@ class _Try:
             self.analyses += 1
             try:
                 smaller = sketch.without(k).board()
-                shorter = solve(smaller, engine="astar", max_states=CHECK_FACTOR * self.limit)
+                engine = "astar" if self.packed else "bfs"
+                shorter = solve(smaller, engine=engine, max_states=self.check_limit)
             except LimitReachedError:
                 return -1
             if shorter.length >= solution.length:

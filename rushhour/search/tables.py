@@ -66,9 +66,7 @@ class SharedMemo(Memo):
 
     def __missing__(self, key: int) -> Slides:
         _SHARED_COUNT[0] += 1
-        value = self.compute(key)
-        self[key] = value
-        return value
+        return super().__missing__(key)
 
 
 SHARED_ENTRIES = 400_000  # about 60 MB of memoised slides at most

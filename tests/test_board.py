@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import pickle
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Exit, Move, Target, Vehicle
 from rushhour.errors import BoardError, IllegalMoveError, MoveError, RushHourError, UnknownVehicleError
@@ -219,6 +221,44 @@ def test_legal_moves_are_exactly_the_applicable_ones(board: Board) -> None:
                 assert after.with_state(after.state) == after
     steps = {str(m) for m in board.legal_moves("steps")}
     assert steps == {str(m) for m in board.legal_moves() if abs(m.distance) == 1}
+
+
+@given(positions(), st.randoms(use_true_random=False))
+def test_replay_agrees_with_applying_move_by_move(board: Board, rng: random.Random) -> None:
+    """replay keeps its occupancy up to date; it must end where apply does, and refuse what apply
+    refuses, naming the move's number."""
+    moves: list[Move] = []
+    here = board
+    for _ in range(rng.randrange(12)):
+        options = here.legal_moves()
+        if not options:
+            break
+        moves.append(rng.choice(options))
+        here = here.apply(moves[-1])
+    assert board.replay(moves) == here
+    assert board.replay([str(m) for m in moves]) == here
+    name = rng.choice(here.names)
+    span = here.width if here.vehicle(name).horizontal else here.height
+    for d in range(-span, span + 1):
+        try:
+            after = here.apply(Move(name, d)) if d else None
+        except IllegalMoveError as err:
+            with pytest.raises(IllegalMoveError) as caught:
+                board.replay([*moves, Move(name, d)])
+            assert str(caught.value) == f"move {len(moves) + 1} ({name}{d:+d}): {err}"
+        else:
+            if after is not None:
+                assert board.replay([*moves, Move(name, d)]) == after
+
+
+def test_replay_names_the_move_that_is_wrong() -> None:
+    with pytest.raises(UnknownVehicleError, match=r"^move 2 \(Z\+1\): no vehicle named 'Z'"):
+        CLASSIC.replay(["B+1", "Z+1"])
+    with pytest.raises(MoveError, match=r"^move 1 \(A\+0\): move A\+0 has distance 0"):
+        CLASSIC.replay([Move("A", 0)])
+    with pytest.raises(MoveError, match="cannot read move"):
+        CLASSIC.replay(["A2"])
+    assert CLASSIC.replay([]) == CLASSIC
 
 
 @given(boards())

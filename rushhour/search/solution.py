@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rushhour.board import Board, Move
 from rushhour.errors import IllegalMoveError, SolverError
-from rushhour.search.tables import FIELD, Tables
+from rushhour.search.tables import BITS, FIELD, Tables
 
 
 @dataclass(frozen=True)
@@ -61,16 +61,11 @@ def verify(board: Board, moves: Iterable[Move | str]) -> Board:
     Raises :class:`IllegalMoveError` (saying which move, and what blocks it) on an illegal move and
     :class:`SolverError` when the final position is not won.
     """
-    position = board
-    count = 0
-    for count, move in enumerate(moves, start=1):
-        try:
-            position = position.apply(move)
-        except IllegalMoveError as err:
-            raise IllegalMoveError(f"move {count} ({move}): {err}") from None
+    played = list(moves)
+    position = board.replay(played)
     if not position.is_won():
-        noun = "move" if count == 1 else "moves"
-        raise SolverError(f"after {count} {noun} the goal vehicle {board.goal} is not at its exit")
+        noun = "move" if len(played) == 1 else "moves"
+        raise SolverError(f"after {len(played)} {noun} the goal vehicle {board.goal} is not at its exit")
     return position
 
 
@@ -83,15 +78,18 @@ def moves_of_path(tables: Tables, path: Sequence[int]) -> list[Move]:
     the whole answer with :func:`verify` before reporting it.
     """
     layout = tables.layout
-    shifts = tables.shifts
+    n, cells = tables.n, tables.cells
     board = tables.board(path[0]) if path and layout.wrap else None
     moves: list[Move] = []
     for a, b in zip(path, path[1:], strict=False):
-        changed = [i for i, sh in enumerate(shifts) if (a >> sh) & FIELD != (b >> sh) & FIELD]
-        if len(changed) != 1:
-            raise SolverError("internal error: a step of the search moved more than one vehicle")
-        i = changed[0]
-        before, after = (a >> shifts[i]) & FIELD, (b >> shifts[i]) & FIELD
+        # the highest differing bit of the offsets names the field that changed: it must be the only one
+        fields = (a ^ b) >> cells
+        top = (fields.bit_length() - 1) // BITS
+        i = n - 1 - top
+        if not fields or fields & ((1 << (top * BITS)) - 1):
+            raise SolverError("internal error: a step of the search moved other than one vehicle")
+        shift = tables.shifts[i]
+        before, after = (a >> shift) & FIELD, (b >> shift) & FIELD
         if board is None:
             moves.append(Move(layout.names[i], after - before))
             continue

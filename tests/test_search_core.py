@@ -12,7 +12,7 @@ import pytest
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Vehicle
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.search import analyze, solve
-from rushhour.search.tables import Tables
+from rushhour.search.tables import ONE, TWO, Tables
 from tests.strategies import random_board, random_walk
 
 
@@ -92,6 +92,10 @@ def test_shortest_lengths_and_clusters_equal_reference(metric: str) -> None:
                 if nb not in to_win:
                     to_win[nb] = to_win[b] + 1
                     queue.append(nb)
+        tables = Tables(board.layout, metric)
+        for position, distance in to_win.items():
+            if distance:
+                assert_near_win_is_exact(tables, position, distance)
         assert solution.solved and solution.optimal
         assert solution.length == to_win[board] == analysis.start_distance
         if metric == "steps":
@@ -105,6 +109,28 @@ def test_shortest_lengths_and_clusters_equal_reference(metric: str) -> None:
         assert analysis.histogram == histogram
     assert compared >= 40
     assert unsolvable >= 3
+
+
+def assert_near_win_is_exact(tables: Tables, position: Board, distance: int) -> None:
+    """The test the search makes on each discovered position: one move from a win, two moves (with the
+    slides that win), or neither, against the true ``distance`` to the nearest win."""
+    z = tables.pack(position.state)
+    near = tables.near_win[z & tables.goal_mask]
+    if distance == 1:
+        assert near and near[0] == ONE
+        assert tables.is_won(z + near[1])
+        return
+    assert not near or near[0] != ONE
+    slides: tuple[int, ...] = ()
+    if near and near[0] == TWO:
+        slides = near[1:]
+    elif near:
+        slides = tables.two_moves(z, near[1:])
+    if slides:
+        assert distance == 2 and tables.is_won(z + slides[0] + slides[1])
+        assert z + slides[0] in tables.successors(z)
+    elif tables.two_moves_complete:
+        assert distance > 2, position
 
 
 def test_limits_stop_cleanly() -> None:

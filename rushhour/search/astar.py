@@ -46,8 +46,13 @@ def astar(
         if count % CHECK_EVERY == 0:
             limits.check(len(best))
         g += 1
-        for mask, table in groups:
-            for d in table[z & mask]:
+        for mask, table, fill in groups:
+            k = z & mask
+            try:
+                slides = table[k]
+            except KeyError:
+                slides = fill(k)
+            for d in slides:
                 t = z + d
                 old = best.get(t)
                 if old is None or g < old:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from rushhour.errors import LimitReachedError, SolverError
-from rushhour.search.tables import Tables
+from rushhour.search.tables import ONE, TWO, Tables
 
 BATCH = 512
 
@@ -47,50 +47,89 @@ def shortest(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | No
     """The keys of a shortest path from ``start`` to a won position (None when there is none), and
     how many positions were discovered (the whole reachable set when there is no path).
 
-    A position is tested as it is discovered: if one slide of the goal vehicle wins from it, the
-    path ends with that slide.  Layer by layer, the first such position lies on a shortest path, so
-    the search stops one layer earlier than a test of won positions would.
+    Each position is tested as it is discovered for a win within two moves (see
+    :attr:`Tables.near_win`), so the search stops up to two layers before the won positions: the
+    first position found one move from a win ends the search at once; one found two moves from a
+    win ends it when its layer is complete, since a position of that layer may still be one move
+    from a win.  Positions of earlier layers were all tested, so the path is a shortest one.
     """
     if tables.is_won(start):
         return [start], 1
-    gmask, winning = tables.goal_mask, tables.winning_slide
     parent: dict[int, int] = {start: -1}
-    groups = tables.groups
-    frontier = [start]
-    found = start if winning[start & gmask] else -1
-    while frontier and found < 0:
+    found = _near_win_first(tables, start) or _first_near_win(tables, parent, limits)
+    if found is None:
+        return None, len(parent)
+    z, slides = found
+    path = [z]
+    while parent[path[-1]] >= 0:
+        path.append(parent[path[-1]])
+    path.reverse()
+    for slide in slides:
+        path.append(path[-1] + slide)
+    return path, len(parent)
+
+
+Found = tuple[int, tuple[int, ...]]  # a discovered key and the slides that win from it
+
+
+def _near_win_first(tables: Tables, z: int) -> Found | None:
+    """``(z, slides)`` when one or two slides win from ``z`` (two only when that test is complete)."""
+    near = tables.near_win[z & tables.goal_mask]
+    if near and near[0] == ONE:
+        return z, near[1:]
+    if not near or not tables.two_moves_complete:
+        return None
+    slides = near[1:] if near[0] == TWO else tables.two_moves(z, near[1:])
+    return (z, slides) if slides else None
+
+
+def _first_near_win(tables: Tables, parent: dict[int, int], limits: Limits) -> Found | None:
+    """Breadth-first from the one key of ``parent`` (not within two moves of a win), recording each
+    discovered key's parent, until a key within two moves of a win is discovered (see
+    :func:`shortest`); None when the reachable set has none."""
+    gmask, groups = tables.goal_mask, tables.groups
+    near, near_fill = tables.near_win.table, tables.near_win.fill
+    two_moves = tables.two_moves
+    # once a key two moves from a win is found (or when that test is incomplete), only one-move
+    # wins are looked for until the end of the layer
+    two: Found | None = None if tables.two_moves_complete else (-1, ())
+    frontier = list(parent)
+    while frontier:
         nxt: list[int] = []
         push = nxt.append
         for lo in range(0, len(frontier), BATCH):
             chunk = frontier[lo : lo + BATCH]
-            # vehicles in the outer loop: one table and one mask for the whole chunk
-            for mask, table in groups:
+            # vehicles in the outer loop: one table and one mask for the whole chunk; plain dict
+            # lookups with the filler called on a miss, and a return as soon as the answer is known
+            for mask, table, fill in groups:
                 for z in chunk:
-                    for d in table[z & mask]:
+                    k = z & mask
+                    try:
+                        slides = table[k]
+                    except KeyError:
+                        slides = fill(k)
+                    for d in slides:
                         t = z + d
                         if t not in parent:
                             parent[t] = z
-                            if winning[t & gmask]:
-                                found = t
-                                break
+                            g = t & gmask
+                            try:
+                                win = near[g]
+                            except KeyError:
+                                win = near_fill(g)
+                            if win:
+                                if win[0] == ONE:
+                                    return t, win[1:]
+                                if two is None:
+                                    after = win[1:] if win[0] == TWO else two_moves(t, win[1:])
+                                    if after:
+                                        two = t, after
                             push(t)
-                    if found >= 0:
-                        break
-                if found >= 0:
-                    break
-            if found >= 0:
-                break
             limits.check(len(parent))
+        if two is not None and two[0] >= 0:
+            return two
         frontier = nxt
-    if found < 0:
-        return None, len(parent)
-    path = [found + winning[found & gmask][0]]
-    z = found
-    while z >= 0:
-        path.append(z)
-        z = parent[z]
-    path.reverse()
-    return path, len(parent)
+    return None
 
 
 def reachable(tables: Tables, start: int, limits: Limits) -> set[int]:
@@ -118,9 +157,14 @@ def _spread(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[li
         push = nxt.append
         for lo in range(0, len(frontier), BATCH):
             chunk = frontier[lo : lo + BATCH]
-            for mask, table in groups:
+            for mask, table, fill in groups:
                 for z in chunk:
-                    for d in table[z & mask]:
+                    k = z & mask
+                    try:
+                        slides = table[k]
+                    except KeyError:
+                        slides = fill(k)
+                    for d in slides:
                         t = z + d
                         if t not in seen:
                             add(t)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
+from typing import Generic, TypeVar, cast
 
 from rushhour.board import HORIZONTAL, Board, Layout, check_metric
 
@@ -44,40 +45,56 @@ def group_size(vehicles: int) -> int:
     return GROUP if vehicles <= CROWDED else CROWDED_GROUP
 
 
-class Memo(dict[int, Slides]):
-    """A dict that computes a missing entry with ``compute`` and keeps it."""
+V = TypeVar("V")
 
-    __slots__ = ("compute",)
 
-    def __init__(self, compute: Callable[[int], Slides]) -> None:
-        super().__init__()
+class Memo(Generic[V]):
+    """Entries computed on first use and kept: ``memo[key]`` looks ``key`` up in :attr:`table` (a
+    plain dict) and fills a missing entry with ``compute``.  The search loops look up ``table``
+    themselves and call :meth:`fill` on a miss: a plain dict is the fastest lookup there is."""
+
+    __slots__ = ("table", "compute")
+
+    def __init__(self, compute: Callable[[int], V]) -> None:
+        self.table: dict[int, V] = {}
         self.compute = compute
 
-    def __missing__(self, key: int) -> Slides:
-        value = self.compute(key)
-        self[key] = value
+    def __getitem__(self, key: int) -> V:
+        try:
+            return self.table[key]
+        except KeyError:
+            return self.fill(key)
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def fill(self, key: int) -> V:
+        value = self.table[key] = self.compute(key)
         return value
 
 
-class SharedMemo(Memo):
+class SharedMemo(Memo[V]):
     """A :class:`Memo` of the shared registry: it counts the entries the registry holds."""
 
     __slots__ = ()
 
-    def __missing__(self, key: int) -> Slides:
+    def fill(self, key: int) -> V:
         _SHARED_COUNT[0] += 1
-        return super().__missing__(key)
+        return super().fill(key)
 
+
+# one vehicle group of a layout: the mask of its part of the key, the memoised slides, their filler
+Group = tuple[int, dict[int, Slides], Callable[[int], Slides]]
 
 SHARED_ENTRIES = 400_000  # about 60 MB of memoised slides at most
 VehicleSpec = tuple[int, int, bool, bool, int, bool, int, int]
-_SHARED: dict[object, SharedMemo] = {}
+_SHARED: dict[object, SharedMemo[object]] = {}
 _SHARED_COUNT = [0]
 # a vehicle's occupancy mask at each offset and the mask of its lane (a few thousand specs at most)
 _MASKS: dict[VehicleSpec, tuple[list[int], int]] = {}
 
 
-def _shared(key: object, make: Callable[[], Callable[[int], Slides]]) -> Memo:
+def _shared(key: object, make: Callable[[], Callable[[int], V]]) -> Memo[V]:
     """The registry's memo for ``key``, computing with ``make()`` when it is not there yet."""
     found = _SHARED.get(key)
     if found is None:
@@ -86,7 +103,7 @@ def _shared(key: object, make: Callable[[], Callable[[int], Slides]]) -> Memo:
             _SHARED.clear()
             _SHARED_COUNT[0] = 0
         found = _SHARED[key] = SharedMemo(make())
-    return found
+    return cast(Memo[V], found)
 
 
 def lane_bits(width: int, height: int, horizontal: bool, lane: int) -> list[int]:
@@ -149,6 +166,53 @@ def vehicle_slides(spec: VehicleSpec) -> Callable[[int], Slides]:
     return compute
 
 
+# What the goal's key (its offset and the occupancy of its lane) says about a win within two moves:
+Near = tuple[int, ...]
+ONE, TWO, MAYBE = 1, 2, 3  # (ONE, slide), (TWO, slide, slide), (MAYBE, cell, cell, ...)
+
+
+def _winning(goal: Memo[Slides], shift: int, won: tuple[int, ...]) -> Callable[[int], Slides]:
+    """The function from a goal key to ``(slide,)`` when one slide of the goal wins, else ``()``."""
+
+    def compute(key: int) -> Slides:
+        for slide in goal[key]:
+            if ((key + slide) >> shift) & FIELD in won:
+                return (slide,)
+        return ()
+
+    return compute
+
+
+def _near(
+    goal: Memo[Slides], winning: Memo[Slides], masks: list[int], spec: tuple[VehicleSpec, tuple[int, ...]]
+) -> Callable[[int], Near]:
+    """The function from a goal key to ``(ONE, slide)`` when a slide of the goal wins; else to
+    ``(TWO, slide, slide)`` when two slides of the goal win; else to ``(MAYBE, cell, ...)`` with the
+    occupied cells of the lane that, once free, would let the goal win in one slide; else to ``()``.
+
+    A move changes the occupancy of its own lane only, and more occupied cells never make a win
+    possible, so a vehicle crossing the goal's lane can open the way in one move only by leaving
+    the one cell it shares with the lane, and only if that cell is listed.  ``()`` therefore means
+    that no position with this goal key is won in two moves (but see :meth:`Tables._crossing`)."""
+    (_, _, _, _, shift, horizontal, lane, _), _ = spec
+    width, height = spec[0][0], spec[0][1]
+    lane_cells = lane_bits(width, height, horizontal, lane)
+
+    def compute(key: int) -> Near:
+        win = winning[key]
+        if win:
+            return (ONE, win[0])
+        for slide in goal[key]:
+            after = winning[key + slide]
+            if after:
+                return (TWO, slide, after[0])
+        own = masks[(key >> shift) & FIELD]
+        cells = tuple(c for c in lane_cells if key & c and not own & c and winning[key & ~c])
+        return (MAYBE, *cells) if cells else ()
+
+    return compute
+
+
 class Tables:
     """The bitboards of one layout under one metric (see the module docstring)."""
 
@@ -169,6 +233,9 @@ class Tables:
         "groups",
         "goal_mask",
         "winning_slide",
+        "near_win",
+        "crossing",
+        "two_moves_complete",
         "specs",
     )
 
@@ -209,7 +276,13 @@ class Tables:
         self.goal_shift = self.shifts[g]
         self.won_offsets = frozenset(layout.goal_offsets())
         self.goal_mask = self.key_masks[g]
-        self.winning_slide = Memo(self._winning_slide)
+        # the goal's tables depend only on its spec and its winning offsets: shared like the others
+        goal = (self.specs[g], tuple(sorted(self.won_offsets)))
+        goal_slides = self.singles[g]
+        self.winning_slide = _shared(("win", goal), partial(_winning, goal_slides, self.goal_shift, goal[1]))
+        near = partial(_near, goal_slides, self.winning_slide, masks[g], goal)
+        self.near_win = _shared(("near", goal), near)
+        self.crossing, self.two_moves_complete = self._crossing()
 
     # --- packing -------------------------------------------------------------------------------
     def pack(self, state: tuple[int, ...]) -> int:
@@ -231,7 +304,7 @@ class Tables:
         return (z >> self.goal_shift) & FIELD in self.won_offsets
 
     # --- slides --------------------------------------------------------------------------------
-    def _grouped(self) -> tuple[tuple[int, Memo], ...]:
+    def _grouped(self) -> tuple[Group, ...]:
         """The vehicles in groups of :func:`group_size`, counted from the last one: a group's fields
         then sit at the same places in the keys of boards with different numbers of vehicles, so the
         shared registry serves it to more boards."""
@@ -253,16 +326,41 @@ class Tables:
 
                 return compute
 
-            out.append((mask, _shared(tuple(self.specs[i] for i in chosen), make)))
+            memo = _shared(tuple(self.specs[i] for i in chosen), make)
+            out.append((mask, memo.table, memo.fill))
         out.reverse()  # the first vehicles first, as in the reference order
         return tuple(out)
 
-    def _winning_slide(self, key: int) -> Slides:
-        """``(slide,)`` when one slide of the goal vehicle wins from ``key & goal_mask``, else ``()``."""
-        goal_shift, won = self.goal_shift, self.won_offsets
-        for slide in self.singles[self.goal][key]:
-            if ((key + slide) >> goal_shift) & FIELD in won:
-                return (slide,)
+    def _crossing(self) -> tuple[dict[int, tuple[tuple[int, Memo[Slides]], ...]], bool]:
+        """For each cell of the goal's lane, the vehicles crossing the lane there (their key masks and
+        slides); and whether :meth:`two_moves` sees every win in two moves, which fails only when a
+        vehicle shares the goal's lane on a wrap-around board (it can change several of the lane's
+        cells at once; on a bounded board it stays on one side of the goal for good)."""
+        lay, g = self.layout, self.goal
+        cells = (1 << self.cells) - 1
+        goal_lane = self.goal_mask & cells
+        crossing: dict[int, list[tuple[int, Memo[Slides]]]] = {}
+        complete = True
+        for i in range(self.n):
+            shared = goal_lane & self.key_masks[i] & cells
+            if i == g or not shared:
+                continue
+            if lay.orientations[i] == lay.orientations[g]:
+                complete = complete and not lay.wrap
+                continue
+            crossing.setdefault(shared, []).append((self.key_masks[i], self.singles[i]))
+        return {cell: tuple(found) for cell, found in crossing.items()}, complete
+
+    def two_moves(self, z: int, cells: tuple[int, ...]) -> Slides:
+        """The slides of a crossing vehicle and then of the goal that win from ``z``, or ``()``: the
+        crossing vehicles tried are those on ``cells`` (see :func:`_near`)."""
+        gmask, winning = self.goal_mask, self.winning_slide
+        for cell in cells:
+            for mask, memo in self.crossing.get(cell, ()):
+                for slide in memo[z & mask]:
+                    after = winning[(z + slide) & gmask]
+                    if after:
+                        return (slide, after[0])
         return ()
 
     def slides(self, i: int, z: int) -> Slides:

@@ -31,7 +31,6 @@ def random_walk(tables: Tables, start: int, limits: Limits, seed: int | None) ->
     """The keys of a random walk from ``start`` that ends on a won position, and the moves made."""
     rng = random.Random(seed)
     goal_shift, won = tables.goal_shift, tables.won_offsets
-    groups = tables.groups
     cap = limits.max_states if limits.max_states is not None else DEFAULT_WALK_LIMIT
     made = 0
     budget = FIRST_BUDGET
@@ -41,7 +40,7 @@ def random_walk(tables: Tables, start: int, limits: Limits, seed: int | None) ->
         for _ in range(budget):
             if (z >> goal_shift) & FIELD in won:
                 return path, made
-            options = [z + d for mask, table in groups for d in table[z & mask]]
+            options = tables.successors(z)
             if not options:
                 break
             z = options[int(rng.random() * len(options))]

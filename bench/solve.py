@@ -4,8 +4,10 @@
 
 1. The whole reference sample (9,034 puzzles): ``bfs``, ``astar`` and ``analyze`` on every puzzle,
    each checked against the MOVES and CLUSTER columns; median and total time per puzzle, positions
-   per second.  The baseline (a plain breadth-first search over ``Board.successors``, written below)
-   runs on every K-th puzzle, and the ratio compares it with ``bfs`` on those same puzzles.
+   per second.  ``bfs`` uses the compiled search when it is built; ``bfs-python`` is the same search
+   in Python (the two must explore the same number of positions).  The baseline (a plain
+   breadth-first search over ``Board.successors``, written below) runs on every K-th puzzle, and the
+   ratio compares it with ``bfs`` on those same puzzles.
 2. The hardest 51-move puzzle ``GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo``: median of repeated runs.
 3. Big boards: a 9x9 board with 32 vehicles whose reachable set has 313,128 positions (found by
    thinning random crowded boards; see BIG9) and a 12x12 board with over 20 vehicles, solved to proven
@@ -32,7 +34,8 @@ from typing import TypeVar
 from rushhour.board import Board
 from rushhour.formats import fogleman, grid
 from rushhour.search import analyze, solve
-from rushhour.search.bfs import Limits, reachable
+from rushhour.search.bfs import Limits, native_available, reachable, use_native
+from rushhour.search.tables import _CACHE as tables_cache
 from rushhour.search.tables import tables_for
 
 T = TypeVar("T")
@@ -137,19 +140,30 @@ def peak_mib(fn: Callable[[], object]) -> float:
 def bench_sample(path: Path, limit: int | None, every: int) -> None:
     lines = [ln for ln in path.read_text().splitlines() if ln.strip()][:limit]
     print(f"== reference sample: {len(lines):,} puzzles ({path.name}) ==")
-    times: dict[str, list[float]] = {"bfs": [], "astar": [], "analyze": []}
-    cpu: dict[str, list[float]] = {"bfs": [], "astar": [], "analyze": []}
-    explored = {"bfs": 0, "astar": 0, "analyze": 0}
+    names = ["bfs", "bfs-python", "astar", "analyze"] if native_available() else ["bfs", "astar", "analyze"]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
+    explored = dict.fromkeys(names, 0)
     base_pairs: list[tuple[float, float]] = []
     wrong = 0
     for k, line in enumerate(lines):
         board, meta = fogleman.parse_line(line)
         moves, cluster = int(meta["moves"]), int(meta["cluster"])
+        tables_cache.clear()  # each bfs pass builds its tables, as a first solve of a board does
         s, t = clock(lambda board=board: solve(board))
         times["bfs"].append(t)
         cpu["bfs"].append(CPU_SECONDS[-1])
         explored["bfs"] += s.explored
         wrong += s.length != moves
+        if "bfs-python" in times:
+            use_native(False)
+            tables_cache.clear()
+            p_s, t = clock(lambda board=board: solve(board))
+            use_native(True)
+            times["bfs-python"].append(t)
+            cpu["bfs-python"].append(CPU_SECONDS[-1])
+            explored["bfs-python"] += p_s.explored
+            wrong += p_s.length != moves or p_s.explored != s.explored
         a_s, t = clock(lambda board=board: solve(board, engine="astar"))
         times["astar"].append(t)
         cpu["astar"].append(CPU_SECONDS[-1])
@@ -165,10 +179,11 @@ def bench_sample(path: Path, limit: int | None, every: int) -> None:
             wrong += length != moves
             base_pairs.append((base, times["bfs"][-1]))
     print(f"answers that differ from the database: {wrong} (bfs and astar lengths, analyze clusters)")
+    print(f"compiled search: {'built, used by bfs' if native_available() else 'not built'}")
     for name, values in times.items():
         total = sum(values)
         print(
-            f"{name:8s} median {ms(statistics.median(values))}  mean {ms(total / len(values))}  "
+            f"{name:10s} median {ms(statistics.median(values))}  mean {ms(total / len(values))}  "
             f"total {total:.1f} s  {explored[name] / total:,.0f} positions/s  "
             f"(cpu: median {ms(statistics.median(cpu[name]))}, total {sum(cpu[name]):.1f} s)"
         )
@@ -188,11 +203,17 @@ def bench_hardest(repeat: int) -> None:
     solution = solve(board)
     assert solution.length == 51
     bfs, bfs_cpu = median_of(lambda: solve(board), repeat)
+    use_native(False)
+    python, python_cpu = median_of(lambda: solve(board), repeat)
+    use_native(native_available())
     star, star_cpu = median_of(lambda: solve(board, engine="astar"), repeat)
     ana, ana_cpu = median_of(lambda: analyze(board), repeat)
     base, base_cpu = median_of(lambda: baseline_bfs(board), max(1, repeat // 5))
     rate = solution.explored / bfs
     print(f"bfs      {ms(bfs)} (cpu {ms(bfs_cpu)})  {solution.explored:,} positions, {rate:,.0f} positions/s")
+    if native_available():
+        faster = f"the compiled search is x{python / bfs:.1f} faster"
+        print(f"bfs in Python {ms(python)} (cpu {ms(python_cpu)}): {faster}")
     print(f"astar    {ms(star)} (cpu {ms(star_cpu)})  {solve(board, engine='astar').explored:,} positions")
     print(f"analyze  {ms(ana)} (cpu {ms(ana_cpu)})  4,780 positions, two passes")
     print(f"baseline {ms(base)} (cpu {ms(base_cpu)})  -> bfs is x{base / bfs:.1f} faster")

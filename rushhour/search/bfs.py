@@ -7,12 +7,32 @@ so a search stops at most one batch past ``max_states`` and never runs the machi
 
 from __future__ import annotations
 
+import os
 import time
 
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.search.tables import ONE, TWO, Tables
 
-BATCH = 512
+try:
+    from rushhour.search import _native
+except ImportError:  # built without a C compiler: the Python search does the same work, slower
+    _native = None  # type: ignore[assignment]
+# RUSHHOUR_NATIVE=0 in the environment keeps to the Python search (see use_native)
+_use_native = [_native is not None and os.environ.get("RUSHHOUR_NATIVE", "1") != "0"]
+
+
+def native_available() -> bool:
+    """Whether the compiled search (rushhour/search/_native.c) was built with the package."""
+    return _native is not None
+
+
+def use_native(enabled: bool) -> bool:
+    """Let :func:`shortest` use the compiled search (when built) or not; returns the previous choice."""
+    before = _use_native[0]
+    _use_native[0] = enabled and _native is not None
+    return before
+
+BATCH = 512  # the compiled search (_native.c) uses the same batches
 
 
 class Limits:
@@ -52,7 +72,43 @@ def shortest(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | No
     first position found one move from a win ends the search at once; one found two moves from a
     win ends it when its layer is complete, since a position of that layer may still be one move
     from a win.  Positions of earlier layers were all tested, so the path is a shortest one.
+
+    The compiled search (see :func:`native_available`) does exactly what :func:`shortest_python`
+    does, position for position, and is used when it was built.
     """
+    if tables.is_won(start):
+        return [start], 1
+    if _use_native[0]:
+        return _shortest_native(tables, start, limits)
+    return shortest_python(tables, start, limits)
+
+
+def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | None, int]:
+    """:func:`shortest_python`, compiled: the same positions in the same order, the same answer."""
+    assert _native is not None
+    status, explored, path = _native.shortest(
+        tables.native_spec(), tables.unpack(start), limits.max_states or 0, _seconds(limits)
+    )
+    if status == 2:
+        limits.check(explored)
+        raise LimitReachedError(f"stopped after {explored:,} positions without an answer", explored=explored)
+    if path is None:
+        return None, explored
+    return [tables.pack(state) for state in path], explored
+
+
+def _seconds(limits: Limits) -> float:
+    """The time left for a compiled search (0: no limit); raises when it is already used up."""
+    if limits.deadline is None:
+        return 0.0
+    seconds = limits.deadline - time.perf_counter()
+    if seconds <= 0:
+        limits.check(1)
+    return max(seconds, 1e-9)
+
+
+def shortest_python(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | None, int]:
+    """:func:`shortest` in Python (used when the compiled search is not built)."""
     if tables.is_won(start):
         return [start], 1
     parent: dict[int, int] = {start: -1}
@@ -145,7 +201,25 @@ def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]
 
 
 def _spread(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[list[int]], set[int]]:
-    """Breadth-first search from ``sources``: its layers and the set of every key seen."""
+    """Breadth-first search from ``sources``: its layers and the set of every key seen (compiled when
+    built: the same layers, in the same order)."""
+    sources = list(dict.fromkeys(sources))
+    if _use_native[0]:
+        assert _native is not None
+        states = [tables.unpack(z) for z in sources]
+        cap = limits.max_states or 0
+        _, count, rings = _native.layers(tables.native_spec(), states, cap, _seconds(limits))
+        if rings is None:
+            limits.check(count)
+            raise LimitReachedError(f"stopped after {count:,} positions", explored=count)
+        seen: set[int] = set()
+        for ring in rings:
+            seen.update(ring)
+        return rings, seen
+    return _spread_python(tables, sources, limits)
+
+
+def _spread_python(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[list[int]], set[int]]:
     seen = set(sources)
     frontier = list(sources)
     out = []

@@ -231,6 +231,8 @@ class Tables:
         "key_masks",
         "singles",
         "groups",
+        "group_members",
+        "_native_spec",
         "goal_mask",
         "winning_slide",
         "near_win",
@@ -271,6 +273,7 @@ class Tables:
         self.specs = tuple(specs)
         self.singles = tuple(_shared(spec, partial(vehicle_slides, spec)) for spec in specs)
         g = layout.goal
+        self.group_members = self._group_members()
         self.groups = self._grouped()
         self.goal = g
         self.goal_shift = self.shifts[g]
@@ -283,6 +286,7 @@ class Tables:
         near = partial(_near, goal_slides, self.winning_slide, masks[g], goal)
         self.near_win = _shared(("near", goal), near)
         self.crossing, self.two_moves_complete = self._crossing()
+        self._native_spec: tuple[object, ...] | None = None
 
     # --- packing -------------------------------------------------------------------------------
     def pack(self, state: tuple[int, ...]) -> int:
@@ -304,20 +308,23 @@ class Tables:
         return (z >> self.goal_shift) & FIELD in self.won_offsets
 
     # --- slides --------------------------------------------------------------------------------
-    def _grouped(self) -> tuple[Group, ...]:
-        """The vehicles in groups of :func:`group_size`, counted from the last one: a group's fields
+    def _group_members(self) -> tuple[tuple[int, ...], ...]:
+        """The vehicles in groups of :func:`group_size`, counted from the last one (a group's fields
         then sit at the same places in the keys of boards with different numbers of vehicles, so the
-        shared registry serves it to more boards."""
+        shared registry serves it to more boards), the first vehicles first as in the reference order."""
         n, size = self.n, group_size(self.n)
+        return tuple(reversed([tuple(range(max(0, hi - size), hi)) for hi in range(n, 0, -size)]))
+
+    def _grouped(self) -> tuple[Group, ...]:
+        """The mask and the shared slides table of each group of :attr:`group_members`."""
         out = []
-        for hi in range(n, 0, -size):
-            chosen = range(max(0, hi - size), hi)
+        for chosen in self.group_members:
             part = [(self.key_masks[i], self.singles[i]) for i in chosen]
             mask = 0
             for m, _ in part:
                 mask |= m
 
-            def make(part: list[tuple[int, Memo]] = part) -> Callable[[int], Slides]:
+            def make(part: list[tuple[int, Memo[Slides]]] = part) -> Callable[[int], Slides]:
                 def compute(key: int) -> Slides:
                     slides: Slides = ()
                     for m, table in part:
@@ -328,7 +335,6 @@ class Tables:
 
             memo = _shared(tuple(self.specs[i] for i in chosen), make)
             out.append((mask, memo.table, memo.fill))
-        out.reverse()  # the first vehicles first, as in the reference order
         return tuple(out)
 
     def _crossing(self) -> tuple[dict[int, tuple[tuple[int, Memo[Slides]], ...]], bool]:
@@ -350,6 +356,31 @@ class Tables:
                 continue
             crossing.setdefault(shared, []).append((self.key_masks[i], self.singles[i]))
         return {cell: tuple(found) for cell, found in crossing.items()}, complete
+
+    def native_spec(self) -> tuple[object, ...]:
+        """The layout as the compiled search reads it (see rushhour/search/_native.c)."""
+        if self._native_spec is None:
+            lay = self.layout
+            w, h = lay.width, lay.height
+            vehicles = []
+            for i in range(self.n):
+                horizontal = lay.orientations[i] == HORIZONTAL
+                lane = lay.lanes[i]
+                cells = [lane * w + p for p in range(w)] if horizontal else [p * w + lane for p in range(h)]
+                vehicles.append((tuple(cells), lay.lengths[i], int(horizontal)))
+            self._native_spec = (
+                w,
+                h,
+                int(lay.wrap),
+                int(self.metric == "steps"),
+                self.goal,
+                tuple(sorted(self.won_offsets)),
+                tuple(r * w + c for r, c in sorted(lay.walls)),
+                tuple(vehicles),
+                self.group_members,
+                int(self.two_moves_complete),
+            )
+        return self._native_spec
 
     def two_moves(self, z: int, cells: tuple[int, ...]) -> Slides:
         """The slides of a crossing vehicle and then of the goal that win from ``z``, or ``()``: the

@@ -1,0 +1,15 @@
+"""The compiled search (rushhour/search/_native.c) is optional: without a C compiler the install goes on
+and the pure-Python search is used instead (see docs/solvers.md)."""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "rushhour.search._native",
+            ["rushhour/search/_native.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        )
+    ]
+)

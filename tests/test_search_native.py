@@ -1,0 +1,151 @@
+"""The compiled breadth-first searches against the Python ones: the same positions discovered, the same
+path, the same count, the same layers in the same order, the same limits, on the reference slice and
+on random boards of every kind."""
+
+from __future__ import annotations
+
+import shutil
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from rushhour.errors import LimitReachedError
+from rushhour.formats import fogleman
+from rushhour.formats.grid import parse_grid
+from rushhour.search import analyze, solve
+from rushhour.search.bfs import (
+    Limits,
+    _spread,
+    native_available,
+    shortest,
+    shortest_python,
+    use_native,
+)
+from rushhour.search.tables import Tables
+from tests.test_search_core import boards_of_every_kind
+
+DATA = Path(__file__).parent / "data" / "fogleman_slice_solve.txt"
+needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
+
+
+def both(tables: Tables, start: int, limits: dict[str, float]) -> tuple[object, object]:
+    """What the compiled and the Python search answer (or the message of the limit that stopped them)."""
+    answers = []
+    for search in (shortest, shortest_python):
+        try:
+            answers.append(search(tables, start, Limits(**limits)))  # type: ignore[arg-type]
+        except LimitReachedError as err:
+            answers.append((str(err), err.explored))
+    return answers[0], answers[1]
+
+
+def test_the_compiled_search_is_built_where_a_c_compiler_is() -> None:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler ({compiler}) here: the Python search is used")
+    assert native_available()
+
+
+@needs_native
+def test_same_answers_on_the_reference_slice() -> None:
+    for line in DATA.read_text().splitlines():
+        board, meta = fogleman.parse_line(line)
+        tables = Tables(board.layout)
+        native, python = both(tables, tables.pack(board.state), {})
+        assert native == python, line
+        path, _ = native  # type: ignore[misc]
+        assert len(path) - 1 == int(meta["moves"])
+
+
+@needs_native
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_same_answers_on_boards_of_every_kind(metric: str) -> None:
+    compared = limited = 0
+    for board in boards_of_every_kind(41, 150) + boards_of_every_kind(43, 150, dense=True):
+        tables = Tables(board.layout, metric)
+        native, python = both(tables, tables.pack(board.state), {"max_states": 3000})
+        assert native == python, board
+        compared += 1
+        limited += isinstance(native[0], str)  # type: ignore[index]
+    assert compared == 300 and limited >= 5
+
+
+# a wall before the exit and five free cars: millions of positions, none of them won
+WALLED = """\
+AA.......x
+BB........
+..........
+CC........
+..........
+DD........
+..........
+EE........
+..........
+FF........
+# exit: right
+"""
+
+
+@needs_native
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_same_layers_on_boards_of_every_kind(metric: str) -> None:
+    """The whole reachable set, layer by layer in the same order, and the same limit messages."""
+    limited = 0
+    for board in boards_of_every_kind(47, 100) + boards_of_every_kind(53, 100, dense=True):
+        tables = Tables(board.layout, metric)
+        start = tables.pack(board.state)
+        sources = [start, *tables.successors(start), start]  # several sources, one of them twice
+        answers = []
+        for native in (True, False):
+            before = use_native(native)
+            try:
+                answers.append(_spread(tables, sources, Limits(max_states=4000)))
+            except LimitReachedError as err:
+                answers.append((str(err), err.explored))  # type: ignore[arg-type]
+            finally:
+                use_native(before)
+        assert answers[0] == answers[1], board
+        limited += isinstance(answers[0][0], str)
+    assert limited >= 5
+
+
+@needs_native
+def test_analysis_is_the_same_with_and_without_the_compiled_search() -> None:
+    for line in DATA.read_text().splitlines()[::8]:
+        board, meta = fogleman.parse_line(line)
+        native = analyze(board)
+        before = use_native(False)
+        try:
+            python = analyze(board)
+        finally:
+            use_native(before)
+        assert native.cluster_size == python.cluster_size == int(meta["cluster"])
+        assert native == python
+
+
+@needs_native
+def test_time_limit_and_state_limit_stop_the_compiled_search() -> None:
+    board = parse_grid(WALLED)
+    with pytest.raises(LimitReachedError, match="the limit is 100,000") as caught:
+        solve(board, max_states=100_000)
+    assert 100_000 < caught.value.explored <= 100_000 + 512 * 40  # one batch late at most
+    with pytest.raises(LimitReachedError, match="time limit of 0.02 s") as caught:
+        solve(board, time_limit=0.02)
+    assert caught.value.explored > 1000
+    with pytest.raises(LimitReachedError, match="the limit is 50,000"):
+        analyze(board, max_states=50_000)
+    with pytest.raises(LimitReachedError, match="time limit of 0.02 s"):
+        analyze(board, time_limit=0.02)
+
+
+@needs_native
+def test_the_python_search_can_be_chosen() -> None:
+    board = fogleman.parse_line("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo")[0]
+    before = use_native(False)
+    try:
+        python = solve(board)
+    finally:
+        use_native(before)
+    native = solve(board)
+    assert python.moves == native.moves and python.explored == native.explored

@@ -4,8 +4,8 @@
 
 1. The whole reference sample (9,034 puzzles): ``bfs``, ``astar`` and ``analyze`` on every puzzle,
    each checked against the MOVES and CLUSTER columns; median and total time per puzzle, positions
-   per second.  ``bfs`` uses the compiled search when it is built; ``bfs-python`` is the same search
-   in Python (the two must explore the same number of positions).  The baseline (a plain
+   per second.  ``bfs`` and ``analyze`` use the compiled search when it is built; ``bfs-python`` is
+   the same search in Python (the two must explore the same number of positions).  The baseline (a plain
    breadth-first search over ``Board.successors``, written below) runs on every K-th puzzle, and the
    ratio compares it with ``bfs`` on those same puzzles.
 2. The hardest 51-move puzzle ``GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo``: median of repeated runs.
@@ -205,6 +205,7 @@ def bench_hardest(repeat: int) -> None:
     bfs, bfs_cpu = median_of(lambda: solve(board), repeat)
     use_native(False)
     python, python_cpu = median_of(lambda: solve(board), repeat)
+    ana_python, ana_python_cpu = median_of(lambda: analyze(board), repeat)
     use_native(native_available())
     star, star_cpu = median_of(lambda: solve(board, engine="astar"), repeat)
     ana, ana_cpu = median_of(lambda: analyze(board), repeat)
@@ -216,6 +217,8 @@ def bench_hardest(repeat: int) -> None:
         print(f"bfs in Python {ms(python)} (cpu {ms(python_cpu)}): {faster}")
     print(f"astar    {ms(star)} (cpu {ms(star_cpu)})  {solve(board, engine='astar').explored:,} positions")
     print(f"analyze  {ms(ana)} (cpu {ms(ana_cpu)})  4,780 positions, two passes")
+    if native_available():
+        print(f"analyze in Python {ms(ana_python)} (cpu {ms(ana_python_cpu)})")
     print(f"baseline {ms(base)} (cpu {ms(base_cpu)})  -> bfs is x{base / bfs:.1f} faster")
 
 
@@ -240,6 +243,11 @@ def bench_big(name: str, text: str, baseline: bool, whole: bool) -> None:
         rate = len(cluster) / once_t
         print(f"the whole reachable set once: {once_t:.2f} s ({cpu_note()}), {rate:,.0f} positions/s")
         memory += f", analyze {peak_mib(lambda: analyze(board)):.0f} MiB"
+        if native_available():
+            use_native(False)
+            _, python_t = clock(lambda: analyze(board))
+            print(f"analyze in Python {python_t:.2f} s ({cpu_note()})")
+            use_native(True)
     print(memory)
     if baseline:
         length, base_t = clock(lambda: baseline_bfs(board))

@@ -1,8 +1,10 @@
 """Breadth-first search over packed keys: shortest solutions, reachable sets, distances to a win.
 
 The inner loops are written out by hand (no helper call per position) because they are the hot path
-of every solver and of the generator.  Limits are checked between batches of :data:`BATCH` positions,
-so a search stops at most one batch past ``max_states`` and never runs the machine out of memory.
+of every solver and of the generator; rushhour/search/_native.c does the same searches, compiled, and
+is used when it was built (see :func:`native_available`).  Limits are checked between batches of
+:data:`BATCH` positions, so a search stops at most one batch past ``max_states`` and never runs the
+machine out of memory.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import time
 
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.search.tables import ONE, TWO, Tables
+
+BATCH = 512  # the compiled search (_native.c) uses the same batches
 
 try:
     from rushhour.search import _native
@@ -27,12 +31,11 @@ def native_available() -> bool:
 
 
 def use_native(enabled: bool) -> bool:
-    """Let :func:`shortest` use the compiled search (when built) or not; returns the previous choice."""
+    """Let :func:`shortest`, :func:`reachable` and :func:`layers` use the compiled search (when built)
+    or not; returns the previous choice."""
     before = _use_native[0]
     _use_native[0] = enabled and _native is not None
     return before
-
-BATCH = 512  # the compiled search (_native.c) uses the same batches
 
 
 class Limits:

@@ -1,9 +1,11 @@
-/* The breadth-first search of rushhour.search.bfs.shortest, compiled.
+/* The breadth-first searches of rushhour.search.bfs (shortest, and the layers of reachable and
+ * layers), compiled; built by setup.py when a C compiler is present.
  *
- * It follows the Python search step for step: the same layers, the same chunks of BATCH positions,
+ * They follow the Python searches step for step: the same layers, the same chunks of BATCH positions,
  * the same vehicle groups in the same order, the same slides in the same order, the same test of a
- * win within two moves on each discovered position and the same stopping rule.  So it discovers the
- * same positions, returns the same path and counts the same positions; the tests compare the two.
+ * win within two moves on each discovered position and the same stopping rule.  So they discover the
+ * same positions, return the same path, count the same positions and give the same layers in the same
+ * order; tests/test_search_native.py compares the two.
  *
  * A position is the tuple of vehicle offsets (one byte each here).  Discovered positions live in one
  * growing array, found again through an open-addressing hash table with Zobrist hashes (a slide

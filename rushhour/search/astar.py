@@ -23,7 +23,7 @@ def astar(
     positions discovered (the whole reachable set when there is no path)."""
     bound = heuristic(tables, name)
     goal_shift, won = tables.goal_shift, tables.won_offsets
-    groups = tables.groups
+    successors = tables.successors
     best: dict[int, int] = {start: 0}
     parent: dict[int, int] = {start: -1}
     heap = [(bound(start), 0, start)]
@@ -46,17 +46,10 @@ def astar(
         if count % CHECK_EVERY == 0:
             limits.check(len(best))
         g += 1
-        for mask, table, fill in groups:
-            k = z & mask
-            try:
-                slides = table[k]
-            except KeyError:
-                slides = fill(k)
-            for d in slides:
-                t = z + d
-                old = best.get(t)
-                if old is None or g < old:
-                    best[t] = g
-                    parent[t] = z
-                    push(heap, (g + bound(t), -g, t))
+        for t in successors(z):
+            old = best.get(t)
+            if old is None or g < old:
+                best[t] = g
+                parent[t] = z
+                push(heap, (g + bound(t), -g, t))
     return None, len(best)

@@ -399,10 +399,17 @@ class Tables:
         return self.singles[i][z & self.key_masks[i]]
 
     def successors(self, z: int) -> list[int]:
-        """The key of every position one move away, in the reference order."""
+        """The key of every position one move away, in the reference order (the groups' order)."""
         out: list[int] = []
-        for m, table in zip(self.key_masks, self.singles, strict=True):
-            out.extend(z + d for d in table[z & m])
+        push = out.append
+        for mask, table, fill in self.groups:
+            k = z & mask
+            try:
+                slides = table[k]
+            except KeyError:
+                slides = fill(k)
+            for d in slides:
+                push(z + d)
         return out
 
 

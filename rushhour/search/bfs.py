@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from typing import NoReturn
 
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.search.tables import ONE, TWO, Tables
@@ -93,11 +94,16 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
         tables.native_spec(), tables.unpack(start), limits.max_states or 0, _seconds(limits)
     )
     if status == 2:
-        limits.check(explored)
-        raise LimitReachedError(f"stopped after {explored:,} positions without an answer", explored=explored)
+        _stopped(limits, explored)
     if path is None:
         return None, explored
     return [tables.pack(state) for state in path], explored
+
+
+def _stopped(limits: Limits, count: int) -> NoReturn:
+    """A compiled search stopped at a limit after ``count`` positions: the error the Python one gives."""
+    limits.check(count)
+    raise LimitReachedError(f"stopped after {count:,} positions without an answer", explored=count)
 
 
 def _seconds(limits: Limits) -> float:
@@ -213,8 +219,7 @@ def _spread(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[li
         cap = limits.max_states or 0
         _, count, rings = _native.layers(tables.native_spec(), states, cap, _seconds(limits))
         if rings is None:
-            limits.check(count)
-            raise LimitReachedError(f"stopped after {count:,} positions", explored=count)
+            _stopped(limits, count)
         seen: set[int] = set()
         for ring in rings:
             seen.update(ring)

@@ -194,8 +194,7 @@ def _near(
     possible, so a vehicle crossing the goal's lane can open the way in one move only by leaving
     the one cell it shares with the lane, and only if that cell is listed.  ``()`` therefore means
     that no position with this goal key is won in two moves (but see :meth:`Tables._crossing`)."""
-    (_, _, _, _, shift, horizontal, lane, _), _ = spec
-    width, height = spec[0][0], spec[0][1]
+    (width, height, _, _, shift, horizontal, lane, _), _ = spec
     lane_cells = lane_bits(width, height, horizontal, lane)
 
     def compute(key: int) -> Near:
@@ -365,9 +364,8 @@ class Tables:
             vehicles = []
             for i in range(self.n):
                 horizontal = lay.orientations[i] == HORIZONTAL
-                lane = lay.lanes[i]
-                cells = [lane * w + p for p in range(w)] if horizontal else [p * w + lane for p in range(h)]
-                vehicles.append((tuple(cells), lay.lengths[i], int(horizontal)))
+                cells = tuple(bit.bit_length() - 1 for bit in lane_bits(w, h, horizontal, lay.lanes[i]))
+                vehicles.append((cells, lay.lengths[i], int(horizontal)))
             self._native_spec = (
                 w,
                 h,

@@ -65,9 +65,6 @@ class Memo(Generic[V]):
         except KeyError:
             return self.fill(key)
 
-    def __len__(self) -> int:
-        return len(self.table)
-
     def fill(self, key: int) -> V:
         value = self.table[key] = self.compute(key)
         return value

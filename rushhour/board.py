@@ -235,29 +235,6 @@ def _flat_cells(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(out)
 
 
-def _reach(lay: Layout, i: int, offset: int, occ: list[int]) -> tuple[int, int]:
-    """How far vehicle ``i`` of ``lay`` at ``offset`` can slide (backward, forward) in the row-major
-    occupancy ``occ``: the rule every move is checked by."""
-    w, h = lay.width, lay.height
-    length, lane = lay.lengths[i], lay.lanes[i]
-    horizontal = lay.orientations[i] == HORIZONTAL
-    span = w if horizontal else h
-    reach = []
-    for sign in (-1, 1):
-        k = 0
-        limit = span - length if lay.wrap else (offset if sign < 0 else span - length - offset)
-        while k < limit:
-            pos = offset - k - 1 if sign < 0 else offset + length + k
-            if lay.wrap:
-                pos %= span
-            cell = lane * w + pos if horizontal else pos * w + lane
-            if occ[cell] != EMPTY:
-                break
-            k += 1
-        reach.append(k)
-    return reach[0], reach[1]
-
-
 class Board:
     """An immutable Rush Hour position.  Equal boards hash equal.
 
@@ -427,7 +404,25 @@ class Board:
     # --- rules --------------------------------------------------------------------------------
     def _reach(self, i: int, occ: list[int]) -> tuple[int, int]:
         """How far vehicle ``i`` can slide (backward, forward) from where it stands."""
-        return _reach(self.layout, i, self.state[i], occ)
+        lay = self.layout
+        w, h = lay.width, lay.height
+        length, lane, offset = lay.lengths[i], lay.lanes[i], self.state[i]
+        horizontal = lay.orientations[i] == HORIZONTAL
+        span = w if horizontal else h
+        reach = []
+        for sign in (-1, 1):
+            k = 0
+            limit = span - length if lay.wrap else (offset if sign < 0 else span - length - offset)
+            while k < limit:
+                pos = offset - k - 1 if sign < 0 else offset + length + k
+                if lay.wrap:
+                    pos %= span
+                cell = lane * w + pos if horizontal else pos * w + lane
+                if occ[cell] != EMPTY:
+                    break
+                k += 1
+            reach.append(k)
+        return reach[0], reach[1]
 
     def legal_moves(self, metric: str = "moves") -> list[Move]:
         """Every legal move, in vehicle order, nearest first.  ``steps`` lists only distance 1."""
@@ -458,44 +453,40 @@ class Board:
         """The position after ``move``; :class:`IllegalMoveError` says what blocks an illegal one."""
         if isinstance(move, str):
             move = Move.parse(move)
-        if move.distance == 0:
-            raise MoveError(f"move {move} has distance 0: a move slides at least one cell")
-        i = self.layout.index(move.vehicle)
-        back, fwd = self._reach(i, self.occupancy())
-        reach = fwd if move.distance > 0 else back
-        if abs(move.distance) > reach:
-            raise IllegalMoveError(f"{move} is illegal: {self._blocker(i, move.distance, reach)}")
-        return self._slide(i, move.distance)
+        return self._slide(self._checked(move, self.occupancy()), move.distance)
 
     def replay(self, moves: Iterable[Move | str]) -> Board:
         """The position after ``moves``, each checked by the rules of :meth:`apply`.  The occupancy
         is updated move by move instead of rebuilt, so long solutions replay quickly.  An illegal move
         raises the error :meth:`apply` gives, prefixed with the move's number."""
-        lay = self.layout
-        cells = _flat_cells(lay)
+        cells = _flat_cells(self.layout)
         occ = self.occupancy()
-        state = list(self.state)
-        count = 0
+        position = self
         for count, move in enumerate(moves, start=1):
             if isinstance(move, str):
                 move = Move.parse(move)
-            i = lay.names.index(move.vehicle) if move.vehicle in lay.names else -1
-            if i >= 0 and move.distance:
-                back, fwd = _reach(lay, i, state[i], occ)
-                if -back <= move.distance <= fwd:
-                    for cell in cells[i][state[i]]:
-                        occ[cell] = EMPTY
-                    new = state[i] + move.distance
-                    state[i] = new % lay.span(i) if lay.wrap else new
-                    for cell in cells[i][state[i]]:
-                        occ[cell] = i
-                    continue
-            try:  # not legal: the reference rules say why
-                Board.from_layout(lay, tuple(state)).apply(move)
+            try:
+                i = position._checked(move, occ)
             except MoveError as err:
                 raise type(err)(f"move {count} ({move}): {err}") from None
-            raise AssertionError(f"move {count} ({move}) is legal after all")  # pragma: no cover
-        return Board.from_layout(lay, tuple(state))
+            for cell in cells[i][position.state[i]]:
+                occ[cell] = EMPTY
+            position = position._slide(i, move.distance)
+            for cell in cells[i][position.state[i]]:
+                occ[cell] = i
+        return position
+
+    def _checked(self, move: Move, occ: list[int]) -> int:
+        """The index of the vehicle ``move`` slides, when the move is legal here (``occ`` is this
+        position's occupancy); otherwise the error that says why not."""
+        if move.distance == 0:
+            raise MoveError(f"move {move} has distance 0: a move slides at least one cell")
+        i = self.layout.index(move.vehicle)
+        back, fwd = self._reach(i, occ)
+        reach = fwd if move.distance > 0 else back
+        if abs(move.distance) > reach:
+            raise IllegalMoveError(f"{move} is illegal: {self._blocker(i, move.distance, reach)}")
+        return i
 
     def _blocker(self, i: int, distance: int, reach: int) -> str:
         lay = self.layout

@@ -348,6 +348,16 @@ static int64_t store_add(Store *st, const unsigned char *state, uint64_t hash, i
     return (int64_t)i;
 }
 
+/* Store position z with vehicle v slid from offset to offset ``to`` (its offsets are left in state):
+ * its index, -1 when it was stored already, -2 when out of memory. */
+static int64_t add_successor(const Spec *s, Store *st, size_t z, int v, int offset, int to,
+                             unsigned char *state) {
+    memcpy(state, st->states + z * s->n, (size_t)s->n);
+    state[v] = (unsigned char)to;
+    uint64_t h = st->hash[z] ^ s->zobrist[v][offset] ^ s->zobrist[v][to];
+    return store_add(st, state, h, (int64_t)z);
+}
+
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -362,26 +372,27 @@ typedef struct {
     int vehicle[2], offset[2];
 } Answer;
 
+/* Append the offsets of a position to the list ``path`` as a tuple; -1 on failure. */
+static int append_state(PyObject *path, int n, const unsigned char *state) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return -1;
+    for (int v = 0; v < n; v++) PyTuple_SET_ITEM(t, v, PyLong_FromLong(state[v]));
+    int failed = PyList_Append(path, t);
+    Py_DECREF(t);
+    return failed;
+}
+
 static PyObject *path_of(const Spec *s, const Store *st, const Answer *a) {
     PyObject *path = PyList_New(0);
     if (!path) return NULL;
     unsigned char state[MAX_VEHICLES];
-    for (int64_t i = a->at; i >= 0; i = st->parent[i]) {
-        PyObject *t = PyTuple_New(s->n);
-        if (!t) goto fail;
-        for (int v = 0; v < s->n; v++) PyTuple_SET_ITEM(t, v, PyLong_FromLong(st->states[i * s->n + v]));
-        if (PyList_Append(path, t)) { Py_DECREF(t); goto fail; }
-        Py_DECREF(t);
-    }
+    for (int64_t i = a->at; i >= 0; i = st->parent[i])
+        if (append_state(path, s->n, st->states + i * s->n)) goto fail;
     if (PyList_Reverse(path)) goto fail;
     memcpy(state, st->states + a->at * s->n, (size_t)s->n);
     for (int k = 0; k < a->extra; k++) {
         state[a->vehicle[k]] = (unsigned char)a->offset[k];
-        PyObject *t = PyTuple_New(s->n);
-        if (!t) goto fail;
-        for (int v = 0; v < s->n; v++) PyTuple_SET_ITEM(t, v, PyLong_FromLong(state[v]));
-        if (PyList_Append(path, t)) { Py_DECREF(t); goto fail; }
-        Py_DECREF(t);
+        if (append_state(path, s->n, state)) goto fail;
     }
     return path;
 fail:
@@ -433,10 +444,7 @@ static int search(const Spec *s, Store *st, const unsigned char *start, long lon
                         int offset = st->states[z * n + v];
                         int count = slides(s, zgrid, v, offset, moves);
                         for (int i = 0; i < count; i++) {
-                            memcpy(state, st->states + z * n, (size_t)n);
-                            state[v] = (unsigned char)moves[i];
-                            uint64_t h = st->hash[z] ^ s->zobrist[v][offset] ^ s->zobrist[v][moves[i]];
-                            int64_t t = store_add(st, state, h, z);
+                            int64_t t = add_successor(s, st, (size_t)z, v, offset, moves[i], state);
                             if (t == -1) continue;
                             if (t == -2) goto done;
                             memcpy(grid, zgrid, (size_t)s->cells);
@@ -563,10 +571,7 @@ static int spread(const Spec *s, Store *st, long long max_states, double deadlin
                         int v = s->group_member[gm], offset = st->states[z * n + v];
                         int count = slides(s, zgrid, v, offset, moves);
                         for (int i = 0; i < count; i++) {
-                            memcpy(state, st->states + z * n, (size_t)n);
-                            state[v] = (unsigned char)moves[i];
-                            uint64_t h = st->hash[z] ^ s->zobrist[v][offset] ^ s->zobrist[v][moves[i]];
-                            if (store_add(st, state, h, (int64_t)z) == -2) goto done;
+                            if (add_successor(s, st, z, v, offset, moves[i], state) == -2) goto done;
                         }
                     }
                 }

@@ -4,7 +4,10 @@ on random boards of every kind."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -13,7 +16,7 @@ import pytest
 from rushhour.errors import LimitReachedError
 from rushhour.formats import fogleman
 from rushhour.formats.grid import parse_grid
-from rushhour.search import analyze, solve
+from rushhour.search import analyze, bfs, solve
 from rushhour.search.bfs import (
     Limits,
     _spread,
@@ -140,12 +143,27 @@ def test_time_limit_and_state_limit_stop_the_compiled_search() -> None:
 
 
 @needs_native
-def test_the_python_search_can_be_chosen() -> None:
+def test_the_python_search_can_be_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """use_native(False) and RUSHHOUR_NATIVE=0 keep every search off the compiled code."""
+
+    class Refusing:
+        def __getattr__(self, name: str) -> object:
+            raise AssertionError(f"the compiled {name} was called")
+
     board = fogleman.parse_line("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo")[0]
+    native = solve(board)
+    monkeypatch.setattr(bfs, "_native", Refusing())
+    with pytest.raises(AssertionError, match="compiled shortest"):
+        solve(board)
     before = use_native(False)
     try:
         python = solve(board)
+        assert analyze(board).cluster_size == 4780
     finally:
         use_native(before)
-    native = solve(board)
     assert python.moves == native.moves and python.explored == native.explored
+    code = "from rushhour.search import bfs; print(bfs.native_available(), bfs._use_native[0])"
+    for value, used in (("0", "False"), ("1", "True")):
+        env = {**os.environ, "RUSHHOUR_NATIVE": value}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        assert out.stdout.split() == ["True", used]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from rushhour.board import EMPTY, WALL, Board, Vehicle
 from rushhour.formats import parse_text
+from rushhour.render.palette import contact_graph, vehicle_colors
 from rushhour.render.text import GOAL_STYLE, RESET, WALL_STYLE, cell_width, render, use_color
 from tests.strategies import boards, positions
 
@@ -132,13 +133,14 @@ def test_long_names_get_wider_cells_and_still_fit() -> None:
 
 @given(positions(), st.data())
 def test_colours_follow_the_vehicle(board: Board, data: st.DataObject) -> None:
-    """Each vehicle has one style over all its cells, different from its neighbours' in name order,
-    and keeps it after any move."""
+    """Each vehicle has one style over all its cells, different from the vehicles it touches, and
+    keeps it after any move when the start's colours are passed."""
+    colours = vehicle_colors(board)
 
     def styles(b: Board) -> dict[str, str]:
         found: dict[str, set[str]] = {}
         occ = b.occupancy()
-        for r, row in enumerate(styled_cells(b, render(b, color=True))):
+        for r, row in enumerate(styled_cells(b, render(b, color=True, colors=colours))):
             for c, (style, label) in enumerate(row):
                 v = occ[r * b.width + c]
                 if v == WALL:
@@ -151,9 +153,9 @@ def test_colours_follow_the_vehicle(board: Board, data: st.DataObject) -> None:
     before = styles(board)
     assert before[board.goal] == GOAL_STYLE
     assert all(style != GOAL_STYLE for name, style in before.items() if name != board.goal)
-    others = [n for n in board.names if n != board.goal]
-    if len(others) <= 11:
-        assert len({before[n] for n in others}) == len(others)
+    touching = contact_graph(board)
+    assert all(before[a] != before[b] for a in touching for b in touching[a])
+    assert render(board, color=True) == render(board, color=True, colors=colours)
     moves = board.legal_moves()
     if moves:
         after = styles(board.apply(data.draw(st.sampled_from(moves))))
@@ -169,6 +171,14 @@ def test_colour_codes_and_highlight() -> None:
     assert not lit[1][3][0].endswith(Style.BRIGHT)
     # highlight has no effect without colour
     assert render(CLASSIC, highlight="J") == render(CLASSIC)
+
+
+def test_richer_colour_depths_use_their_own_escapes() -> None:
+    for depth, escape in ((256, "\x1b[48;5;"), (1 << 24, "\x1b[48;2;")):
+        text = render(CLASSIC, color=True, depth=depth)
+        colours = vehicle_colors(CLASSIC, depth)
+        assert escape in text and colours["A"].sgr() in text and Back.RED not in text
+        assert ANSI.sub("", text) == render(CLASSIC)
 
 
 @given(boards(wrap=False))

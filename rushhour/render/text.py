@@ -1,38 +1,26 @@
 """Boards as terminal text.  Pure functions: colour is a parameter, nothing is printed here.
 
 Every cell shows its vehicle's name, so a board reads without colour; with colour each vehicle has its
-own background for the whole game (the colour follows the vehicle, not the cell), the goal vehicle is
-red and walls are grey.  The exit is marked on the frame.  Cells are three columns wide (wider when
-vehicle names are longer than two characters, as far as the board still fits 80 columns), so a 12x12
-board with one- or two-character names is 45 columns wide with its exit mark.
+own background (:mod:`rushhour.render.palette`: touching vehicles differ, the goal vehicle is red, walls
+are grey), kept for the whole game when the caller passes the start's colours.  The exit is marked on
+the frame.  Cells are three columns wide (wider when vehicle names are longer than two characters, as
+far as the board still fits 80 columns), so a 12x12 board with one- or two-character names is 45
+columns wide with its exit mark.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from colorama import Back, Fore, Style
+from colorama import Style
 
 from rushhour.board import EMPTY, WALL, Board
+from rushhour.render.palette import BASIC, Colour, goal_color, vehicle_colors, wall_color
 
-GOAL_STYLE = Back.RED + Fore.WHITE + Style.BRIGHT
-WALL_STYLE = Back.LIGHTBLACK_EX + Fore.BLACK
+GOAL_STYLE = goal_color(BASIC).style()
+WALL_STYLE = wall_color(BASIC).style()
 EMPTY_STYLE = Style.DIM
 RESET = Style.RESET_ALL
-#: backgrounds for the other vehicles, each with a readable foreground; red is kept for the goal
-PALETTE = (
-    Back.GREEN + Fore.BLACK,
-    Back.YELLOW + Fore.BLACK,
-    Back.BLUE + Fore.WHITE,
-    Back.MAGENTA + Fore.WHITE,
-    Back.CYAN + Fore.BLACK,
-    Back.LIGHTGREEN_EX + Fore.BLACK,
-    Back.LIGHTYELLOW_EX + Fore.BLACK,
-    Back.LIGHTBLUE_EX + Fore.BLACK,
-    Back.LIGHTMAGENTA_EX + Fore.BLACK,
-    Back.LIGHTCYAN_EX + Fore.BLACK,
-    Back.WHITE + Fore.BLACK,
-)
 CELL = 3
 #: the width a drawing should fit; the margin, the frame and the exit label take 16 columns at most
 SCREEN = 80
@@ -48,13 +36,6 @@ def use_color(flag: bool | None, isatty: bool, environ: Mapping[str, str]) -> bo
     return isatty
 
 
-def vehicle_style(board: Board, index: int) -> str:
-    if index == board.layout.goal:
-        return GOAL_STYLE
-    others = [i for i in range(len(board.names)) if i != board.layout.goal]
-    return PALETTE[others.index(index) % len(PALETTE)]
-
-
 def cell_width(board: Board) -> int:
     """Three columns, or room for the longest name and a space while the board fits the screen."""
     longest = max(len(name) for name in board.names)
@@ -67,13 +48,28 @@ def _cell_text(label: str, width: int = CELL) -> str:
     return f"{label[:width]:^{width}}"
 
 
-def render(board: Board, *, color: bool = False, highlight: str | None = None) -> str:
+def render(
+    board: Board,
+    *,
+    color: bool = False,
+    highlight: str | None = None,
+    depth: int = BASIC,
+    colors: Mapping[str, Colour] | None = None,
+) -> str:
     """The board in a frame, with the exit marked; with colour, ``highlight`` draws one vehicle's letters
-    bold (the last one moved, say)."""
+    bold (the last one moved, say).
+
+    Colours are those of :func:`rushhour.render.palette.vehicle_colors` at ``depth`` (16, 256 or true
+    colour): pass ``colors`` computed once from a game's start so that vehicles keep their colours
+    while they move; without it they are computed for ``board`` itself.
+    """
     lay = board.layout
     w, h = lay.width, lay.height
     occ = board.occupancy()
-    styles = [vehicle_style(board, i) for i in range(len(lay.names))]
+    if color and colors is None:
+        colors = vehicle_colors(board, depth)
+    styles = [colors[name].style() for name in lay.names] if color and colors is not None else []
+    wall_style = wall_color(depth).style()
     exit_ = lay.exit
     target = lay.target
     edge_h = "~" if lay.wrap else "-"
@@ -101,7 +97,7 @@ def render(board: Board, *, color: bool = False, highlight: str | None = None) -
                 parts.append(EMPTY_STYLE + text + RESET if color else text)
             elif v == WALL:
                 text = _cell_text("#", cw)
-                parts.append(WALL_STYLE + text + RESET if color else text)
+                parts.append(wall_style + text + RESET if color else text)
             else:
                 text = _cell_text(lay.names[v], cw)
                 if color:

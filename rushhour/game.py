@@ -37,9 +37,14 @@ class Result:
     solution_shown: bool
 
     @property
+    def helped(self) -> bool:
+        """A hint was asked for or the solution was shown."""
+        return self.hints > 0 or self.solution_shown
+
+    @property
     def perfect(self) -> bool:
-        """Solved in the optimal number of moves."""
-        return self.optimal is not None and self.moves == self.optimal
+        """Solved in the optimal number of moves without a hint and without seeing the solution."""
+        return self.optimal is not None and self.moves == self.optimal and not self.helped
 
     @property
     def extra(self) -> int | None:

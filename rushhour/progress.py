@@ -1,4 +1,5 @@
-"""The player's progress: which levels are solved, in how many moves, and whether perfectly.
+"""The player's progress: which levels are solved, in how many moves, with how much help, and whether
+perfectly.
 
 Kept as JSON in ``$XDG_DATA_HOME/rushhour/progress.json`` (``~/.local/share/rushhour`` when
 ``XDG_DATA_HOME`` is unset, empty or not an absolute path).  Every write goes to a temporary file in
@@ -6,8 +7,15 @@ the same folder that then replaces the old one, so a crash never leaves half a f
 cannot be read is reported and left alone (nothing is saved over it); a corrupt one is reported and
 moved aside to ``progress.json.corrupt-YYYYmmdd-HHMMSS`` before a fresh file is started.
 
-A level is known by a key (``classic:3`` for a built-in level, ``board:<grid>`` for any other board)
-and by its board: when a pack's level N changes, the old record no longer counts for it.
+A level is known by a key (``classic:3`` for a built-in level, ``daily:2026-11-23`` for a day's
+puzzle, ``board:<grid>`` for any other board) and by its board: when a pack's level N changes, the old
+record no longer counts for it.
+
+A level's best win is the one with the least help, then the fewest moves: a win without a hint and
+without seeing the solution beats any win with help, however short.  *Perfect* means won in the optimal
+number of moves without help.  Records written before help was fully recorded have no
+``solution_seen`` field: their ``perfect`` is kept only when their best win reached the optimum without
+a hint (the file's format is otherwise unchanged, version 1, so older versions still read it).
 """
 
 from __future__ import annotations
@@ -71,6 +79,7 @@ class LevelRecord:
     optimal: int | None = None
     perfect: bool = False
     hints: int | None = None  # hints used in the best win
+    solution_seen: bool = False  # whether the solution was shown before the best win
     wins: int = 0
     last_solved: str | None = None
 
@@ -83,6 +92,7 @@ _FIELDS: dict[str, tuple[type, ...]] = {
     "optimal": (int, type(None)),
     "perfect": (bool,),
     "hints": (int, type(None)),
+    "solution_seen": (bool,),
     "wins": (int,),
     "last_solved": (str, type(None)),
 }
@@ -98,7 +108,19 @@ def _record_from(key: str, value: Any) -> LevelRecord:
             if not isinstance(item, types) or (isinstance(item, bool) and bool not in types):
                 raise ValueError(f"level {key!r} has a bad {name!r}: {item!r}")
             fields[name] = item
-    return LevelRecord(**fields)
+    record = LevelRecord(**fields)
+    if "solution_seen" not in value:  # written before help was fully recorded: perfect only if unhelped
+        record.perfect = record.perfect and record.best == record.optimal and not record.hints
+    return record
+
+
+def _helped(hints: int | None, solution_seen: bool) -> bool:
+    return bool(hints) or solution_seen
+
+
+def _rank(record: LevelRecord) -> tuple[bool, int, int]:
+    """How a best win compares: less help first, then fewer moves, then fewer hints."""
+    return (_helped(record.hints, record.solution_seen), record.best or 0, record.hints or 0)
 
 
 def _parse(text: str) -> dict[str, LevelRecord]:
@@ -217,8 +239,13 @@ class Progress:
         steps: int,
         optimal: int | None,
         hints: int = 0,
+        solution_seen: bool = False,
     ) -> LevelRecord:
         """Remember a win and save (re-reading the file first, so that other sessions' wins stay).
+
+        The win becomes the level's best when it had less help, or as little help and fewer moves (or
+        as many moves and fewer hints); it makes the level perfect when it took the optimal number of
+        moves without a hint and without the solution.
 
         Raises :class:`SaveFileError` when the file cannot be written, or when it had become corrupt
         (then it was moved aside and the progress saved afresh before the error is raised).
@@ -236,12 +263,13 @@ class Progress:
         if record is None or record.board != fingerprint:
             record = LevelRecord(board=fingerprint)
         record.solved = True
-        better = record.best is None or moves < record.best
-        if better or (moves == record.best and hints < (record.hints or 0)):
-            record.best, record.best_steps, record.hints = moves, steps, hints
+        helped = _helped(hints, solution_seen)
+        if record.best is None or (helped, moves, hints) < _rank(record):
+            record.best, record.best_steps = moves, steps
+            record.hints, record.solution_seen = hints, solution_seen
         if optimal is not None:
             record.optimal = optimal
-            record.perfect = record.perfect or moves <= optimal
+            record.perfect = record.perfect or (moves == optimal and not helped)
         record.wins += 1
         record.last_solved = datetime.now().isoformat(timespec="seconds")
         self.levels[key] = record

@@ -108,7 +108,8 @@ def test_optimal_and_hints_reach_the_database_optimum(moves: int, board: Board, 
     assert game.moves_played == moves
     assert game.hints_used == moves
     result = game.result()
-    assert result.perfect and result.optimal == moves and result.extra == 0
+    assert result.optimal == moves and result.extra == 0
+    assert result.helped and not result.perfect  # optimal, but every move was a hint
     # the optimal plan from the start is reused along the way: one solver call in all
     assert solver.calls == [board]
 
@@ -231,6 +232,28 @@ def test_win_ends_play_and_reports_the_result() -> None:
     assert not game.won
 
 
+def test_help_costs_the_perfect_score() -> None:
+    """The optimum reached after one hint, or after the solution was shown (even when the player then
+    undoes back to the start), is a win but not a perfect one."""
+    hinted = new_game(EASY, optimal=4)
+    assert hinted.hint() == Move("F", 3)
+    for move in ("F+3", "C+1", "D-1", "A+4"):
+        hinted.play(move)
+    result = hinted.result()
+    assert result.moves == 4 and result.extra == 0 and result.hints == 1
+    assert result.helped and not result.perfect
+    shown = new_game(EASY, optimal=4)
+    steps = shown.solution()
+    assert steps is not None and steps[-1][1].is_won()
+    shown.play("F+1")
+    shown.reset()
+    for move, _ in steps:
+        shown.play(move)
+    result = shown.result()
+    assert result.solution_shown and result.hints == 0 and result.extra == 0
+    assert result.helped and not result.perfect
+
+
 def test_a_longer_win_is_not_perfect() -> None:
     game = new_game(EASY, optimal=4)
     for move in ("F+1", "F+2", "C+1", "D-1", "A+4"):
@@ -342,4 +365,4 @@ def test_the_real_oracle_and_solver_drive_the_game(index: int) -> None:
         hint = game.hint()
         assert hint is not None
         game.play(hint)
-    assert game.result().perfect and game.moves_played == moves
+    assert game.result().extra == 0 and game.moves_played == moves and not game.result().perfect

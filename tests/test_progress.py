@@ -71,6 +71,63 @@ def test_win_is_saved_and_read_back(tmp_path: Path) -> None:
     assert sorted(p.name for p in path.parent.iterdir()) == ["progress.json"]
 
 
+def test_help_never_earns_perfect_and_is_saved(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    progress = Progress.load(path)
+    record = progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4, hints=1)
+    assert record.best == 4 and record.hints == 1 and not record.perfect
+    record = progress.record_win("classic:2", TWO, moves=3, steps=3, optimal=3, solution_seen=True)
+    assert record.best == 3 and record.solution_seen and not record.perfect
+    saved = json.loads(path.read_text())["levels"]
+    assert saved["classic:1"]["hints"] == 1 and saved["classic:1"]["solution_seen"] is False
+    assert saved["classic:2"]["solution_seen"] is True and saved["classic:2"]["perfect"] is False
+    again = Progress.load(path).get("classic:2", TWO)
+    assert again is not None and again.solution_seen and not again.perfect
+
+
+def test_a_win_without_help_improves_a_record_with_help(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    progress = Progress.load(path)
+    progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4, solution_seen=True)
+    # longer, but without help: it is the better win
+    record = progress.record_win("classic:1", ONE, moves=6, steps=8, optimal=4)
+    assert (record.best, record.best_steps, record.hints, record.solution_seen) == (6, 8, 0, False)
+    assert not record.perfect
+    # a shorter win with help does not replace it
+    record = progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4, hints=2)
+    assert (record.best, record.hints, record.perfect) == (6, 0, False)
+    # the optimum without help is perfect, and stays so
+    record = progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    assert (record.best, record.hints, record.perfect) == (4, 0, True)
+    record = progress.record_win("classic:1", ONE, moves=5, steps=7, optimal=4)
+    assert (record.best, record.perfect, record.wins) == (4, True, 5)
+
+
+@pytest.mark.parametrize(
+    "best,hints,perfect_after",
+    [(4, 0, True), (4, 2, False), (4, None, True), (5, 0, False)],
+    ids=["unhelped-optimum", "hinted-optimum", "hints-unknown", "not-optimal"],
+)
+def test_records_of_the_first_format_are_read_honestly(
+    tmp_path: Path, best: int, hints: int | None, perfect_after: bool
+) -> None:
+    """Files written before help was fully recorded (no ``solution_seen``) stay readable; a perfect
+    mark stays only where the best win reached the optimum without a hint."""
+    path = tmp_path / "progress.json"
+    old = {"board": board_key(ONE), "solved": True, "best": best, "best_steps": 9, "optimal": 4,
+           "perfect": True, "hints": hints, "wins": 2, "last_solved": "2026-01-02T03:04:05"}
+    path.write_text(json.dumps({"format": "rushhour-progress", "version": 1, "levels": {"classic:1": old}}))
+    progress = Progress.load(path)
+    record = progress.get("classic:1", ONE)
+    assert record is not None and record.solved and record.best == best and record.wins == 2
+    assert record.perfect is perfect_after and not record.solution_seen
+    # saving keeps version 1 and adds the new field
+    progress.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
+    data = json.loads(path.read_text())
+    assert data["version"] == 1 and data["levels"]["classic:1"]["perfect"] is perfect_after
+    assert data["levels"]["classic:1"]["solution_seen"] is False
+
+
 def test_a_replaced_level_starts_a_new_record(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     progress = Progress.load(path)

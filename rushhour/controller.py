@@ -1,0 +1,819 @@
+"""What a key means in the game: a state machine over :class:`rushhour.game.Game`, with no input or output.
+
+The full-screen game (:mod:`rushhour.tui`) turns keys and mouse events into calls of
+:meth:`Controller.key`, :meth:`Controller.press`, :meth:`Controller.drag` and :meth:`Controller.release`,
+and draws what the controller says: the board shown, the selected vehicle and the cells it can reach,
+the hint, the status line, the overlay of the current :class:`Mode`.  The clock is injected (``now``),
+so the stopwatch is tested without waiting; the legal moves come from the move source given to the game
+(the SAT oracle in the command line), asked again after every move; a refused slide is explained by the
+injected ``explain`` (the oracle's unsatisfiable core in the command line).
+
+Counting follows the physical game: consecutive slides of the same vehicle make one move (``A+1`` then
+``A+1`` is the move ``A+2``); a *step* is one cell.  Keys are named by short strings: a printable
+character as itself, and ``up``, ``down``, ``left``, ``right``, ``tab``, ``shift-tab``, ``enter``,
+``esc``, ``backspace``, ``home``, ``end``, ``pgup``, ``pgdn``, ``ctrl-c``, ``ctrl-d``, ``ctrl-r``,
+``ctrl-y``, ``ctrl-z``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rushhour.board import Board, Cell, Move, direction_word
+from rushhour.errors import BoardNotFoundError, RushHourError
+from rushhour.formats import Entry
+from rushhour.game import Game, MoveSource, Result, Solver
+from rushhour.levels import Pack, packs
+from rushhour.progress import Progress, level_key
+from rushhour.search.timed import TimeModel, clock, format_seconds
+
+Explain = Callable[[Board, Move], str]
+
+#: seconds between two positions of an animated solution
+ANIMATION_SECONDS = 0.6
+
+
+# --- levels ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Level:
+    """A board to play, where it comes from and how the progress file knows it."""
+
+    entry: Entry
+    pack: str | None = None  # built-in pack name
+    number: int | None = None  # 1-based, in its pack or file
+    total: int | None = None  # levels in that pack or file
+    siblings: tuple[Entry, ...] = ()  # the other boards of the same file, for "next level"
+    key_override: str | None = None  # a key of its own (the daily puzzle)
+
+    @property
+    def board(self) -> Board:
+        return self.entry.board
+
+    @property
+    def key(self) -> str:
+        if self.key_override is not None:
+            return self.key_override
+        return level_key(self.board, self.pack, self.number)
+
+    @property
+    def title(self) -> str:
+        name = self.entry.meta.get("name")
+        if self.pack is not None:
+            where = f"{self.pack}:{self.number} of {self.total}"
+            return f"{name} ({where})" if name else where
+        label = name or self.entry.label or "board"
+        if self.total and self.total > 1:
+            label += f" ({self.number} of {self.total})"
+        return label
+
+    @property
+    def known_optimal(self) -> int | None:
+        value = self.entry.meta.get("moves", "").strip()
+        return int(value) if value.isdigit() else None
+
+
+def pack_level(p: Pack, number: int) -> Level:
+    if not 1 <= number <= len(p.levels):
+        raise BoardNotFoundError(f"pack {p.name} has levels 1 to {len(p.levels)}, not {number}")
+    return Level(p.levels[number - 1], p.name, number, len(p.levels))
+
+
+def next_level(level: Level) -> Level | None:
+    """The level after this one: the next of its pack or file, then the first of the next pack."""
+    if level.pack is not None and level.number is not None:
+        order = packs()
+        names = [p.name for p in order]
+        here = order[names.index(level.pack)]
+        if level.number < len(here.levels):
+            return pack_level(here, level.number + 1)
+        for p in order[names.index(level.pack) + 1 :]:
+            if p.levels:
+                return pack_level(p, 1)
+        return None
+    if level.number is not None and level.number < len(level.siblings):
+        return Level(level.siblings[level.number], None, level.number + 1, level.total, level.siblings)
+    return None
+
+
+# --- texts shared by the line mode and the full screen ---------------------------------------------
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
+
+
+def optimal_text(game: Game) -> str:
+    try:
+        optimal = game.optimal()
+    except RushHourError:  # the search gave up (limits) or could not run
+        return "optimal ?"
+    return "unsolvable" if optimal is None else f"optimal {optimal}"
+
+
+def status_parts(game: Game) -> list[str]:
+    """Moves, steps, the optimum and the hints: the part of the status line both modes show."""
+    return [
+        f"moves {game.moves_played}",
+        f"steps {game.steps_played}",
+        optimal_text(game),
+        f"hints {game.hints_used}",
+    ]
+
+
+def win_lines(result: Result) -> list[str]:
+    lines = [f"Solved in {plural(result.moves, 'move')} ({plural(result.steps, 'step')})."]
+    if result.optimal is None:
+        lines.append("The optimal number of moves of this level is not known.")
+    elif result.perfect:
+        lines.append(f"PERFECT: {result.moves} moves, the optimum!")
+    elif result.moves == result.optimal:
+        lines.append(f"{plural(result.moves, 'move')}, the optimum, but not PERFECT: help was used.")
+    else:
+        extra = result.moves - result.optimal
+        lines.append(f"The optimum is {plural(result.optimal, 'move')}: {extra} more than needed.")
+    notes = []
+    if result.hints:
+        notes.append(plural(result.hints, "hint"))
+    if result.solution_shown:
+        notes.append("after seeing the solution")
+    if notes:
+        lines.append("With " + ", ".join(notes) + ".")
+    return lines
+
+
+def clock_text(seconds: float) -> str:
+    """A stopwatch reading: ``0:42``, ``12:05``, ``1:02:03``."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+# --- the machine -----------------------------------------------------------------------------------
+class Mode(enum.Enum):
+    PLAY = "play"
+    NAME = "name"  # typing a vehicle's name after ':'
+    CONFIRM_RESET = "confirm-reset"
+    HELP = "help"
+    MENU = "menu"
+    PLAYBACK = "playback"  # stepping through an optimal solution
+    WON = "won"
+    QUIT = "quit"
+
+
+#: modes in which the stopwatch does not run
+PAUSED = frozenset({Mode.HELP, Mode.MENU, Mode.WON, Mode.QUIT})
+
+#: the help overlay: every key, as the full screen lists it
+KEYS: tuple[tuple[str, str], ...] = (
+    ("Tab / Shift-Tab", "select the next / previous vehicle"),
+    ("A (a vehicle's name)", "select that vehicle"),
+    (":name Enter", "select a vehicle by a lower-case or longer name"),
+    ("arrow keys", "slide the selected vehicle one cell"),
+    ("mouse", "click a vehicle to select it, a free cell of its lane to slide there; drag it"),
+    ("u / Ctrl-Z", "undo the last move"),
+    ("r / Ctrl-Y", "redo a move taken back"),
+    ("Ctrl-R", "reset to the start (asks first)"),
+    ("h", "hint: the vehicle and where it goes; Enter plays it"),
+    ("s", "solution: arrows or space step, p animates, Esc returns"),
+    ("n", "next level"),
+    ("l", "the level menu"),
+    ("?", "this help (the stopwatch waits)"),
+    ("q / Ctrl-C / Ctrl-D", "quit (progress is saved)"),
+)
+
+_COMMANDS = {
+    "u": "undo",
+    "ctrl-z": "undo",
+    "r": "redo",
+    "ctrl-y": "redo",
+    "ctrl-r": "reset",
+    "h": "hint",
+    "s": "solution",
+    "?": "help",
+    "n": "next",
+    "l": "menu",
+    "q": "quit",
+    "ctrl-c": "quit",
+    "ctrl-d": "quit",
+    ":": "name",
+}
+
+#: command keys that are printable: a vehicle with one of these names is selected with ':'
+COMMAND_CHARS = frozenset(k for k in _COMMANDS if len(k) == 1)
+
+_ARROWS = {"left": ("H", -1), "right": ("H", 1), "up": ("V", -1), "down": ("V", 1)}
+
+
+@dataclass(frozen=True)
+class MenuRow:
+    """One line of the level menu: a pack's title (``level`` None) or a level with its progress."""
+
+    text: str
+    level: Level | None = None
+    solved: bool = False
+    perfect: bool = False
+    best: int | None = None
+
+
+class Controller:
+    """One player's session: the level being played, the selection, the mode and the stopwatch."""
+
+    def __init__(
+        self,
+        level: Level,
+        *,
+        progress: Progress,
+        legal_moves: MoveSource,
+        solver: Solver,
+        explain: Explain,
+        now: Callable[[], float],
+        timed: TimeModel | None = None,
+        menu_packs: Callable[[], Sequence[Pack]] = packs,
+    ) -> None:
+        self.progress = progress
+        self._legal_moves = legal_moves
+        self._solver = solver
+        self._explain = explain
+        self._now = now
+        self.timed = timed
+        self._menu_packs = menu_packs
+        self.message = ""
+        self.save_note = ""
+        self.menu_rows: list[MenuRow] = []
+        self.menu_index = 0
+        self._start(level)
+
+    # --- starting a level ------------------------------------------------------------------------
+    def _start(self, level: Level) -> None:
+        self.level = level
+        self.game = Game(
+            level.board, legal_moves=self._legal_moves, solver=self._solver, optimal=level.known_optimal
+        )
+        self.mode = Mode.PLAY
+        self.selected: str | None = level.board.goal
+        self.hint: Move | None = None
+        self.playback: list[tuple[Move, Board]] = []
+        self.playback_index = 0
+        self.animating = False
+        self._next_frame = 0.0
+        self.typed = ""
+        self.result: Result | None = None
+        self._grab: Cell | None = None
+        self._elapsed = 0.0
+        self._since: float | None = self._now()
+        self.game.options()  # the oracle is asked for every position, the first one too
+        if self.game.won:
+            self.message = (
+                f"{level.board.goal} already stands at the exit: nothing to play here (n: next level)"
+            )
+        else:
+            self.message = "? for help: Tab or a name selects, arrows slide"
+
+    def go_to(self, level: Level) -> None:
+        """Leave this level and play ``level``."""
+        self._start(level)
+
+    # --- what is drawn -------------------------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        """The position shown: the game's, or the solution's during playback."""
+        if self.mode is Mode.PLAYBACK and self.playback_index:
+            return self.playback[self.playback_index - 1][1]
+        return self.game.position
+
+    @property
+    def highlighted(self) -> str | None:
+        """The vehicle drawn as selected: the chosen one, the hint's, or the one the solution moves."""
+        if self.mode is Mode.PLAYBACK:
+            return self.playback[self.playback_index - 1][0].vehicle if self.playback_index else None
+        if self.hint is not None:
+            return self.hint.vehicle
+        return self.selected
+
+    def reachable(self) -> set[Cell]:
+        """The free cells the selected vehicle can reach (from the oracle's legal moves)."""
+        if self.mode not in (Mode.PLAY, Mode.NAME, Mode.CONFIRM_RESET) or self.selected is None:
+            return set()
+        board = self.game.position
+        own = set(board.cells_of(self.selected))
+        out: set[Cell] = set()
+        for move in self.game.options():
+            if move.vehicle == self.selected:
+                out.update(set(board.apply(move).cells_of(self.selected)) - own)
+        return out
+
+    def hint_cells(self) -> set[Cell]:
+        """Where the hinted vehicle goes."""
+        if self.hint is None:
+            return set()
+        return set(self.game.position.apply(self.hint).cells_of(self.hint.vehicle))
+
+    def elapsed(self) -> float:
+        """Seconds on the stopwatch: real time spent playing this level, help and menus left out."""
+        running = 0.0 if self._since is None else self._now() - self._since
+        return self._elapsed + running
+
+    def status_parts(self) -> list[str]:
+        parts = [self.level.title, *status_parts(self.game), f"time {clock_text(self.elapsed())}"]
+        if self.timed is not None:
+            parts.append(f"clock {format_seconds(clock(self.game.start, self.game.history, self.timed))} s")
+        return parts
+
+    def win_text(self) -> list[str]:
+        """The lines of the win screen."""
+        if self.result is None:
+            return []
+        lines = win_lines(self.result)
+        lines.append(f"Time: {clock_text(self.elapsed())}.")
+        if self.save_note:
+            lines.append(self.save_note)
+        following = next_level(self.level)
+        if following is None:
+            lines.append("That was the last level here. Well done!  (l: level menu, q: quit)")
+        else:
+            about = f", {following.known_optimal} moves" if following.known_optimal is not None else ""
+            lines.append(f"Next: {following.title}{about}.  Enter or n: play it, l: menu, u: undo, q: quit")
+        return lines
+
+    def playback_text(self) -> str:
+        k, total = self.playback_index, len(self.playback)
+        text = f"solution: position {k} of {total}"
+        if k:
+            text += f", {k}. {describe(self._before(k), self.playback[k - 1][0])}"
+        keys = "p stops" if self.animating else "arrows or space step, p animates, Esc returns"
+        return f"{text}  ({keys})"
+
+    def _before(self, k: int) -> Board:
+        return self.playback[k - 2][1] if k > 1 else self.game.position
+
+    # --- the clock --------------------------------------------------------------------------------
+    def _set_mode(self, mode: Mode) -> None:
+        was_paused = self.mode in PAUSED
+        self.mode = mode
+        paused = mode in PAUSED
+        if paused and not was_paused and self._since is not None:
+            self._elapsed += self._now() - self._since
+            self._since = None
+        elif not paused and was_paused and self.result is None:
+            self._since = self._now()
+
+    def tick(self) -> bool:
+        """Advance an animated solution when its time has come; True when something changed."""
+        if self.mode is not Mode.PLAYBACK or not self.animating or self._now() < self._next_frame:
+            return False
+        if self.playback_index < len(self.playback):
+            self.playback_index += 1
+            self._next_frame = self._now() + ANIMATION_SECONDS
+        if self.playback_index >= len(self.playback):
+            self.animating = False
+        return True
+
+    # --- keys --------------------------------------------------------------------------------------
+    def key(self, name: str) -> None:
+        """Do what a key means in the current mode; a refused key leaves a message, never an error."""
+        try:
+            handler = {
+                Mode.PLAY: self._key_play,
+                Mode.NAME: self._key_name,
+                Mode.CONFIRM_RESET: self._key_confirm,
+                Mode.HELP: self._key_help,
+                Mode.MENU: self._key_menu,
+                Mode.PLAYBACK: self._key_playback,
+                Mode.WON: self._key_won,
+                Mode.QUIT: lambda _: None,
+            }[self.mode]
+            handler(name)
+        except RushHourError as err:
+            self.message = str(err)
+
+    def _key_play(self, name: str) -> None:
+        if name in _ARROWS:
+            self._arrow(name)
+            return
+        if name == "enter" and self.hint is not None:
+            hint, self.hint = self.hint, None
+            self.selected = hint.vehicle
+            self._play(hint)
+            return
+        if name in ("tab", "shift-tab"):
+            self._cycle(1 if name == "tab" else -1)
+            return
+        if name == "esc":
+            self.hint = None
+            self.message = ""
+            return
+        command = _COMMANDS.get(name)
+        if command is not None:
+            self._command(command)
+            return
+        if len(name) == 1 and name.isalnum():
+            found = self._find_vehicle(name)
+            if found is not None:
+                self._select(found)
+                return
+        shown = name if len(name) > 1 else repr(name)
+        self.message = f"{shown} is neither a key of the game nor a vehicle here (? for help)"
+
+    def _command(self, command: str) -> None:
+        game = self.game
+        self.hint = None
+        if command == "quit":
+            self.quit()
+        elif command == "help":
+            self._set_mode(Mode.HELP)
+        elif command == "menu":
+            self.open_menu()
+        elif command == "next":
+            following = next_level(self.level)
+            if following is None:
+                self.message = "that was the last level here (l: the level menu)"
+            else:
+                self.go_to(following)
+        elif command == "name":
+            self.typed = ""
+            self._set_mode(Mode.NAME)
+        elif command == "undo":
+            self.message = f"undid {game.undo()}"
+        elif command == "redo":
+            move = game.redo()
+            self.message = f"redid {move}"
+            self._after_move()
+        elif command == "reset":
+            if not game.can_undo:
+                self.message = "already at the start"
+            else:
+                self._set_mode(Mode.CONFIRM_RESET)
+        elif command == "hint":
+            self._ask_hint()
+        elif command == "solution":
+            self._open_playback()
+
+    def _key_name(self, name: str) -> None:
+        if name == "esc":
+            self.typed = ""
+            self._set_mode(Mode.PLAY)
+        elif name == "backspace":
+            self.typed = self.typed[:-1]
+        elif name == "enter":
+            typed, self.typed = self.typed, ""
+            self._set_mode(Mode.PLAY)
+            found = self._find_vehicle(typed)
+            if found is None:
+                self.message = f"no vehicle named {typed!r} here (vehicles: {', '.join(self.board.names)})"
+            else:
+                self._select(found)
+        elif name in ("ctrl-c", "ctrl-d"):
+            self.quit()
+        elif len(name) == 1 and name.isalnum():
+            self.typed += name
+
+    def _key_confirm(self, name: str) -> None:
+        self._set_mode(Mode.PLAY)
+        if name in ("y", "Y", "enter"):
+            count = self.game.reset()
+            self.message = f"back to the start ({plural(count, 'move')} taken back; r replays them)"
+        elif name in ("ctrl-c", "ctrl-d", "q"):
+            self.quit()
+        else:
+            self.message = "reset cancelled"
+
+    def _key_help(self, name: str) -> None:
+        if name in ("q", "ctrl-c", "ctrl-d"):
+            self.quit()
+        else:
+            self._set_mode(Mode.PLAY)
+
+    def _key_playback(self, name: str) -> None:
+        if name in ("right", "down", " ", "enter"):
+            self.animating = False
+            self.playback_index = min(len(self.playback), self.playback_index + 1)
+        elif name in ("left", "up", "backspace"):
+            self.animating = False
+            self.playback_index = max(0, self.playback_index - 1)
+        elif name == "home":
+            self.playback_index = 0
+        elif name == "end":
+            self.playback_index = len(self.playback)
+        elif name == "p":
+            self.animating = not self.animating
+            if self.animating:
+                if self.playback_index >= len(self.playback):
+                    self.playback_index = 0
+                self._next_frame = self._now() + ANIMATION_SECONDS
+        elif name in ("esc", "s"):
+            self.animating = False
+            self.playback, self.playback_index = [], 0
+            self._set_mode(Mode.PLAY)
+            self.message = "back where you were: play on"
+        elif name in ("q", "ctrl-c", "ctrl-d"):
+            self.quit()
+
+    def _key_won(self, name: str) -> None:
+        if name in ("enter", "n", " "):
+            following = next_level(self.level)
+            if following is not None:
+                self.go_to(following)
+        elif name == "l":
+            self.open_menu()
+        elif name in ("u", "ctrl-z"):
+            self.result = None
+            self._set_mode(Mode.PLAY)
+            self._since = self._now()
+            self.message = f"undid {self.game.undo()}"
+        elif name in ("q", "ctrl-c", "ctrl-d", "esc"):
+            self.quit()
+
+    # --- the level menu ------------------------------------------------------------------------
+    def open_menu(self) -> None:
+        rows: list[MenuRow] = []
+        level = self.level
+        if level.pack is None and len(level.siblings) > 1:
+            rows.append(MenuRow(f"this file: {level.entry.label or 'boards'}"))
+            for k, entry in enumerate(level.siblings, start=1):
+                rows.append(self._menu_row(Level(entry, None, k, len(level.siblings), level.siblings)))
+        for p in self._menu_packs():
+            rows.append(MenuRow(f"{p.title} ({p.name})"))
+            rows.extend(self._menu_row(pack_level(p, k)) for k in range(1, len(p.levels) + 1))
+        self.menu_rows = rows
+        current = [k for k, r in enumerate(rows) if r.level is not None and r.level.key == level.key]
+        choosable = [k for k, r in enumerate(rows) if r.level is not None]
+        self.menu_index = current[0] if current else (choosable[0] if choosable else 0)
+        self._set_mode(Mode.MENU)
+
+    def _menu_row(self, level: Level) -> MenuRow:
+        record = self.progress.get(level.key, level.board)
+        optimal = level.known_optimal
+        number = f"{level.pack}:{level.number}" if level.pack else f"{level.number}"
+        name = level.entry.meta.get("name", "")
+        text = f"{number:<14} {name:<18} {level.board.width}x{level.board.height}"
+        text += f"  {optimal if optimal is not None else '?':>3} moves"
+        solved = bool(record and record.solved)
+        perfect = bool(record and record.perfect)
+        best = record.best if record else None
+        if solved:
+            text += f"   solved in {best}" + (", perfect" if perfect else "")
+        return MenuRow(text, level, solved, perfect, best)
+
+    def _key_menu(self, name: str) -> None:
+        choosable = [k for k, r in enumerate(self.menu_rows) if r.level is not None]
+        if name in ("esc", "l"):
+            self._set_mode(Mode.WON if self.result is not None else Mode.PLAY)
+            return
+        if name in ("q", "ctrl-c", "ctrl-d"):
+            self.quit()
+            return
+        if not choosable:
+            return
+        here = choosable.index(self.menu_index) if self.menu_index in choosable else 0
+        moves = {"up": -1, "down": 1, "pgup": -10, "pgdn": 10, "home": -len(choosable), "end": len(choosable)}
+        if name in moves:
+            here = max(0, min(len(choosable) - 1, here + moves[name]))
+            self.menu_index = choosable[here]
+        elif name == "enter":
+            chosen = self.menu_rows[self.menu_index].level
+            if chosen is not None:
+                self.go_to(chosen)
+
+    # --- selection -------------------------------------------------------------------------------
+    def _find_vehicle(self, text: str) -> str | None:
+        names = self.game.position.names
+        if text in names:
+            return text
+        folded = [n for n in names if n.lower() == text.lower()]
+        return folded[0] if len(folded) == 1 else None
+
+    def _select(self, name: str) -> None:
+        self.selected = name
+        vehicle = self.game.position.vehicle(name)
+        ways = "left and right" if vehicle.horizontal else "up and down"
+        count = sum(1 for m in self.game.options() if m.vehicle == name)
+        can = f"{plural(count, 'legal move')}" if count else "no legal move here"
+        self.message = f"{name} selected ({vehicle.description}, slides {ways}; {can})"
+
+    def _cycle(self, step: int) -> None:
+        names = self.game.position.names
+        k = names.index(self.selected) if self.selected in names else (-1 if step > 0 else 0)
+        self._select(names[(k + step) % len(names)])
+
+    # --- moving ----------------------------------------------------------------------------------
+    def _arrow(self, name: str) -> None:
+        self.hint = None
+        if self.selected is None:
+            self.message = "select a vehicle first: Tab or its name"
+            return
+        axis, sign = _ARROWS[name]
+        vehicle = self.game.position.vehicle(self.selected)
+        if (axis == "H") != vehicle.horizontal:
+            ways = "left and right" if vehicle.horizontal else "up and down"
+            self.message = f"{vehicle.name} slides {ways} only (Tab or a name selects another vehicle)"
+            return
+        self.slide(Move(vehicle.name, sign))
+
+    def slide(self, move: Move) -> bool:
+        """Slide a vehicle if the oracle lists the move; else say why not.  True when it moved."""
+        if self.game.won:
+            return False
+        if move not in self.game.options():
+            board = self.game.position
+            way = direction_word(board.vehicle(move.vehicle).orientation, move.distance)
+            self.message = f"{move.vehicle} cannot slide {way} {move.steps}: {self._explain(board, move)}"
+            return False
+        self._play(move)
+        return True
+
+    def _play(self, move: Move) -> None:
+        """Play a legal move; a slide of the vehicle moved last joins that move."""
+        game = self.game
+        history = game.history
+        if history and history[-1].vehicle == move.vehicle:
+            target = game.position.apply(move)
+            game.undo()
+            before = game.position
+            if target == before:
+                self.message = f"{move.vehicle} is back where it was"
+                return
+            joined = [m for m in game.options() if m.vehicle == move.vehicle and before.apply(m) == target]
+            if joined:
+                game.play(min(joined, key=lambda m: m.steps))
+            else:  # cannot be one slide (it would pass through itself on a wrap-around lane): two moves
+                game.redo()
+                game.play(move)
+        else:
+            game.play(move)
+        self.message = f"{game.history[-1]}"
+        self._after_move()
+
+    def _after_move(self) -> None:
+        self.game.options()  # re-encode the position and ask the oracle for its legal moves
+        if self.game.won:
+            self._win()
+
+    def _ask_hint(self) -> None:
+        if self.game.won:
+            return
+        hint = self.game.hint()
+        if hint is None:
+            self.message = "No win can be reached from here: undo or reset."
+            return
+        self.hint = hint
+        self.message = f"hint: {describe(self.game.position, hint)}: Enter plays it"
+
+    def _open_playback(self) -> None:
+        if self.game.won:
+            return
+        steps = self.game.solution()
+        if steps is None:
+            self.message = "No win can be reached from here: undo or reset."
+            return
+        self.playback = steps
+        self.playback_index = 0
+        self.animating = False
+        self._set_mode(Mode.PLAYBACK)
+        self.message = ""
+
+    # --- the mouse -------------------------------------------------------------------------------
+    def press(self, cell: Cell) -> None:
+        """A button pressed on a cell of the board."""
+        try:
+            self._press(cell)
+        except RushHourError as err:
+            self.message = str(err)
+
+    def _press(self, cell: Cell) -> None:
+        if self.mode is not Mode.PLAY:
+            return
+        board = self.game.position
+        name = board.at(cell)
+        if name is not None:
+            self.hint = None
+            if name != self.selected:
+                self._select(name)
+            self._grab = cell
+            return
+        if self.selected is None:
+            self.message = "click a vehicle first, then a free cell of its lane"
+            return
+        distance = self._distance_to(self.selected, cell)
+        if distance is None:
+            self.message = f"cell ({cell[0]},{cell[1]}) is not in {self.selected}'s lane"
+            return
+        reaching = [
+            m
+            for m in self.game.options()
+            if m.vehicle == self.selected and cell in board.apply(m).cells_of(self.selected)
+        ]
+        if reaching:
+            self.hint = None
+            self._play(min(reaching, key=lambda m: m.steps))
+        else:
+            self.slide(Move(self.selected, distance))
+
+    def drag(self, cell: Cell) -> None:
+        """The pointer moved to a cell with a button held: the grabbed vehicle follows as far as it may."""
+        if self._grab is None or self.mode is not Mode.PLAY or self.selected is None:
+            return
+        try:
+            vehicle = self.game.position.vehicle(self.selected)
+            along = 1 if vehicle.horizontal else 0
+            if cell[1 - along] != self._grab[1 - along]:
+                return
+            wanted = cell[along] - self._grab[along]
+            if not wanted:
+                return
+            same_way = [
+                m
+                for m in self.game.options()
+                if m.vehicle == vehicle.name and m.distance * wanted > 0 and m.steps <= abs(wanted)
+            ]
+            if not same_way:
+                return
+            move = max(same_way, key=lambda m: m.steps)
+            grab = list(self._grab)
+            grab[along] += move.distance
+            self._grab = (grab[0], grab[1])
+            self._play(move)
+        except RushHourError as err:
+            self.message = str(err)
+
+    def release(self) -> None:
+        self._grab = None
+
+    def _distance_to(self, name: str, cell: Cell) -> int | None:
+        """The signed slide that brings the vehicle's nearer end onto ``cell``; None off its lane."""
+        vehicle = self.game.position.vehicle(name)
+        if vehicle.horizontal:
+            if cell[0] != vehicle.row:
+                return None
+            first, last, at = vehicle.col, vehicle.col + vehicle.length - 1, cell[1]
+        else:
+            if cell[1] != vehicle.col:
+                return None
+            first, last, at = vehicle.row, vehicle.row + vehicle.length - 1, cell[0]
+        if at > last:
+            return at - last
+        if at < first:
+            return at - first
+        return None
+
+    # --- the end of a level --------------------------------------------------------------------------
+    def _win(self) -> None:
+        game = self.game
+        with contextlib.suppress(RushHourError):
+            game.optimal()
+        self.result = game.result()
+        self.hint = None
+        self._set_mode(Mode.WON)
+        self.save_note = ""
+        self.message = "SOLVED"
+        if not self.progress.saving:
+            return
+        try:
+            record_win(self.progress, self.level, self.result)
+            self.save_note = "Progress saved."
+        except RushHourError as err:
+            self.save_note = f"warning: {err}"
+
+    def quit(self) -> None:
+        """Leave (a win is saved when it happens, so nothing is lost)."""
+        self._set_mode(Mode.QUIT)
+
+
+def describe(board: Board, move: Move) -> str:
+    """``A+2 (A right 2)``."""
+    try:
+        orientation = board.vehicle(move.vehicle).orientation
+    except RushHourError:
+        return str(move)
+    return f"{move} ({move.vehicle} {direction_word(orientation, move.distance)} {move.steps})"
+
+
+def record_win(progress: Progress, level: Level, result: Result) -> None:
+    """Remember a win in the progress file (raises :class:`SaveFileError` when it cannot be saved)."""
+    progress.record_win(
+        level.key,
+        level.board,
+        moves=result.moves,
+        steps=result.steps,
+        optimal=result.optimal,
+        hints=result.hints,
+        solution_seen=result.solution_shown,
+    )
+
+
+__all__ = [
+    "COMMAND_CHARS",
+    "KEYS",
+    "Controller",
+    "Level",
+    "MenuRow",
+    "Mode",
+    "clock_text",
+    "describe",
+    "next_level",
+    "pack_level",
+    "record_win",
+    "status_parts",
+    "win_lines",
+]

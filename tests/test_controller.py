@@ -1,0 +1,394 @@
+"""The game's controller (what a key means) driven without a terminal, on the real SAT oracle.
+
+The level is the 5x5 board of tests/test_play_pty.py:
+
+    .....
+    ..B..        B-1 clears A's row, then A+3 wins: 2 moves.
+    AAB..
+    ..CC.
+    .....
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rushhour.board import Board, Move, Vehicle
+from rushhour.controller import COMMAND_CHARS, Controller, Level, Mode, clock_text, next_level
+from rushhour.formats import Entry, parse_text
+from rushhour.levels import packs
+from rushhour.logic.oracle import legal_moves, oracle_for
+from rushhour.progress import Progress
+from rushhour.search import solve
+from rushhour.search.timed import TimeModel
+
+TINY = "# name: tiny\n# moves: 2\n.....\n..B..\nAAB..\n..CC.\n.....\n"
+SECOND = "# name: second\n# moves: 1\n.....\n.....\n.AA..\n.....\n.....\n"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def solver(board: Board) -> list[Move] | None:
+    solution = solve(board)
+    return list(solution.moves) if solution.solved else None
+
+
+def explain(board: Board, move: Move) -> str:
+    return oracle_for(board).explain(board, move).reason
+
+
+def level_of(text: str = TINY) -> Level:
+    entries = parse_text(text, source="test", fmt="grid")
+    return Level(entries[0], None, 1, len(entries), tuple(entries))
+
+
+def make(
+    level: Level | None = None, *, progress: Progress | None = None, timed: TimeModel | None = None
+) -> tuple[Controller, FakeClock]:
+    clock = FakeClock()
+    controller = Controller(
+        level or level_of(),
+        progress=progress or Progress.memory(),
+        legal_moves=legal_moves,
+        solver=solver,
+        explain=explain,
+        now=clock,
+        timed=timed,
+    )
+    return controller, clock
+
+
+def press(controller: Controller, *keys: str) -> None:
+    for key in keys:
+        controller.key(key)
+
+
+# --- selection -------------------------------------------------------------------------------------
+def test_the_goal_car_is_selected_first_and_tab_cycles_both_ways() -> None:
+    c, _ = make()
+    assert c.selected == "A" and c.mode is Mode.PLAY
+    press(c, "tab")
+    assert c.selected == "B" and "B selected (vertical car" in c.message
+    press(c, "tab", "tab")
+    assert c.selected == "A"  # A, B, C and round again
+    press(c, "shift-tab")
+    assert c.selected == "C"
+
+
+def test_a_name_selects_in_either_case_but_command_keys_stay_commands() -> None:
+    c, _ = make()
+    press(c, "C")
+    assert c.selected == "C"
+    press(c, "b")  # no vehicle is called b: the one called B
+    assert c.selected == "B"
+    press(c, "Z")
+    assert c.selected == "B" and "neither a key of the game nor a vehicle" in c.message
+
+
+def test_colon_selects_lower_case_and_long_names() -> None:
+    board = Board(
+        6,
+        6,
+        [
+            Vehicle("A", "H", 2, 2, 0),
+            Vehicle("h", "V", 2, 0, 3),
+            Vehicle("TT", "V", 3, 3, 4),
+        ],
+    )
+    c, _ = make(Level(Entry(board, {}, "inline")))
+    press(c, "h")  # h is the hint key
+    assert c.selected == "A" and c.hint is not None
+    press(c, "esc", ":", "h", "enter")
+    assert c.selected == "h" and c.mode is Mode.PLAY
+    press(c, ":", "T", "T", "X", "backspace")
+    assert c.typed == "TT" and c.mode is Mode.NAME
+    press(c, "enter")
+    assert c.selected == "TT"
+    press(c, ":", "Q", "enter")
+    assert c.selected == "TT" and "no vehicle named 'Q'" in c.message
+    press(c, ":", "h", "esc")
+    assert c.selected == "TT" and c.mode is Mode.PLAY
+
+
+# --- sliding -------------------------------------------------------------------------------------
+def test_arrows_slide_and_a_refused_slide_gives_the_oracle_reason() -> None:
+    c, _ = make()
+    press(c, "right")
+    assert c.message == "A cannot slide right 1: cell (2,2) is part of B (V2)"
+    assert c.game.moves_played == 0
+    press(c, "up")
+    assert "A slides left and right only" in c.message
+    press(c, "B", "down")
+    assert "cell (3,2) is part of C (H2)" in c.message
+    press(c, "up")
+    assert c.game.history == (Move("B", -1),)
+    press(c, "up")
+    assert "B would leave the board at the top edge" in c.message
+    assert c.game.history == (Move("B", -1),)
+
+
+def test_consecutive_slides_of_one_vehicle_are_one_move() -> None:
+    c, _ = make()
+    press(c, "C", "left", "left")
+    assert c.game.history == (Move("C", -2),)
+    assert (c.game.moves_played, c.game.steps_played) == (1, 2)
+    press(c, "right")
+    assert c.game.history == (Move("C", -1),)
+    press(c, "right")
+    assert c.game.history == () and "C is back where it was" in c.message
+    press(c, "left", "B", "up", "C", "left")  # another vehicle between: a new move
+    assert c.game.history == (Move("C", -1), Move("B", -1), Move("C", -1))
+
+
+def test_reachable_cells_come_from_the_legal_moves() -> None:
+    c, _ = make()
+    assert c.reachable() == set()  # A is blocked
+    press(c, "C")
+    assert c.reachable() == {(3, 0), (3, 1), (3, 4)}
+    press(c, "B")
+    assert c.reachable() == {(0, 2)}
+
+
+def test_undo_redo_and_reset_with_confirmation() -> None:
+    c, _ = make()
+    press(c, "C", "left", "B", "up")
+    press(c, "u")
+    assert c.game.history == (Move("C", -1),) and c.message == "undid B-1"
+    press(c, "ctrl-z")
+    assert c.game.history == ()
+    press(c, "r", "ctrl-y")
+    assert c.game.history == (Move("C", -1), Move("B", -1))
+    press(c, "ctrl-r")
+    assert c.mode is Mode.CONFIRM_RESET
+    press(c, "n")
+    assert c.mode is Mode.PLAY and c.game.moves_played == 2 and "cancelled" in c.message
+    press(c, "ctrl-r", "y")
+    assert c.game.moves_played == 0 and "2 moves taken back" in c.message
+    press(c, "u")
+    assert "nothing to undo" in c.message
+
+
+# --- winning, hints and the solution ---------------------------------------------------------------
+def test_a_win_without_help_is_perfect_and_saved(tmp_path: Path) -> None:
+    progress = Progress(tmp_path / "progress.json")
+    c, clock = make(progress=progress)
+    clock.now += 5
+    press(c, "B", "up", "A", "right", "right")
+    clock.now += 7
+    press(c, "right")
+    assert c.mode is Mode.WON and c.game.history == (Move("B", -1), Move("A", 3))
+    assert c.result is not None and c.result.perfect
+    clock.now += 60  # the stopwatch stopped at the win
+    assert c.elapsed() == 12
+    text = "\n".join(c.win_text())
+    assert "PERFECT" in text and "Time: 0:12." in text and "Progress saved." in text
+    record = Progress.load(tmp_path / "progress.json").get(c.level.key, c.level.board)
+    assert record is not None and record.perfect and (record.best, record.best_steps) == (2, 4)
+
+
+def test_a_hint_highlights_plays_on_enter_and_takes_perfect_away(tmp_path: Path) -> None:
+    progress = Progress(tmp_path / "progress.json")
+    c, _ = make(progress=progress)
+    press(c, "h")
+    assert c.hint == Move("B", -1) and c.highlighted == "B"
+    assert c.hint_cells() == {(0, 2), (1, 2)}
+    assert "hint: B-1 (B up 1): Enter plays it" in c.message
+    press(c, "enter")
+    assert c.game.history == (Move("B", -1),) and c.hint is None
+    press(c, "A", "right", "right", "right")
+    assert c.mode is Mode.WON and c.result is not None
+    assert c.result.moves == 2 and not c.result.perfect
+    assert "not PERFECT: help was used" in "\n".join(c.win_text())
+    record = progress.get(c.level.key, c.level.board)
+    assert record is not None and not record.perfect and record.hints == 1
+
+
+def test_solution_playback_steps_animates_and_returns() -> None:
+    c, clock = make()
+    press(c, "C", "left")
+    press(c, "s")
+    assert c.mode is Mode.PLAYBACK and c.board == c.game.position
+    plan = [move for move, _ in c.playback]
+    assert c.game.position.replay(plan).is_won()
+    press(c, "right")
+    assert c.board == c.game.position.apply(plan[0]) and "1. " in c.playback_text()
+    press(c, " ", "left", "left")
+    assert c.playback_index == 0
+    press(c, "p")
+    assert c.animating and not c.tick()
+    for k in range(1, len(plan) + 1):
+        clock.now += 1
+        assert c.tick() and c.playback_index == k
+    assert not c.animating and c.board.is_won()
+    press(c, "esc")
+    assert c.mode is Mode.PLAY and c.game.history == (Move("C", -1),)
+    assert c.game.result().solution_shown
+
+
+def test_the_stopwatch_waits_while_help_or_the_menu_is_open() -> None:
+    c, clock = make()
+    clock.now += 3
+    press(c, "?")
+    assert c.mode is Mode.HELP
+    clock.now += 100
+    press(c, "x")  # any key closes the help
+    assert c.mode is Mode.PLAY
+    clock.now += 2
+    press(c, "l")
+    assert c.mode is Mode.MENU
+    clock.now += 50
+    press(c, "esc")
+    clock.now += 1
+    assert c.elapsed() == 6
+    assert "time 0:06" in c.status_parts()
+    assert clock_text(3725) == "1:02:05" and clock_text(59.9) == "0:59"
+
+
+def test_the_timed_clock_adds_the_time_of_the_moves() -> None:
+    c, _ = make(timed=TimeModel.one_hand(car_seconds="2", truck_seconds="5"))
+    assert c.status_parts()[-1] == "clock 0 s"
+    press(c, "C", "left", "left")
+    assert c.status_parts()[-1].startswith("clock ") and c.status_parts()[-1] != "clock 0 s"
+
+
+# --- levels --------------------------------------------------------------------------------------
+def test_next_level_and_the_level_menu() -> None:
+    entries = parse_text(TINY + "\n" + SECOND, source="two", fmt="grid")
+    first = Level(entries[0], None, 1, 2, tuple(entries))
+    c, _ = make(first)
+    press(c, "n")
+    assert c.level.entry.meta["name"] == "second" and c.game.moves_played == 0
+    press(c, "n")
+    assert "last level here" in c.message
+    press(c, "l")
+    rows = c.menu_rows
+    assert rows[0].level is None and rows[0].text.startswith("this file")
+    assert rows[c.menu_index].level is not None and rows[c.menu_index].level.key == c.level.key
+    built_in = [r.level.key for r in rows if r.level is not None and r.level.pack is not None]
+    assert built_in == [f"{p.name}:{k}" for p in packs() for k in range(1, len(p.levels) + 1)]
+    press(c, "up", "enter")
+    assert c.mode is Mode.PLAY and c.level.entry.meta["name"] == "tiny"
+    press(c, "l", "end", "enter")
+    last = packs()[-1]
+    assert c.level.key == f"{last.name}:{len(last.levels)}"
+    assert next_level(c.level) is None
+
+
+def test_the_menu_shows_progress(tmp_path: Path) -> None:
+    progress = Progress(tmp_path / "progress.json")
+    p = packs()[0]
+    one = p.levels[0]
+    progress.record_win(f"{p.name}:1", one.board, moves=40, steps=50, optimal=None)
+    c, _ = make(progress=progress)
+    press(c, "l")
+    row = next(r for r in c.menu_rows if r.level is not None and r.level.key == f"{p.name}:1")
+    assert row.solved and row.best == 40 and "solved in 40" in row.text
+
+
+# --- the mouse ------------------------------------------------------------------------------------
+def test_click_selects_and_click_on_the_lane_slides() -> None:
+    c, _ = make()
+    c.press((3, 3))
+    c.release()
+    assert c.selected == "C"
+    c.press((3, 0))  # C's lane, two cells to the left: one move of two steps
+    assert c.game.history == (Move("C", -2),)
+    c.press((0, 0))
+    assert "is not in C's lane" in c.message
+    c.press((2, 0))
+    c.release()
+    c.press((2, 4))  # A's lane, but B stands in the way
+    assert c.message == "A cannot slide right 3: cell (2,2) is part of B (V2)"
+    assert c.game.moves_played == 1
+
+
+def test_drag_follows_the_pointer_as_far_as_the_lane_is_free() -> None:
+    c, _ = make()
+    c.press((3, 2))  # grab C by its left cell
+    c.drag((3, 1))
+    c.drag((3, 0))
+    c.drag((3, -1))
+    c.release()
+    assert c.game.history == (Move("C", -2),)
+    c.press((3, 1))  # now C's right cell
+    c.drag((3, 4))  # three cells right: as far as the edge allows
+    c.release()
+    assert c.game.position.cells_of("C") == [(3, 3), (3, 4)] and c.game.history == (Move("C", 1),)
+
+
+# --- never a crash ----------------------------------------------------------------------------------
+KEYS = sorted(COMMAND_CHARS - {"q"}) + [
+    "A",
+    "B",
+    "C",
+    "a",
+    "z",
+    "p",
+    "y",
+    "up",
+    "down",
+    "left",
+    "right",
+    "tab",
+    "shift-tab",
+    "enter",
+    "esc",
+    "backspace",
+    "home",
+    "end",
+    "pgup",
+    "pgdn",
+    "ctrl-r",
+    "ctrl-y",
+    "ctrl-z",
+    " ",
+    "\x00",
+]
+EVENTS = st.one_of(
+    st.sampled_from(KEYS).map(lambda k: ("key", k)),
+    st.tuples(st.sampled_from(["press", "drag"]), st.tuples(st.integers(-1, 5), st.integers(-1, 5))),
+    st.just(("release", None)),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(EVENTS, max_size=40))
+def test_no_key_or_click_sequence_breaks_the_game(events: list[tuple[str, object]]) -> None:
+    c, clock = make()
+    for kind, value in events:
+        clock.now += 0.7
+        if kind == "key":
+            c.key(str(value))
+        elif kind == "press":
+            c.press(value)  # type: ignore[arg-type]
+        elif kind == "drag":
+            c.drag(value)  # type: ignore[arg-type]
+        else:
+            c.release()
+        c.tick()
+        game = c.game
+        assert game.start.replay(game.history) == game.position
+        assert all(a.vehicle != b.vehicle for a, b in zip(game.history, game.history[1:], strict=False))
+        assert game.steps_played == sum(m.steps for m in game.history)
+        assert c.mode is not Mode.QUIT
+        assert c.board is not None and c.status_parts()
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl-c", "ctrl-d"])
+def test_every_way_out_quits(key: str) -> None:
+    c, _ = make()
+    press(c, "?", key)
+    assert c.mode is Mode.QUIT
+    c, _ = make()
+    press(c, key)
+    assert c.mode is Mode.QUIT

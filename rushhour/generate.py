@@ -386,6 +386,11 @@ class Puzzle:
     def steps(self) -> int:
         return sum(abs(m.distance) for m in self.solution)
 
+    @property
+    def difficulty(self) -> tuple[int, int]:
+        """How hard the puzzle is: its optimal moves, then the size of its reachable set."""
+        return (self.moves, self.cluster)
+
     def meta(self, name: str | None = None) -> dict[str, str]:
         """The header of the puzzle in a board file."""
         out = {"name": name} if name else {}

@@ -314,6 +314,25 @@ def test_cli_recorded_command_makes_the_same_puzzles(capsys: pytest.CaptureFixtu
     assert status == 0 and again == out
 
 
+def test_cli_sort_writes_the_same_puzzles_easiest_first(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ("generate", "--count", "6", "--min-moves", "3", "--max-moves", "9", "--seed", "5", "--name", "p")
+    status, plain, _ = run(capsys, *base)
+    assert status == 0
+    status, ordered, _ = run(capsys, *base, "--sort")
+    assert status == 0
+    made, easiest = parse_text(plain), parse_text(ordered)
+    figures = [(int(e.meta["moves"]), int(e.meta["cluster"])) for e in easiest]
+    assert figures == sorted(figures) and len(set(figures)) > 1
+    assert sorted(fogleman.write_line(e.board) for e in made) == sorted(fogleman.write_line(e.board) for e in easiest)
+    assert [e.meta["name"] for e in easiest] == [f"p-{k:02d}" for k in range(1, 7)]
+    assert figures != [(int(e.meta["moves"]), int(e.meta["cluster"])) for e in made]  # the order did change
+    # the recorded command asks for the sorting, and makes the same file again
+    command = next(line for line in ordered.splitlines() if line.startswith("# command: "))
+    assert " --seed 5 --sort " in command
+    status, again, _ = run(capsys, *shlex.split(command[len("# command: rushhour ") :]))
+    assert status == 0 and again == ordered
+
+
 def test_cli_fogleman_lines(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(
         capsys, "generate", "--count", "2", "--min-moves", "3", "--seed", "4", "--format", "fogleman"

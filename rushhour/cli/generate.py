@@ -109,6 +109,12 @@ def register(sub: Any) -> None:
     p.add_argument("--title", help="title in the document header (grid format)")
     p.add_argument("--description", help="description in the document header (grid format)")
     p.add_argument("--order", type=int, help="pack order in the document header (grid format)")
+    p.add_argument(
+        "--sort",
+        action="store_true",
+        help="write the puzzles easiest first (optimal moves, then reachable-set size; ties in the "
+        "order made), all at the end instead of one by one",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     p.set_defaults(func=cmd_generate)
 
@@ -138,7 +144,7 @@ def command_line(s: Settings, count: int) -> str:
 def exact_command(args: argparse.Namespace, s: Settings, count: int) -> str:
     """The command as given: the puzzles' options (:func:`command_line`, with the seed even when it
     was drawn) and the options of the output."""
-    extra: list[str] = []
+    extra: list[str] = ["--sort"] if args.sort else []
     if args.fmt != "grid":
         extra += ["--format", args.fmt]
     if args.jobs != 1:
@@ -184,6 +190,8 @@ class _Writer:
         self.to_dir = _is_dir(self.out)
         self.prefix: str = args.name
         self.made: list[tuple[Puzzle, dict[str, str]]] = []
+        self.sort: bool = args.sort
+        self.pending: list[Puzzle] = []  # held back until close when sorting
         self.header: dict[str, str] = {"title": args.title or "Generated puzzles"}
         if args.order is not None:
             self.header["order"] = str(args.order)
@@ -204,6 +212,12 @@ class _Writer:
                 raise RushHourError(f"cannot make the folder {self.out}: {err.strerror}") from None
 
     def add(self, puzzle: Puzzle) -> None:
+        if self.sort:
+            self.pending.append(puzzle)
+        else:
+            self._emit(puzzle)
+
+    def _emit(self, puzzle: Puzzle) -> None:
         meta = puzzle.meta(f"{self.prefix}-{len(self.made) + 1:02d}")
         self.made.append((puzzle, meta))
         if self.to_dir and self.out is not None:
@@ -235,6 +249,9 @@ class _Writer:
         return write_board(puzzle.board, fmt, meta)
 
     def close(self) -> None:
+        for puzzle in sorted(self.pending, key=lambda p: p.difficulty):  # stable: ties as made
+            self._emit(puzzle)
+        self.pending.clear()
         if self.to_dir or not self.made:
             return
         if self.out is None:

@@ -2,23 +2,37 @@
 
 A pack is a grid-text document (see :mod:`rushhour.formats.grid`) whose first block is the pack's own
 header (``title``, ``order``, ``description``, and for generated packs the ``seed`` and ``command``
-that made it).  Levels are numbered from 1.  A BOARD argument is, in this order: a file path (with
-``PATH:N`` choosing the N-th board of a file that has several), an inline board (a Fogleman string, or
-grid rows separated by ``/``), a pack level (``beginner:3``), a pack name (its first level), or the
-``name`` of a built-in level.
+that made it).  Levels are numbered from 1, easiest first: by optimal moves, then by the size of the
+reachable set (:func:`difficulty`).  Packs are played in their ``order``; :func:`play_order`,
+:func:`next_level` and :func:`first_unsolved` walk through them.
+
+The daily puzzle (:func:`daily`) is generated from the date: the same 6x6 puzzle of 20 to 35 moves for
+everyone on that day, known as ``daily:YYYY-MM-DD``.
+
+A BOARD argument is, in this order: a file path (with ``PATH:N`` choosing the N-th board of a file that
+has several), an inline board (a Fogleman string, or grid rows separated by ``/``), a pack level
+(``beginner:3``), a pack name (its first level), a day's puzzle (``daily:2026-11-23``, or ``daily`` for
+today's), or the ``name`` of a built-in level.
 """
 
 from __future__ import annotations
 
+import datetime
 import math
 import os
+import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rushhour.errors import BoardNotFoundError
+from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.formats import Entry, fogleman, grid, parse_text, read_file
 from rushhour.formats.cells import EMPTY_CHARS, VEHICLE_CHARS, WALL_CHARS
+
+if TYPE_CHECKING:
+    from rushhour.progress import Progress
 
 _INLINE_GRID_CHARS = set(VEHICLE_CHARS) | EMPTY_CHARS | WALL_CHARS | {"/"}
 
@@ -84,6 +98,115 @@ def default_board() -> Entry:
     return packs()[0].levels[0]
 
 
+def difficulty(entry: Entry) -> tuple[int, int]:
+    """How hard a level is, from its header: optimal moves, then the size of its reachable set (a
+    missing figure counts as harder than any)."""
+
+    def figure(name: str) -> int:
+        text = entry.meta.get(name, "").strip()
+        return int(text) if text.isdigit() else sys.maxsize
+
+    return figure("moves"), figure("cluster")
+
+
+@dataclass(frozen=True)
+class Level:
+    """One built-in level: its pack, its number there (from 1) and its board and header."""
+
+    pack: str
+    number: int
+    entry: Entry
+
+    @property
+    def key(self) -> str:
+        """``pack:N``, how the progress file and a BOARD argument name it."""
+        return f"{self.pack}:{self.number}"
+
+
+def play_order() -> tuple[Level, ...]:
+    """Every built-in level, pack by pack in the packs' order, easiest first within a pack."""
+    return tuple(Level(p.name, k, entry) for p in packs() for k, entry in enumerate(p.levels, start=1))
+
+
+def next_level(pack_name: str, number: int) -> Level | None:
+    """The level after ``pack_name:number``: the next of its pack, else the first of the next pack;
+    None after the last level of the last pack."""
+    level(pack_name, number)  # raises for an unknown level
+    order = play_order()
+    here = next(k for k, item in enumerate(order) if (item.pack, item.number) == (pack_name, number))
+    return order[here + 1] if here + 1 < len(order) else None
+
+
+def first_unsolved(progress: Progress) -> Level | None:
+    """The first level in play order that ``progress`` has no win of (for its current board); None
+    when every level is solved."""
+    for item in play_order():
+        if not progress.is_solved(item.key, item.entry.board):
+            return item
+    return None
+
+
+# --- the daily puzzle ------------------------------------------------------------------------------
+
+DAILY_SIZE = (6, 6)
+DAILY_MOVES = (20, 35)
+#: enough tries that no day goes without a puzzle (a day needs 1 to 10 on 6x6)
+DAILY_TRIES = 2000
+_DAILY_RE = re.compile(r"daily(?::(\d{4}-\d{2}-\d{2}))?\Z")
+
+
+def daily_key(day: datetime.date) -> str:
+    """``daily:YYYY-MM-DD``: the day's puzzle as the progress file and a BOARD argument name it."""
+    return f"daily:{day.isoformat()}"
+
+
+def daily_seed(day: datetime.date) -> int:
+    """The generator's seed of a day: the date as the number YYYYMMDD."""
+    return int(day.strftime("%Y%m%d"))
+
+
+@dataclass(frozen=True)
+class Daily:
+    """A day's puzzle: the day and the puzzle (labelled with its key, its header like a generated
+    pack level's: moves, steps, cluster, seed and try)."""
+
+    day: datetime.date
+    entry: Entry
+
+    @property
+    def key(self) -> str:
+        return daily_key(self.day)
+
+
+def daily(day: datetime.date) -> Daily:
+    """The day's puzzle: the first puzzle the generator makes on 6x6 with 20 to 35 optimal moves and
+    :func:`daily_seed` as its seed, the same on every machine and every run."""
+    from rushhour.generate import Generator, Settings
+
+    width, height = DAILY_SIZE
+    lo, hi = DAILY_MOVES
+    settings = Settings(width=width, height=height, min_moves=lo, max_moves=hi, seed=daily_seed(day))
+    made = next(Generator(settings).run(1, max_tries=DAILY_TRIES), None)
+    if made is None:
+        raise RushHourError(f"no puzzle for {day.isoformat()} in {DAILY_TRIES} tries")
+    return Daily(day, Entry(made.board, made.meta(f"daily-{day.isoformat()}"), daily_key(day)))
+
+
+def _daily_spec(text: str) -> Daily | None:
+    found = _DAILY_RE.match(text)
+    if found is None:
+        return None
+    if found.group(1) is None:
+        return daily(datetime.date.today())
+    try:
+        day = datetime.date.fromisoformat(found.group(1))
+    except ValueError:
+        raise BoardNotFoundError(
+            f"{text!r} is not a day: write daily:YYYY-MM-DD, like daily:2026-11-23"
+        ) from None
+    return daily(day)
+
+
 def _split_index(spec: str) -> tuple[str, int | None]:
     head, colon, tail = spec.rpartition(":")
     if colon and head and tail.isdigit():
@@ -132,6 +255,9 @@ def resolve_all(spec: str) -> list[Entry]:
     for p in packs():
         if p.name == name:
             return [p.levels[0]] if number is None else [level(name, number)]
+    day = _daily_spec(text)
+    if day is not None:
+        return [day.entry]
     for p in packs():
         for entry in p.levels:
             if entry.meta.get("name") == text:

@@ -22,6 +22,7 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rushhour import levels
 from rushhour.board import Board, Cell, Move, direction_word
 from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.formats import Entry
@@ -84,15 +85,8 @@ def pack_level(p: Pack, number: int) -> Level:
 def next_level(level: Level) -> Level | None:
     """The level after this one: the next of its pack or file, then the first of the next pack."""
     if level.pack is not None and level.number is not None:
-        order = packs()
-        names = [p.name for p in order]
-        here = order[names.index(level.pack)]
-        if level.number < len(here.levels):
-            return pack_level(here, level.number + 1)
-        for p in order[names.index(level.pack) + 1 :]:
-            if p.levels:
-                return pack_level(p, 1)
-        return None
+        found = levels.next_level(level.pack, level.number)
+        return None if found is None else pack_level(levels.pack(found.pack), found.number)
     if level.number is not None and level.number < len(level.siblings):
         return Level(level.siblings[level.number], None, level.number + 1, level.total, level.siblings)
     return None
@@ -682,9 +676,9 @@ class Controller:
             self.message = str(err)
 
     def _press(self, cell: Cell) -> None:
-        if self.mode is not Mode.PLAY:
-            return
         board = self.game.position
+        if self.mode is not Mode.PLAY or not (0 <= cell[0] < board.height and 0 <= cell[1] < board.width):
+            return
         name = board.at(cell)
         if name is not None:
             self.hint = None

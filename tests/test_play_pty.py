@@ -50,9 +50,10 @@ def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def spawn(tmp_path: Path, *args: str, **extra: str) -> pexpect.spawn:
+    """The line mode in a terminal (``--plain``; the full screen is tested in tests/test_tui_pty.py)."""
     return pexpect.spawn(
         COMMAND[0],
-        [*COMMAND[1:], *args],
+        [*COMMAND[1:], *args, "--plain"],
         env=environment(tmp_path, **extra),
         encoding="utf-8",
         timeout=TIMEOUT,

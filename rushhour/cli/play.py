@@ -11,16 +11,26 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from colorama import Fore, Style
 
-from rushhour.board import Board, Move, direction_word
+from rushhour import levels
+from rushhour.board import Board, Move
 from rushhour.cli.core import add_color_flags, board_summary, color_wanted
+from rushhour.controller import (
+    Controller,
+    Level,
+    describe,
+    next_level,
+    pack_level,
+    record_win,
+    status_parts,
+    win_lines,
+)
 from rushhour.errors import BoardNotFoundError, RushHourError, SaveFileError
 from rushhour.formats import Entry
-from rushhour.game import Game, MoveSource, Result, Solver
+from rushhour.game import Game, MoveSource, Solver
 from rushhour.levels import Pack, pack, packs, resolve_all
 from rushhour.progress import Progress, default_path, level_key
 from rushhour.render.text import render
@@ -76,52 +86,11 @@ def optimal_plan(board: Board) -> list[Move] | None:
 
 
 # --- levels and where play starts -----------------------------------------------------------------
-@dataclass(frozen=True)
-class Level:
-    """A board to play, where it comes from and how the progress file knows it."""
-
-    entry: Entry
-    pack: str | None = None  # built-in pack name
-    number: int | None = None  # 1-based, in its pack or file
-    total: int | None = None  # levels in that pack or file
-    siblings: tuple[Entry, ...] = ()  # the other boards of the same file, for "next level"
-
-    @property
-    def board(self) -> Board:
-        return self.entry.board
-
-    @property
-    def key(self) -> str:
-        return level_key(self.board, self.pack, self.number)
-
-    @property
-    def title(self) -> str:
-        name = self.entry.meta.get("name")
-        if self.pack is not None:
-            where = f"{self.pack}:{self.number} of {self.total}"
-            return f"{name} ({where})" if name else where
-        label = name or self.entry.label or "board"
-        if self.total and self.total > 1:
-            label += f" ({self.number} of {self.total})"
-        return label
-
-    @property
-    def known_optimal(self) -> int | None:
-        value = self.entry.meta.get("moves", "").strip()
-        return int(value) if value.isdigit() else None
-
-
-def pack_level(p: Pack, number: int) -> Level:
-    if not 1 <= number <= len(p.levels):
-        raise BoardNotFoundError(f"pack {p.name} has levels 1 to {len(p.levels)}, not {number}")
-    return Level(p.levels[number - 1], p.name, number, len(p.levels))
-
-
-def first_unsolved(progress: Progress, among: Sequence[Pack]) -> Level | None:
-    for p in among:
-        for number, entry in enumerate(p.levels, start=1):
-            if not progress.is_solved(level_key(entry.board, p.name, number), entry.board):
-                return Level(entry, p.name, number, len(p.levels))
+def first_unsolved_of(progress: Progress, p: Pack) -> Level | None:
+    """The first level of one pack that ``progress`` has no win of."""
+    for number, entry in enumerate(p.levels, start=1):
+        if not progress.is_solved(level_key(entry.board, p.name, number), entry.board):
+            return Level(entry, p.name, number, len(p.levels))
     return None
 
 
@@ -159,12 +128,14 @@ def choose_level(
             found = _as_pack_level(entries[index]) if len(entries) == 1 else None
             if found is not None:
                 return found, None
+            if len(entries) == 1 and entries[0].label.startswith("daily:"):  # `play daily:2026-11-23`
+                return Level(entries[0], key_override=entries[0].label), None
             return Level(entries[index], None, index + 1, len(entries), tuple(entries)), None
     if pack_name is not None:
         chosen = pack(pack_name)
         if number is not None:
             return pack_level(chosen, number), None
-        first = first_unsolved(progress, [chosen])
+        first = first_unsolved_of(progress, chosen)
         if first is None:
             return pack_level(chosen, 1), f"every level of {chosen.name} is solved: starting again at level 1"
         return first, None
@@ -173,40 +144,13 @@ def choose_level(
         raise BoardNotFoundError("there are no built-in levels")
     if number is not None:
         return pack_level(all_packs[0], number), None
-    first = first_unsolved(progress, all_packs)
-    if first is None:
+    unsolved = levels.first_unsolved(progress)
+    if unsolved is None:
         return pack_level(all_packs[0], 1), "every built-in level is solved: starting again at the first"
-    return first, None
-
-
-def next_level(level: Level) -> Level | None:
-    """The level after this one: the next of its pack or file, then the first of the next pack."""
-    if level.pack is not None and level.number is not None:
-        order = packs()
-        names = [p.name for p in order]
-        here = order[names.index(level.pack)]
-        if level.number < len(here.levels):
-            return pack_level(here, level.number + 1)
-        later = order[names.index(level.pack) + 1 :]
-        for p in later:
-            if p.levels:
-                return pack_level(p, 1)
-        return None
-    if level.number is not None and level.number < len(level.siblings):
-        return Level(level.siblings[level.number], None, level.number + 1, level.total, level.siblings)
-    return None
+    return pack_level(pack(unsolved.pack), unsolved.number), None
 
 
 # --- drawing ---------------------------------------------------------------------------------------
-def describe(board: Board, move: Move) -> str:
-    """``A+2 (A right 2)``."""
-    try:
-        orientation = board.vehicle(move.vehicle).orientation
-    except RushHourError:
-        return str(move)
-    return f"{move} ({move.vehicle} {direction_word(orientation, move.distance)} {move.steps})"
-
-
 def format_options(options: Sequence[Move], width: int = OPTIONS_WIDTH) -> list[str]:
     """The numbered legal moves in columns."""
     if not options:
@@ -221,49 +165,8 @@ def format_options(options: Sequence[Move], width: int = OPTIONS_WIDTH) -> list[
     return lines
 
 
-def optimal_text(game: Game) -> str:
-    try:
-        optimal = game.optimal()
-    except RushHourError:  # the search gave up (limits) or could not run
-        return "optimal ?"
-    return "unsolvable" if optimal is None else f"optimal {optimal}"
-
-
-def status_parts(game: Game) -> list[str]:
-    """The pieces of the status line, in order; extend this list to show more."""
-    return [
-        f"moves {game.moves_played}",
-        f"steps {game.steps_played}",
-        optimal_text(game),
-        f"hints {game.hints_used}",
-    ]
-
-
 def status_line(game: Game, extra: Sequence[str] = ()) -> str:
     return " | ".join([*status_parts(game), *extra])
-
-
-def win_lines(result: Result) -> list[str]:
-    moves = f"{result.moves} move{'s' if result.moves != 1 else ''}"
-    lines = [f"Solved in {moves} ({result.steps} step{'s' if result.steps != 1 else ''})."]
-    if result.optimal is None:
-        lines.append("The optimal number of moves of this level is not known.")
-    elif result.perfect:
-        lines.append(f"PERFECT: {result.moves} moves, the optimum!")
-    else:
-        extra = result.moves - result.optimal
-        lines.append(
-            f"The optimum is {result.optimal} move{'s' if result.optimal != 1 else ''}: "
-            f"{extra} more than needed."
-        )
-    notes = []
-    if result.hints:
-        notes.append(f"{result.hints} hint{'s' if result.hints != 1 else ''}")
-    if result.solution_shown:
-        notes.append("after seeing the solution")
-    if notes:
-        lines.append("With " + ", ".join(notes) + ".")
-    return lines
 
 
 def _write_stdout(text: str) -> None:
@@ -465,14 +368,7 @@ class PlaySession:
         if not self.progress.saving:
             return
         try:
-            self.progress.record_win(
-                level.key,
-                level.board,
-                moves=result.moves,
-                steps=result.steps,
-                optimal=result.optimal,
-                hints=result.hints,
-            )
+            record_win(self.progress, level, result)
             self.say("progress saved")
         except SaveFileError as err:
             self.say(f"warning: {err}")
@@ -492,17 +388,75 @@ def open_progress(no_save: bool) -> Progress:
         return Progress.memory()
 
 
+def oracle_explain(board: Board, move: Move) -> str:
+    """Why the SAT oracle refuses a move: the reason read from its unsatisfiable core."""
+    from rushhour.logic.oracle import oracle_for
+
+    return oracle_for(board).explain(board, move).reason
+
+
+def daily_level() -> Level:
+    """The puzzle of the day, known to the progress file by its date."""
+    from datetime import date
+
+    from rushhour.levels import daily
+
+    puzzle = daily(date.today())
+    return Level(puzzle.entry, key_override=puzzle.key)
+
+
+def full_screen_wanted(args: argparse.Namespace) -> bool:
+    """Full screen when both stdin and stdout are terminals, unless ``--plain`` asks for lines."""
+    return not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def play_full_screen(
+    level: Level, progress: Progress, args: argparse.Namespace, timed: TimeModel | None
+) -> int:
+    import time
+
+    from rushhour import tui
+
+    controller = Controller(
+        level,
+        progress=progress,
+        legal_moves=oracle_moves,
+        solver=optimal_plan,
+        explain=oracle_explain,
+        now=time.monotonic,
+        timed=timed,
+    )
+    try:
+        status = tui.run(controller, color=color_wanted(args))
+    except RushHourError:
+        raise
+    except Exception as err:  # the terminal is restored by now: report the error on one line
+        controller.quit()
+        print(f"error: unexpected {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+    if controller.message.startswith("warning: "):
+        print(controller.message, file=sys.stderr)
+    return status
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     import colorama
 
     colorama.just_fix_windows_console()
     progress = open_progress(args.no_save)
-    level, note = choose_level(args.board, args.pack, args.level, progress)
-    if note:
-        print(note)
+    if args.daily:
+        if args.board is not None or args.pack is not None or args.level is not None:
+            raise BoardNotFoundError("--daily plays the puzzle of the day: give no BOARD, --pack or --level")
+        level, note = daily_level(), None
+    else:
+        level, note = choose_level(args.board, args.pack, args.level, progress)
     timed = None
     if args.timed:
         timed = TimeModel.one_hand(car_seconds=args.car_seconds, truck_seconds=args.truck_seconds)
+    if full_screen_wanted(args):
+        return play_full_screen(level, progress, args, timed)
+    if note:
+        print(note)
     session = PlaySession(progress, color=color_wanted(args), echo=not sys.stdin.isatty(), timed=timed)
     return session.run(level)
 
@@ -558,13 +512,16 @@ def register(sub: Any) -> None:
         help="play a level in the terminal",
         description=(
             "Play Rush Hour in the terminal.  With no BOARD: the first unsolved built-in level.  "
-            "Moves are typed (A+2, B-1) or picked by number; u undo, r redo, h hint, s solve, q quit."
+            "In a terminal the game is full screen (keys and mouse; ? lists the keys); with --plain, "
+            "or when input or output is not a terminal, moves are typed (A+2, B-1) or picked by number."
         ),
     )
     p.add_argument("board", nargs="?", metavar="BOARD", help="file, inline board, PACK, PACK:N or level name")
     p.add_argument("--pack", metavar="NAME", help="play this built-in pack (its first unsolved level)")
     p.add_argument("--level", type=int, metavar="N", help="level N of the pack or file")
     p.add_argument("--no-save", action="store_true", help="neither read nor write the progress file")
+    p.add_argument("--daily", action="store_true", help="play the puzzle of the day (the same for everyone)")
+    p.add_argument("--plain", action="store_true", help="play by typed lines, even in a terminal")
     p.add_argument("--timed", action="store_true", help="show a clock of the time your moves would take")
     p.add_argument("--car-seconds", default="2", metavar="S", help="with --timed: seconds per cell for a car")
     p.add_argument("--truck-seconds", default="5", metavar="S", help="with --timed: per cell for a truck")

@@ -1,0 +1,184 @@
+"""The full-screen game: keys and mouse in, the screen out, on the standard ``curses`` module.
+
+:func:`run` takes the terminal (alternate screen, raw keys, the mouse with button motion), feeds every
+key and mouse event to a :class:`~rushhour.controller.Controller` and redraws in place.  Every way out
+gives the terminal back as it was: ``q``, Ctrl-C, Ctrl-D, the end of input, SIGTERM, SIGHUP and an
+unexpected error (which the caller then reports on one line).
+"""
+
+from __future__ import annotations
+
+import curses
+import os
+import select
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from types import FrameType
+
+from rushhour.controller import Controller, Mode
+from rushhour.tui.screen import Screen
+
+#: how often the screen is refreshed without input (the stopwatch, an animated solution), in ms
+TICK_MS = 200
+#: xterm's button-motion mouse mode (dragging); curses turns on clicks, and SGR coordinates, itself
+MOTION_ON, MOTION_OFF = "\x1b[?1002h", "\x1b[?1002l"
+#: read errors in a row on a readable input that mean it has ended
+EOF_ERRORS = 3
+
+_NAMED_KEYS = {
+    curses.KEY_UP: "up",
+    curses.KEY_DOWN: "down",
+    curses.KEY_LEFT: "left",
+    curses.KEY_RIGHT: "right",
+    curses.KEY_BTAB: "shift-tab",
+    curses.KEY_ENTER: "enter",
+    curses.KEY_BACKSPACE: "backspace",
+    curses.KEY_HOME: "home",
+    curses.KEY_END: "end",
+    curses.KEY_PPAGE: "pgup",
+    curses.KEY_NPAGE: "pgdn",
+}
+_CONTROL_KEYS = {
+    "\t": "tab",
+    "\n": "enter",
+    "\r": "enter",
+    "\x1b": "esc",
+    "\x7f": "backspace",
+    "\x08": "backspace",
+    "\x03": "ctrl-c",
+    "\x04": "ctrl-d",
+    "\x12": "ctrl-r",
+    "\x19": "ctrl-y",
+    "\x1a": "ctrl-z",
+}
+
+
+class Signalled(Exception):
+    """SIGTERM or SIGHUP arrived: leave, restoring the terminal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def key_name(key: int | str) -> str | None:
+    """The controller's name of a key read by curses (None for keys the game does not use)."""
+    if isinstance(key, int):
+        return _NAMED_KEYS.get(key)
+    if key in _CONTROL_KEYS:
+        return _CONTROL_KEYS[key]
+    if len(key) == 1 and key.isprintable():
+        return key
+    return None
+
+
+@contextmanager
+def _leave_on_signals() -> Iterator[None]:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise Signalled(signum)
+
+    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+    old = {s: signal.signal(s, handler) for s in wanted}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def run(controller: Controller, *, color: bool) -> int:
+    """Play full screen until the player leaves; the exit status (0, 130 after Ctrl-C, 128 + the
+    signal's number after SIGTERM or SIGHUP).  Unexpected errors propagate after the terminal is
+    restored."""
+    os.environ.setdefault("ESCDELAY", "25")
+    interrupted = False
+    try:
+        with _leave_on_signals():
+            interrupted = curses.wrapper(_main, controller, color)
+    except Signalled as sig:
+        controller.quit()
+        return 128 + sig.signum
+    except KeyboardInterrupt:
+        controller.quit()
+        return 130
+    return 130 if interrupted else 0
+
+
+def _main(window: curses.window, controller: Controller, color: bool) -> bool:
+    """The loop inside curses; True when the player left with Ctrl-C."""
+    curses.raw()
+    curses.noecho()
+    window.keypad(True)
+    window.nodelay(True)
+    curses.mouseinterval(0)
+    curses.mousemask(curses.ALL_MOUSE_EVENTS | curses.REPORT_MOUSE_POSITION)
+    with suppress(curses.error):  # some terminals cannot hide the cursor
+        curses.curs_set(0)
+    _write(MOTION_ON)
+    screen = Screen(window, controller, color)
+    last_key = ""
+    try:
+        errors = 0
+        screen.draw()
+        while controller.mode is not Mode.QUIT:
+            try:
+                key: int | str = window.get_wch()
+            except curses.error:
+                ready, _, _ = select.select([sys.stdin], [], [], TICK_MS / 1000)
+                if ready:
+                    errors += 1
+                    if errors >= EOF_ERRORS:  # readable but nothing to read: the input has ended
+                        controller.quit()
+                        break
+                    continue
+                errors = 0
+                controller.tick()
+                screen.draw()
+                continue
+            errors = 0
+            if key == curses.KEY_RESIZE:
+                curses.update_lines_cols()
+            elif key == curses.KEY_MOUSE:
+                _mouse(screen, controller)
+            else:
+                name = key_name(key)
+                if name is not None:
+                    last_key = name
+                    if screen.geometry is None and controller.mode is not Mode.MENU:
+                        if name in ("q", "ctrl-c", "ctrl-d"):
+                            controller.quit()
+                    else:
+                        controller.key(name)
+            controller.tick()
+            screen.draw()
+    finally:
+        _write(MOTION_OFF)
+    return last_key == "ctrl-c"
+
+
+def _mouse(screen: Screen, controller: Controller) -> None:
+    try:
+        _, x, y, _, state = curses.getmouse()
+    except curses.error:
+        return
+    geo = screen.geometry
+    cell = None if geo is None else geo.cell_at(controller.board, y, x)
+    if state & curses.BUTTON1_RELEASED:
+        controller.release()
+    elif state & curses.BUTTON1_PRESSED and cell is not None:
+        controller.press(cell)
+    elif state & curses.REPORT_MOUSE_POSITION and cell is not None:
+        controller.drag(cell)
+
+
+def _write(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError:
+        pass
+
+
+__all__ = ["Signalled", "key_name", "run"]

@@ -1,0 +1,303 @@
+"""Drawing the controller's state on a curses window: the board large and centred, the status line,
+the overlays (help, level menu, win), and a message when the terminal is too small.
+
+Nothing here decides what a key means; everything drawn is read from the
+:class:`~rushhour.controller.Controller`.
+"""
+
+from __future__ import annotations
+
+import curses
+from dataclasses import dataclass
+
+from rushhour.board import Board, Cell
+from rushhour.controller import KEYS, Controller, Mode
+from rushhour.render.palette import BASIC, TRUE_COLOR, XTERM_256, Colour, vehicle_colors, wall_color
+
+#: cell sizes to try, largest first: (columns, rows)
+CELL_SIZES = ((8, 4), (7, 3), (6, 3), (5, 2), (4, 2), (3, 1), (2, 1))
+#: lines used around the board: title, blank, the board's frame (2), blank, status, message, keys
+CHROME_ROWS = 7
+#: columns beside the board: the frame (2) and the exit mark with its word (6 at most)
+CHROME_COLS = 2 + 7
+FOOTER = "Tab select  arrows slide  u undo  r redo  h hint  s solution  l levels  ? help  q quit"
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where the board goes: cell size and the top-left corner of the first cell."""
+
+    cell_w: int
+    cell_h: int
+    top: int
+    left: int
+
+    def cell_at(self, board: Board, y: int, x: int) -> Cell | None:
+        """The board cell under a screen position, if any."""
+        if y < self.top or x < self.left:
+            return None
+        row, col = (y - self.top) // self.cell_h, (x - self.left) // self.cell_w
+        if row < board.height and col < board.width:
+            return (row, col)
+        return None
+
+
+def geometry(board: Board, lines: int, cols: int) -> Geometry | None:
+    """The largest cell size that fits the terminal, the board centred; None when even the smallest
+    does not fit."""
+    narrowest = max(2, max(len(n) for n in board.names))
+    for cell_w, cell_h in CELL_SIZES:
+        if cell_w < narrowest:
+            continue
+        width = board.width * cell_w + CHROME_COLS
+        height = board.height * cell_h + CHROME_ROWS
+        if width <= cols and height <= lines:
+            top = max(2, (lines - height) // 2 + 2)
+            left = max(1, (cols - board.width * cell_w) // 2)
+            return Geometry(cell_w, cell_h, top, left)
+    return None
+
+
+def needed_size(board: Board) -> tuple[int, int]:
+    """The smallest terminal (columns, lines) the board fits."""
+    narrowest = max(2, max(len(n) for n in board.names))
+    return board.width * narrowest + CHROME_COLS, board.height + CHROME_ROWS
+
+
+class Painter:
+    """Colours as curses attributes: one colour pair per (ink, background), made on first use."""
+
+    def __init__(self, color: bool) -> None:
+        self.color = color and curses.has_colors()
+        self.depth = BASIC
+        self._pairs: dict[tuple[int, int], int] = {}
+        if curses.has_colors():  # even without colour: the terminal's own colours, not white on black
+            curses.start_color()
+            curses.use_default_colors()
+        if self.color:
+            colours = curses.COLORS
+            self.depth = TRUE_COLOR if colours >= TRUE_COLOR else XTERM_256 if colours >= 256 else BASIC
+
+    def number(self, colour: Colour) -> int:
+        """A colour as a curses colour number at this terminal's depth."""
+        if self.depth == TRUE_COLOR:
+            r, g, b = colour.rgb
+            return (r << 16) | (g << 8) | b
+        if curses.COLORS < 16:
+            return colour.index % 8
+        return colour.index
+
+    def pair(self, fg: int, bg: int) -> int:
+        key = (fg, bg)
+        found = self._pairs.get(key)
+        if found is None:
+            number = len(self._pairs) + 1
+            if number >= curses.COLOR_PAIRS:
+                return 0
+            curses.init_pair(number, fg, bg)
+            found = self._pairs[key] = number
+        return curses.color_pair(found)
+
+    def fill(self, colour: Colour) -> int:
+        """A cell of this colour with its readable ink."""
+        if not self.color:
+            return curses.A_NORMAL
+        return self.pair(self.number(colour.ink), self.number(colour))
+
+    def ink(self, colour: Colour) -> int:
+        """Text in this colour on the terminal's background."""
+        if not self.color:
+            return curses.A_NORMAL
+        return self.pair(self.number(colour), -1)
+
+
+class Screen:
+    """Draws a controller on a curses window."""
+
+    def __init__(self, window: curses.window, controller: Controller, color: bool) -> None:
+        self.window = window
+        self.controller = controller
+        self.painter = Painter(color)
+        self.geometry: Geometry | None = None
+        self._colours: tuple[Board, dict[str, Colour]] | None = None
+
+    def colours(self) -> dict[str, Colour]:
+        """The vehicles' colours, chosen once per level from its start so that they follow the vehicles."""
+        start = self.controller.game.start
+        if self._colours is None or self._colours[0] != start:
+            self._colours = (start, vehicle_colors(start, self.painter.depth))
+        return self._colours[1]
+
+    # --- the whole screen ------------------------------------------------------------------------
+    def draw(self) -> None:
+        win = self.window
+        win.erase()
+        lines, cols = win.getmaxyx()
+        ctrl = self.controller
+        board = ctrl.board
+        self.geometry = geometry(board, lines, cols)
+        if ctrl.mode is Mode.MENU:
+            self.draw_menu(lines, cols)
+        elif self.geometry is None:
+            self.draw_too_small(lines, cols)
+        else:
+            self.draw_game(lines, cols, self.geometry)
+            if ctrl.mode is Mode.HELP:
+                self.draw_box(
+                    ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "any key: back to the game"]
+                )
+            elif ctrl.mode is Mode.WON:
+                self.draw_box(["*** SOLVED ***", "", *ctrl.win_text()], bold_first=True)
+        win.noutrefresh()
+        curses.doupdate()
+
+    def put(self, y: int, x: int, text: str, attr: int = 0) -> None:
+        """Write text clipped to the window (curses refuses to write past the last cell)."""
+        lines, cols = self.window.getmaxyx()
+        if not 0 <= y < lines or x >= cols:
+            return
+        if x < 0:
+            text, x = text[-x:], 0
+        text = text[: cols - x - (1 if y == lines - 1 else 0)]
+        if text:
+            self.window.addstr(y, x, text, attr)
+
+    def draw_too_small(self, lines: int, cols: int) -> None:
+        need_cols, need_lines = needed_size(self.controller.board)
+        text = [
+            "terminal too small",
+            f"this board needs {need_cols}x{need_lines}, the terminal is {cols}x{lines}",
+            "make it larger to play on (q quits)",
+        ]
+        for k, line in enumerate(text):
+            self.put(max(0, lines // 2 - 1 + k), max(0, (cols - len(line)) // 2), line)
+
+    def draw_game(self, lines: int, cols: int, geo: Geometry) -> None:
+        ctrl = self.controller
+        board = ctrl.board
+        self.put(0, 1, ctrl.level.title, curses.A_BOLD)
+        self.draw_board(board, geo)
+        status = " | ".join(ctrl.status_parts()[1:])
+        self.put(lines - 3, 1, status)
+        self.put(lines - 2, 1, self.message_text(), curses.A_BOLD)
+        self.put(lines - 1, 1, FOOTER if len(FOOTER) < cols - 1 else "? help  q quit", curses.A_DIM)
+
+    def message_text(self) -> str:
+        ctrl = self.controller
+        if ctrl.mode is Mode.NAME:
+            return f"select: :{ctrl.typed}_  (Enter selects, Esc cancels)"
+        if ctrl.mode is Mode.CONFIRM_RESET:
+            return "Reset to the start? (y: yes, any other key: no)"
+        if ctrl.mode is Mode.PLAYBACK:
+            return ctrl.playback_text()
+        return ctrl.message
+
+    # --- the board -------------------------------------------------------------------------------
+    def draw_board(self, board: Board, geo: Geometry) -> None:
+        ctrl = self.controller
+        colours = self.colours()
+        painter = self.painter
+        wall = wall_color(painter.depth)
+        w, h = geo.cell_w, geo.cell_h
+        top, left = geo.top, geo.left
+        edge = "~" if board.wrap else "-"
+        side = ":" if board.wrap else "|"
+        self.put(top - 1, left - 1, "+" + edge * (board.width * w) + "+")
+        self.put(top + board.height * h, left - 1, "+" + edge * (board.width * w) + "+")
+        for y in range(top, top + board.height * h):
+            self.put(y, left - 1, side)
+            self.put(y, left + board.width * w, side)
+        self.draw_exit(board, geo)
+        highlighted = ctrl.highlighted
+        reachable = ctrl.reachable()
+        hinted = ctrl.hint_cells()
+        target = board.target
+        for r in range(board.height):
+            for c in range(board.width):
+                y, x = top + r * h, left + c * w
+                name = board.at((r, c))
+                if (r, c) in board.walls:
+                    self.paint(
+                        y, x, geo, "#" * min(w, 3), painter.fill(wall), (r, c - 1) in board.walls, False
+                    )
+                    continue
+                if name is None:
+                    mark, attr = ".", curses.A_DIM
+                    if (r, c) in hinted and ctrl.hint is not None:
+                        mark, attr = "*", curses.A_BOLD | painter.ink(colours[ctrl.hint.vehicle])
+                    elif (r, c) in reachable and ctrl.selected is not None:
+                        mark, attr = "o", curses.A_BOLD | painter.ink(colours[ctrl.selected])
+                    elif target is not None and (r, c) == (target.row, target.col):
+                        mark = "*"
+                    self.paint(y, x, geo, mark, attr, False, False)
+                    continue
+                chosen = name == highlighted
+                label = f"[{name}]" if chosen and w >= len(name) + 2 else name
+                attr = painter.fill(colours[name]) | (curses.A_BOLD if chosen else 0)
+                if chosen and painter.color:
+                    attr |= curses.A_UNDERLINE
+                same_left = board.at((r, c - 1)) == name if c > 0 else False
+                same_up = board.at((r - 1, c)) == name if r > 0 else False
+                self.paint(y, x, geo, label, attr, same_left, same_up)
+
+    def paint(
+        self, y: int, x: int, geo: Geometry, label: str, attr: int, same_left: bool, same_up: bool
+    ) -> None:
+        """One cell: filled, its label on the middle line; a gap on the left and on top where it meets
+        something else, so that every vehicle shows its own shape."""
+        w, h = geo.cell_w, geo.cell_h
+        gap_left = 0 if same_left or w < 4 else 1
+        gap_up = 0 if same_up or h < 3 else 1
+        middle = (h - 1 + gap_up) // 2 if h > 1 else 0
+        inner = w - gap_left
+        for dy in range(gap_up, h):
+            text = f"{label:^{inner}}" if dy == middle else " " * inner
+            self.put(y + dy, x + gap_left, text, attr)
+
+    def draw_exit(self, board: Board, geo: Geometry) -> None:
+        exit_ = board.exit
+        if exit_ is None:
+            return
+        w, h = geo.cell_w, geo.cell_h
+        top, left = geo.top, geo.left
+        mid_y = top + exit_.index * h + (h - 1) // 2
+        mid_x = left + exit_.index * w + (w - 1) // 2
+        if exit_.side == "right":
+            self.put(mid_y, left + board.width * w, "> exit", curses.A_BOLD)
+        elif exit_.side == "left":
+            self.put(mid_y, max(0, left - 7), "exit <", curses.A_BOLD)
+        elif exit_.side == "top":
+            self.put(top - 1, mid_x, "^", curses.A_BOLD)
+            self.put(top - 2, mid_x - 2, "exit", curses.A_BOLD)
+        else:
+            self.put(top + board.height * h, mid_x, "v", curses.A_BOLD)
+            self.put(top + board.height * h + 1, mid_x - 2, "exit", curses.A_BOLD)
+
+    # --- overlays --------------------------------------------------------------------------------
+    def draw_box(self, text: list[str], *, bold_first: bool = False) -> None:
+        lines, cols = self.window.getmaxyx()
+        width = min(cols - 2, max(len(t) for t in text) + 4)
+        height = min(lines - 2, len(text) + 2)
+        top = max(0, (lines - height) // 2)
+        left = max(0, (cols - width) // 2)
+        self.put(top, left, "+" + "-" * (width - 2) + "+")
+        for k in range(height - 2):
+            line = text[k] if k < len(text) else ""
+            attr = curses.A_BOLD if bold_first and k == 0 else 0
+            self.put(top + 1 + k, left, "| " + line[: width - 4].ljust(width - 4) + " |", attr)
+        self.put(top + height - 1, left, "+" + "-" * (width - 2) + "+")
+
+    def draw_menu(self, lines: int, cols: int) -> None:
+        ctrl = self.controller
+        self.put(0, 1, "Levels: up/down choose, Enter plays, Esc returns", curses.A_BOLD)
+        rows = ctrl.menu_rows
+        room = max(1, lines - 3)
+        first = max(0, min(ctrl.menu_index - room // 2, len(rows) - room))
+        for k, row in enumerate(rows[first : first + room]):
+            index = first + k
+            if row.level is None:
+                self.put(2 + k, 1, row.text, curses.A_BOLD)
+                continue
+            mark = ">" if index == ctrl.menu_index else " "
+            attr = curses.A_REVERSE if index == ctrl.menu_index else 0
+            self.put(2 + k, 1, f"{mark} {row.text}", attr)

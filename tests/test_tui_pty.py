@@ -1,0 +1,307 @@
+"""The full-screen game played as a person plays it: the real program in a pseudo-terminal, its screen
+read through the ``pyte`` terminal emulator.
+
+The level is the 5x5 board of tests/test_play_pty.py (B-1 then A+3 wins in 2 moves):
+
+    .....
+    ..B..
+    AAB..
+    ..CC.
+    .....
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+
+from rushhour.formats import parse_text
+from rushhour.levels import packs
+from rushhour.tui.screen import geometry
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals need a POSIX system")
+
+TIMEOUT = 60  # generous: the machine may be loaded, and the move oracle compiles on first use
+LINES, COLS = 30, 90
+TINY = "# name: tiny\n# moves: 2\n.....\n..B..\nAAB..\n..CC.\n.....\n"
+SECOND = "# name: second\n# moves: 1\n.....\n.....\n.AA..\n.....\n.....\n"
+UP, DOWN, RIGHT, LEFT = "\x1bOA", "\x1bOB", "\x1bOC", "\x1bOD"  # what xterm sends in keypad mode
+ENTER, ESC, TAB = "\r", "\x1b", "\t"
+ALT_SCREEN_ON, ALT_SCREEN_OFF = "\x1b[?1049h", "\x1b[?1049l"
+
+
+class Player:
+    """`rushhour play ...` in a pseudo-terminal, with the screen it shows."""
+
+    def __init__(self, tmp_path: Path, *args: str, command: list[str] | None = None, **extra: str) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLORTERM")}
+        env.update(XDG_DATA_HOME=str(tmp_path / "data"), TERM="xterm-256color", PYTHONIOENCODING="utf-8")
+        env.update(extra)
+        argv = command or [sys.executable, "-m", "rushhour", "play", *args]
+        self.child = pexpect.spawn(
+            argv[0], argv[1:], env=env, encoding="utf-8", dimensions=(LINES, COLS), cwd=str(tmp_path)
+        )
+        self.screen = pyte.Screen(COLS, LINES)
+        self.stream = pyte.Stream(self.screen)
+        self.raw = ""
+        self.ended = False
+
+    def _read(self, wait: float) -> None:
+        try:
+            data = self.child.read_nonblocking(65536, wait)
+        except pexpect.TIMEOUT:
+            return
+        except pexpect.EOF:
+            self.ended = True
+            return
+        self.raw += data
+        self.stream.feed(data)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, words: str) -> str:
+        """Read until the screen shows ``words``; the screen's text."""
+        end = time.monotonic() + TIMEOUT
+        while words not in self.text:
+            if self.ended or time.monotonic() > end:
+                raise AssertionError(f"{words!r} never appeared; the screen:\n{self.text}")
+            self._read(0.05)
+        return self.text
+
+    def send(self, *keys: str) -> None:
+        for key in keys:
+            self.child.send(key)
+            time.sleep(0.03)  # an Esc alone must not be read as the start of the next key's sequence
+
+    def coloured(self) -> bool:
+        """Whether any character on the screen has a colour."""
+        cells = [char for line in self.screen.buffer.values() for char in line.values()]
+        return any(char.bg != "default" or char.fg != "default" for char in cells)
+
+    def resize(self, lines: int, cols: int) -> None:
+        self.screen.resize(lines, cols)
+        self.child.setwinsize(lines, cols)
+
+    def finish(self) -> int:
+        """Wait for the end; the exit status (or 128 + the signal that ended it)."""
+        end = time.monotonic() + TIMEOUT
+        while not self.ended and time.monotonic() < end:
+            self._read(0.1)
+        self.child.close()
+        status = self.child.exitstatus
+        return 128 + self.child.signalstatus if status is None else status
+
+    def click(self, board_text: str, cell: tuple[int, int], code: int = 0, release: bool = True) -> None:
+        """A click (SGR mouse report) in the middle of a board cell."""
+        board = parse_text(board_text, source="test", fmt="grid")[0].board
+        geo = geometry(board, LINES, COLS)
+        assert geo is not None
+        y = geo.top + cell[0] * geo.cell_h + geo.cell_h // 2
+        x = geo.left + cell[1] * geo.cell_w + geo.cell_w // 2
+        self.send(f"\x1b[<{code};{x + 1};{y + 1}M")
+        if release:
+            self.send(f"\x1b[<{code};{x + 1};{y + 1}m")
+
+
+@pytest.fixture
+def level(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.txt"
+    path.write_text(TINY)
+    return path
+
+
+def progress(tmp_path: Path) -> dict[str, dict[str, object]]:
+    data = json.loads((tmp_path / "data" / "rushhour" / "progress.json").read_text())
+    return data["levels"]  # type: ignore[no-any-return]
+
+
+def left_cleanly(player: Player, status: int = 0) -> None:
+    assert player.finish() == status
+    assert ALT_SCREEN_ON in player.raw
+    assert player.raw.rindex(ALT_SCREEN_OFF) > player.raw.rindex(ALT_SCREEN_ON)  # the screen is given back
+    assert "Traceback" not in player.raw
+
+
+def test_select_slide_refuse_undo_redo_and_reset(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--no-save")
+    screen = p.wait_for("moves 0 | steps 0 | optimal 2 | hints 0 | time 0:0")
+    assert "tiny" in screen and "[A]" in screen  # the goal car is selected to start with
+    assert p.coloured()
+    p.send(TAB)
+    p.wait_for("B selected (vertical car")
+    p.send(DOWN)
+    p.wait_for("B cannot slide down 1: cell (3,2) is part of C (H2)")
+    p.send(UP)
+    p.wait_for("moves 1 | steps 1")
+    p.send("C", LEFT, LEFT)  # two slides of C: one move
+    p.wait_for("moves 2 | steps 3")
+    p.send("u")
+    p.wait_for("undid C-2")
+    p.send("\x19")  # Ctrl-Y
+    p.wait_for("redid C-2")
+    p.send("\x12")  # Ctrl-R
+    p.wait_for("Reset to the start? (y: yes")
+    p.send("y")
+    p.wait_for("back to the start (2 moves taken back")
+    p.send(":", "C", ENTER)
+    p.wait_for("C selected")
+    p.send("?")
+    assert "undo the last move" in p.wait_for("this help (the stopwatch waits)")
+    p.send("q")
+    left_cleanly(p)
+
+
+def test_a_win_without_help_is_perfect_and_saved(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level))
+    p.wait_for("moves 0 | steps 0")
+    p.send("B", UP, "A", RIGHT, RIGHT, RIGHT)
+    screen = p.wait_for("*** SOLVED ***")
+    assert "Solved in 2 moves (4 steps)." in screen and "PERFECT: 2 moves, the optimum!" in screen
+    assert "Time: 0:0" in screen and "Progress saved." in screen
+    p.send("q")
+    left_cleanly(p)
+    (record,) = progress(tmp_path).values()
+    assert (record["best"], record["perfect"], record["hints"], record["solution_seen"]) == (2, True, 0, False)
+
+
+def test_a_hint_is_played_with_enter_and_the_win_is_not_perfect(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level))
+    p.wait_for("moves 0")
+    p.send("h")
+    p.wait_for("hint: B-1 (B up 1): Enter plays it")
+    p.send(ENTER)
+    p.wait_for("hints 1")
+    p.wait_for("moves 1 | steps 1")
+    p.send("A", RIGHT, RIGHT, RIGHT)
+    screen = p.wait_for("*** SOLVED ***")
+    assert "the optimum, but not PERFECT: help was used" in screen and "With 1 hint." in screen
+    p.send("q")
+    left_cleanly(p)
+    (record,) = progress(tmp_path).values()
+    assert (record["perfect"], record["hints"]) == (False, 1)
+
+
+def test_solution_playback_steps_and_returns(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("moves 0")
+    p.send("s")
+    p.wait_for("solution: position 0 of 2")
+    p.send(RIGHT)
+    p.wait_for("solution: position 1 of 2, 1. B-1 (B up 1)")
+    p.send(" ")
+    p.wait_for("position 2 of 2, 2. A+3 (A right 3)")
+    p.send(LEFT)
+    p.wait_for("position 1 of 2")
+    p.send("p")
+    p.wait_for("position 2 of 2")  # animated
+    p.send(ESC)
+    screen = p.wait_for("back where you were: play on")
+    assert "moves 0 | steps 0" in screen
+    p.send("q")
+    left_cleanly(p)
+
+
+def test_mouse_click_selects_and_slides(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("moves 0")
+    assert "\x1b[?1002h" in p.raw  # dragging is reported where the terminal can
+    p.click(TINY, (3, 3))
+    p.wait_for("C selected")
+    p.click(TINY, (3, 0))
+    p.wait_for("moves 1 | steps 2")
+    p.click(TINY, (2, 1))  # A
+    p.click(TINY, (2, 4))
+    p.wait_for("A cannot slide right 3: cell (2,2) is part of B (V2)")
+    p.send("q")
+    left_cleanly(p)
+
+
+def test_the_level_menu_and_next_level(tmp_path: Path) -> None:
+    two = tmp_path / "two.txt"
+    two.write_text(TINY + "\n" + SECOND)
+    p = Player(tmp_path, str(two), "--no-save")
+    p.wait_for("tiny (1 of 2)")
+    p.send("n")
+    p.wait_for("second (2 of 2)")
+    p.send("l")
+    screen = p.wait_for("Levels: up/down choose, Enter plays, Esc returns")
+    first = packs()[0]
+    assert f"{first.title} ({first.name})" in screen and f"{first.name}:1" in screen
+    p.send(DOWN)
+    p.wait_for(f"> {first.name}:1 ")
+    p.send(ENTER)
+    p.wait_for(f"({first.name}:1 of {len(first.levels)})")
+    p.send("q")
+    left_cleanly(p)
+
+
+def test_no_argument_opens_the_first_unsolved_level(tmp_path: Path) -> None:
+    first = packs()[0]
+    p = Player(tmp_path)
+    p.wait_for(f"({first.name}:1 of {len(first.levels)})")
+    p.send("q")
+    left_cleanly(p)
+
+
+def test_a_resize_redraws_and_too_small_waits(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("moves 0")
+    p.resize(8, 20)
+    p.wait_for("terminal too small")
+    p.send("B")  # keys wait too
+    p.resize(LINES, COLS)
+    p.wait_for("moves 0")
+    assert "too small" not in p.text
+    p.send("q")
+    left_cleanly(p)
+
+
+@pytest.mark.parametrize(
+    "way,status",
+    [("q", 0), ("\x03", 130), ("\x04", 0), (signal.SIGTERM, 128 + signal.SIGTERM), (signal.SIGHUP, 128 + 1)],
+    ids=["q", "ctrl-c", "ctrl-d", "sigterm", "sighup"],
+)
+def test_every_way_out_restores_the_terminal(tmp_path: Path, level: Path, way: str | int, status: int) -> None:
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("moves 0")
+    if isinstance(way, str):
+        p.send(way)
+    else:
+        p.child.kill(way)
+    left_cleanly(p, status)
+
+
+def test_an_unexpected_error_restores_the_terminal_then_says_one_line(tmp_path: Path, level: Path) -> None:
+    crash = (
+        "import sys\n"
+        "from rushhour import controller, cli\n"
+        "def broken(self, name):\n"
+        "    raise RuntimeError('the machine broke')\n"
+        "controller.Controller.key = broken\n"
+        f"sys.exit(cli.main(['play', {str(level)!r}, '--no-save']))\n"
+    )
+    p = Player(tmp_path, command=[sys.executable, "-c", crash])
+    p.wait_for("moves 0")
+    p.send("x")
+    left_cleanly(p, 1)
+    after = p.raw[p.raw.rindex(ALT_SCREEN_OFF) :]
+    assert "error: unexpected RuntimeError: the machine broke" in after
+
+
+def test_no_color_keeps_names_and_shapes(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--no-save", NO_COLOR="1")
+    screen = p.wait_for("moves 0")
+    assert "[A]" in screen and " B " in screen and " C " in screen
+    assert not p.coloured()
+    p.send("q")
+    left_cleanly(p)

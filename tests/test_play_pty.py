@@ -355,3 +355,41 @@ def test_a_board_without_a_win_says_so(tmp_path: Path) -> None:
     assert "unsolvable" in out and "no legal moves here" in out
     assert out.count("No win can be reached from here") == 2
     assert "nothing to undo" in out and out.rstrip().endswith("bye")
+
+
+def test_the_daily_puzzle_is_played_and_remembered_by_its_date(tmp_path: Path) -> None:
+    import datetime
+
+    from rushhour.levels import daily
+    from rushhour.search import solve
+
+    today = daily(datetime.date.today())
+    solution = solve(today.entry.board)
+    assert solution.solved
+    script = "".join(f"{move}\n" for move in solution.moves)
+    done = run_piped(tmp_path, ["play", "--daily"], script)
+    assert done.returncode == 0, done.stderr
+    assert f"daily-{today.day.isoformat()}" in done.stdout and "PERFECT" in done.stdout
+    record = json.loads(progress_file(tmp_path).read_text())["levels"][today.key]
+    assert record["perfect"] and record["best"] == len(solution.moves)
+    listing = run_piped(tmp_path, ["levels"], "")
+    assert f"{today.key}" in listing.stdout and "perfect" in listing.stdout.split("Daily puzzles")[1]
+    refused = run_piped(tmp_path, ["play", "--daily", "classic:1"], "")
+    assert refused.returncode == 2 and refused.stderr.startswith("error: --daily plays the puzzle of the day")
+
+
+def test_levels_shows_the_help_a_win_had(tmp_path: Path) -> None:
+    first = packs()[0]
+    progress = Progress.load(progress_file(tmp_path))
+    one, two = first.levels[0], first.levels[1]
+    progress.record_win(level_key(one.board, first.name, 1), one.board, moves=9, steps=9, optimal=9, hints=2)
+    progress.record_win(
+        level_key(two.board, first.name, 2), two.board, moves=9, steps=9, optimal=9, solution_seen=True
+    )
+    listing = run_piped(tmp_path, ["levels", first.name], "")
+    rows = {row.split()[0]: row for row in listing.stdout.splitlines() if row.startswith("  ")}
+    assert rows[f"{first.name}:1"].endswith("solved in 9 (2 hints)")
+    assert rows[f"{first.name}:2"].endswith("solved in 9 (solution seen)")
+    as_json = json.loads(run_piped(tmp_path, ["levels", first.name, "--json"], "").stdout)
+    row = as_json[0]["levels"][1]
+    assert (row["hints"], row["solution_seen"], row["perfect"]) == (0, True, False)

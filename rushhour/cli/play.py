@@ -32,7 +32,7 @@ from rushhour.errors import BoardNotFoundError, RushHourError, SaveFileError
 from rushhour.formats import Entry
 from rushhour.game import Game, MoveSource, Solver
 from rushhour.levels import Pack, pack, packs, resolve_all
-from rushhour.progress import Progress, default_path, level_key
+from rushhour.progress import LevelRecord, Progress, default_path, level_key
 from rushhour.render.text import render
 from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
 
@@ -462,6 +462,17 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 # --- levels --------------------------------------------------------------------------------------
+def record_fields(record: LevelRecord | None) -> dict[str, Any]:
+    """What ``levels`` shows of a level's record: solved, the best win and the help it had."""
+    return {
+        "solved": bool(record and record.solved),
+        "best": record.best if record else None,
+        "perfect": bool(record and record.perfect),
+        "hints": record.hints if record else None,
+        "solution_seen": bool(record and record.solution_seen),
+    }
+
+
 def level_rows(p: Pack, progress: Progress) -> list[dict[str, Any]]:
     rows = []
     for number, entry in enumerate(p.levels, start=1):
@@ -473,19 +484,42 @@ def level_rows(p: Pack, progress: Progress) -> list[dict[str, Any]]:
                 "name": entry.meta.get("name", ""),
                 "size": f"{entry.board.width}x{entry.board.height}",
                 "optimal": int(moves) if moves.strip().isdigit() else None,
-                "solved": bool(record and record.solved),
-                "best": record.best if record else None,
-                "perfect": bool(record and record.perfect),
+                **record_fields(record),
             }
         )
     return rows
 
 
+def daily_rows(progress: Progress) -> list[dict[str, Any]]:
+    """The daily puzzles the progress file has, oldest first."""
+    return [
+        {"level": key, **record_fields(record)}
+        for key, record in sorted(progress.levels.items())
+        if key.startswith("daily:")
+    ]
+
+
+def state_text(row: dict[str, Any]) -> str:
+    """``solved in 12, perfect``, ``solved in 14 (2 hints, solution seen)`` or ``-``."""
+    if not row["solved"]:
+        return "-"
+    help_used = []
+    if row["hints"]:
+        help_used.append(f"{row['hints']} hint{'s' if row['hints'] != 1 else ''}")
+    if row["solution_seen"]:
+        help_used.append("solution seen")
+    text = f"solved in {row['best']}" + (", perfect" if row["perfect"] else "")
+    return text + (f" ({', '.join(help_used)})" if help_used else "")
+
+
 def cmd_levels(args: argparse.Namespace) -> int:
     progress = open_progress(False)
     chosen = [pack(args.pack)] if args.pack else list(packs())
+    daily = [] if args.pack else daily_rows(progress)
     if args.json:
         data = [{"pack": p.name, "title": p.title, "levels": level_rows(p, progress)} for p in chosen]
+        if daily:
+            data.append({"pack": "daily", "title": "Daily puzzles", "levels": daily})
         print(json.dumps(data, indent=2))
         return 0
     for index, p in enumerate(chosen):
@@ -499,10 +533,12 @@ def cmd_levels(args: argparse.Namespace) -> int:
             print(f"  {p.description}")
         for r in rows:
             optimal = f"{r['optimal']} moves" if r["optimal"] is not None else "? moves"
-            state = "-"
-            if r["solved"]:
-                state = f"solved in {r['best']}" + (", perfect" if r["perfect"] else "")
-            print(f"  {r['level']:<16} {r['name']:<18} {r['size']:>5}  {optimal:>9}   {state}")
+            print(f"  {r['level']:<16} {r['name']:<18} {r['size']:>5}  {optimal:>9}   {state_text(r)}")
+    if daily:
+        print()
+        print(f"Daily puzzles: {len(daily)} played")
+        for r in daily:
+            print(f"  {r['level']:<16} {state_text(r)}")
     return 0
 
 

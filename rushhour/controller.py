@@ -165,16 +165,16 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("A (a vehicle's name)", "select that vehicle"),
     (":name Enter", "select a vehicle by a lower-case or longer name"),
     ("arrow keys", "slide the selected vehicle one cell"),
-    ("mouse", "click a vehicle to select it, a free cell of its lane to slide there; drag it"),
+    ("mouse", "click selects; a free cell of its lane slides there"),
     ("u / Ctrl-Z", "undo the last move"),
     ("r / Ctrl-Y", "redo a move taken back"),
     ("Ctrl-R", "reset to the start (asks first)"),
-    ("h", "hint: the vehicle and where it goes; Enter plays it"),
-    ("s", "solution: arrows or space step, p animates, Esc returns"),
+    ("h", "hint: a vehicle and where it goes; Enter plays it"),
+    ("s", "solution: arrows or space step, p plays, Esc back"),
     ("n", "next level"),
     ("l", "the level menu"),
     ("?", "this help (the stopwatch waits)"),
-    ("q / Ctrl-C / Ctrl-D", "quit (progress is saved)"),
+    ("q / Ctrl-C / Ctrl-D", "quit (every win is saved as it happens)"),
 )
 
 _COMMANDS = {
@@ -336,7 +336,7 @@ class Controller:
         text = f"solution: position {k} of {total}"
         if k:
             text += f", {k}. {describe(self._before(k), self.playback[k - 1][0])}"
-        keys = "p stops" if self.animating else "arrows or space step, p animates, Esc returns"
+        keys = "p stops" if self.animating else "arrows/space, p plays, Esc back"
         return f"{text}  ({keys})"
 
     def _before(self, k: int) -> Board:

@@ -20,7 +20,13 @@ CELL_SIZES = ((8, 4), (7, 3), (6, 3), (5, 2), (4, 2), (3, 1), (2, 1))
 CHROME_ROWS = 7
 #: columns beside the board: the frame (2) and the exit mark with its word (6 at most)
 CHROME_COLS = 2 + 7
-FOOTER = "Tab select  arrows slide  u undo  r redo  h hint  s solution  l levels  ? help  q quit"
+#: the key reminder at the bottom, the longest that fits
+FOOTERS = (
+    "Tab select  arrows slide  u undo  r redo  h hint  s solution  l levels  ? help  q quit",
+    "arrows slide  u undo  r redo  h hint  s solve  l levels  ? help  q quit",
+    "Tab select  arrows slide  u undo  h hint  s solve  ? help  q quit",
+    "? help  q quit",
+)
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,11 @@ def geometry(board: Board, lines: int, cols: int) -> Geometry | None:
             left = max(1, (cols - board.width * cell_w) // 2)
             return Geometry(cell_w, cell_h, top, left)
     return None
+
+
+def label_row(cell_h: int) -> int:
+    """The line of a cell that holds its label: below the gap of a tall cell."""
+    return cell_h // 2 if cell_h >= 3 else 0
 
 
 def needed_size(board: Board) -> tuple[int, int]:
@@ -180,7 +191,8 @@ class Screen:
         status = " | ".join(ctrl.status_parts()[1:])
         self.put(lines - 3, 1, status)
         self.put(lines - 2, 1, self.message_text(), curses.A_BOLD)
-        self.put(lines - 1, 1, FOOTER if len(FOOTER) < cols - 1 else "? help  q quit", curses.A_DIM)
+        footer = next((f for f in FOOTERS if len(f) < cols - 1), "")
+        self.put(lines - 1, 1, footer, curses.A_DIM)
 
     def message_text(self) -> str:
         ctrl = self.controller
@@ -248,11 +260,11 @@ class Screen:
         w, h = geo.cell_w, geo.cell_h
         gap_left = 0 if same_left or w < 4 else 1
         gap_up = 0 if same_up or h < 3 else 1
-        middle = (h - 1 + gap_up) // 2 if h > 1 else 0
-        inner = w - gap_left
+        start = max(gap_left, (w - len(label) + 1) // 2)  # one-letter names line up with bracketed ones
+        middle = label_row(h)
         for dy in range(gap_up, h):
-            text = f"{label:^{inner}}" if dy == middle else " " * inner
-            self.put(y + dy, x + gap_left, text, attr)
+            line = (" " * start + label).ljust(w)[:w] if dy == middle else " " * w
+            self.put(y + dy, x + gap_left, line[gap_left:], attr)
 
     def draw_exit(self, board: Board, geo: Geometry) -> None:
         exit_ = board.exit
@@ -260,8 +272,8 @@ class Screen:
             return
         w, h = geo.cell_w, geo.cell_h
         top, left = geo.top, geo.left
-        mid_y = top + exit_.index * h + (h - 1) // 2
-        mid_x = left + exit_.index * w + (w - 1) // 2
+        mid_y = top + exit_.index * h + label_row(h)
+        mid_x = left + exit_.index * w + w // 2
         if exit_.side == "right":
             self.put(mid_y, left + board.width * w, "> exit", curses.A_BOLD)
         elif exit_.side == "left":

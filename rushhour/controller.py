@@ -680,6 +680,9 @@ class Controller:
         if self.mode is not Mode.PLAY or not (0 <= cell[0] < board.height and 0 <= cell[1] < board.width):
             return
         name = board.at(cell)
+        if name is not None and cell in board.walls:
+            self.message = f"cell ({cell[0]},{cell[1]}) is a wall"
+            return
         if name is not None:
             self.hint = None
             if name != self.selected:

@@ -312,6 +312,13 @@ def test_click_selects_and_click_on_the_lane_slides() -> None:
     assert c.game.moves_played == 1
 
 
+def test_a_click_on_a_wall_says_so() -> None:
+    walled = parse_text(".....\n.x...\nAA...\n.....\n.....\n", source="walled", fmt="grid")[0]
+    c, _ = make(Level(walled))
+    c.press((1, 1))
+    assert c.message == "cell (1,1) is a wall" and c.selected == "A"
+
+
 def test_drag_follows_the_pointer_as_far_as_the_lane_is_free() -> None:
     c, _ = make()
     c.press((3, 2))  # grab C by its left cell

@@ -121,6 +121,7 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
     last_key = ""
     try:
         errors = 0
+        shown = int(controller.elapsed())
         screen.draw()
         while controller.mode is not Mode.QUIT:
             try:
@@ -134,8 +135,10 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
                         break
                     continue
                 errors = 0
-                controller.tick()
-                screen.draw()
+                second = int(controller.elapsed())
+                if controller.tick() or second != shown:  # the stopwatch or an animation moved on
+                    shown = second
+                    screen.draw()
                 continue
             errors = 0
             if key == curses.KEY_RESIZE:
@@ -152,6 +155,7 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
                     else:
                         controller.key(name)
             controller.tick()
+            shown = int(controller.elapsed())
             screen.draw()
     finally:
         _write(MOTION_OFF)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import curses
 from dataclasses import dataclass
 
-from rushhour.board import Board, Cell
+from rushhour.board import EMPTY, WALL, Board, Cell
 from rushhour.controller import KEYS, Controller, Mode
 from rushhour.render.palette import BASIC, TRUE_COLOR, XTERM_256, Colour, vehicle_colors, wall_color
 
@@ -82,6 +82,7 @@ class Painter:
         self.color = color and curses.has_colors()
         self.depth = BASIC
         self._pairs: dict[tuple[int, int], int] = {}
+        self._fills: dict[Colour, int] = {}
         if curses.has_colors():  # even without colour: the terminal's own colours, not white on black
             curses.start_color()
             curses.use_default_colors()
@@ -113,7 +114,10 @@ class Painter:
         """A cell of this colour with its readable ink."""
         if not self.color:
             return curses.A_NORMAL
-        return self.pair(self.number(colour.ink), self.number(colour))
+        found = self._fills.get(colour)
+        if found is None:  # working out the ink takes a while: once per colour
+            found = self._fills[colour] = self.pair(self.number(colour.ink), self.number(colour))
+        return found
 
     def ink(self, colour: Colour) -> int:
         """Text in this colour on the terminal's background."""
@@ -224,16 +228,18 @@ class Screen:
         reachable = ctrl.reachable()
         hinted = ctrl.hint_cells()
         target = board.target
+        occupancy = board.occupancy()
+        names = board.names
+        width = board.width
         for r in range(board.height):
-            for c in range(board.width):
+            for c in range(width):
                 y, x = top + r * h, left + c * w
-                name = board.at((r, c))
-                if (r, c) in board.walls:
-                    self.paint(
-                        y, x, geo, "#" * min(w, 3), painter.fill(wall), (r, c - 1) in board.walls, False
-                    )
+                here = occupancy[r * width + c]
+                if here == WALL:
+                    beside = c > 0 and occupancy[r * width + c - 1] == WALL
+                    self.paint(y, x, geo, "#" * min(w, 3), painter.fill(wall), beside, False)
                     continue
-                if name is None:
+                if here == EMPTY:
                     mark, attr = ".", curses.A_DIM
                     if (r, c) in hinted and ctrl.hint is not None:
                         mark, attr = "*", curses.A_BOLD | painter.ink(colours[ctrl.hint.vehicle])
@@ -243,13 +249,14 @@ class Screen:
                         mark = "*"
                     self.paint(y, x, geo, mark, attr, False, False)
                     continue
+                name = names[here]
                 chosen = name == highlighted
                 label = f"[{name}]" if chosen and w >= len(name) + 2 else name
                 attr = painter.fill(colours[name]) | (curses.A_BOLD if chosen else 0)
                 if chosen and painter.color:
                     attr |= curses.A_UNDERLINE
-                same_left = board.at((r, c - 1)) == name if c > 0 else False
-                same_up = board.at((r - 1, c)) == name if r > 0 else False
+                same_left = c > 0 and occupancy[r * width + c - 1] == here
+                same_up = r > 0 and occupancy[(r - 1) * width + c] == here
                 self.paint(y, x, geo, label, attr, same_left, same_up)
 
     def paint(

@@ -368,10 +368,14 @@ EVENTS = st.one_of(
 )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(EVENTS, max_size=40))
-def test_no_key_or_click_sequence_breaks_the_game(events: list[tuple[str, object]]) -> None:
-    c, clock = make()
+WRAP = "# wrap: yes\n# target: 0,4 east\nA...A\n.BB..\n..C..\n..C.."
+WALLS = "# name: walled\n..x...\n.BBB.x\nAA..C.\n..D.C.\n..D...\nx.EE..\n"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([TINY, WRAP, WALLS]), st.lists(EVENTS, max_size=40))
+def test_no_key_or_click_sequence_breaks_the_game(text: str, events: list[tuple[str, object]]) -> None:
+    c, clock = make(level_of(text))
     for kind, value in events:
         clock.now += 0.7
         if kind == "key":

@@ -245,10 +245,11 @@ def test_the_level_menu_and_next_level(tmp_path: Path) -> None:
     left_cleanly(p)
 
 
-def test_no_argument_opens_the_first_unsolved_level(tmp_path: Path) -> None:
+def test_no_argument_opens_the_first_unsolved_level_and_timed_shows_the_clock(tmp_path: Path) -> None:
     first = packs()[0]
-    p = Player(tmp_path)
+    p = Player(tmp_path, "--timed")
     p.wait_for(f"({first.name}:1 of {len(first.levels)})")
+    p.wait_for("| clock 0 s")
     p.send("q")
     left_cleanly(p)
 

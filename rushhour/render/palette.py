@@ -274,7 +274,8 @@ def _choose(
     slide: set[str],
 ) -> Colour:
     """The colour for one vehicle: a family no touching vehicle has, then the one fewest vehicles at
-    its corners, then after a slide, then anywhere have; within it the variant least used nearby."""
+    its corners, then after a slide, then anywhere have; within it the variant no touching vehicle has,
+    then the one least used nearby, then anywhere."""
 
     def around(group: set[str]) -> list[Colour]:
         return [chosen[n] for n in sorted(group) if n in chosen]
@@ -290,9 +291,9 @@ def _choose(
         return (family in taken, *counts, families.index(family))
 
     family = min(families, key=cost)
-    nearby = around(touching | corner | slide)
+    touched, nearby, everyone = around(touching), around(touching | corner | slide), list(chosen.values())
     variants = [c for c in choices if c.family == family]
-    return min(variants, key=lambda c: (nearby.count(c), list(chosen.values()).count(c)))
+    return min(variants, key=lambda c: (touched.count(c), nearby.count(c), everyone.count(c)))
 
 
 __all__ = [

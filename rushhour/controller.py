@@ -288,7 +288,8 @@ class Controller:
 
     def reachable(self) -> set[Cell]:
         """The free cells the selected vehicle can reach (from the oracle's legal moves)."""
-        if self.mode not in (Mode.PLAY, Mode.NAME, Mode.CONFIRM_RESET) or self.selected is None:
+        shown = self.mode in (Mode.PLAY, Mode.NAME, Mode.CONFIRM_RESET) and self.hint is None
+        if not shown or self.selected is None:  # a hint shows its own destination instead
             return set()
         board = self.game.position
         own = set(board.cells_of(self.selected))

@@ -431,6 +431,7 @@ class Controller:
             self._set_mode(Mode.NAME)
         elif command == "undo":
             self.message = f"undid {game.undo()}"
+            game.options()  # the oracle is asked for every position shown
         elif command == "redo":
             move = game.redo()
             self.message = f"redid {move}"
@@ -468,6 +469,7 @@ class Controller:
         self._set_mode(Mode.PLAY)
         if name in ("y", "Y", "enter"):
             count = self.game.reset()
+            self.game.options()
             self.message = f"back to the start ({plural(count, 'move')} taken back; r replays them)"
         elif name in ("ctrl-c", "ctrl-d", "q"):
             self.quit()

@@ -306,3 +306,12 @@ def test_no_color_keeps_names_and_shapes(tmp_path: Path, level: Path) -> None:
     assert not p.coloured()
     p.send("q")
     left_cleanly(p)
+
+
+def test_a_terminal_that_cannot_show_the_full_screen_gets_the_line_mode(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--no-save", TERM="dumb")
+    p.child.expect("your move")
+    p.child.sendline("q")
+    assert p.finish() == 0
+    assert ALT_SCREEN_ON not in p.raw + (p.child.before or "")
+

@@ -406,8 +406,13 @@ def daily_level() -> Level:
 
 
 def full_screen_wanted(args: argparse.Namespace) -> bool:
-    """Full screen when both stdin and stdout are terminals, unless ``--plain`` asks for lines."""
-    return not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
+    """Full screen when both stdin and stdout are terminals that can show it, unless ``--plain`` asks
+    for lines."""
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    from rushhour import tui
+
+    return tui.usable()
 
 
 def play_full_screen(

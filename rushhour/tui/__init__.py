@@ -88,6 +88,16 @@ def _leave_on_signals() -> Iterator[None]:
             signal.signal(s, h)
 
 
+def usable() -> bool:
+    """Whether this terminal can show the full screen: its terminfo entry is known and can move the
+    cursor (not ``TERM=dumb``, not unset)."""
+    try:
+        curses.setupterm()
+    except curses.error:
+        return False
+    return curses.tigetstr("cup") is not None
+
+
 def run(controller: Controller, *, color: bool) -> int:
     """Play full screen until the player leaves; the exit status (0, 130 after Ctrl-C, 128 + the
     signal's number after SIGTERM or SIGHUP).  Unexpected errors propagate after the terminal is
@@ -185,4 +195,4 @@ def _write(text: str) -> None:
         pass
 
 
-__all__ = ["Signalled", "key_name", "run"]
+__all__ = ["Signalled", "key_name", "run", "usable"]

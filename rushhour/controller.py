@@ -33,6 +33,8 @@ from rushhour.search.timed import TimeModel, clock, format_seconds
 
 Explain = Callable[[Board, Move], str]
 
+#: what hints and the solution say when the position cannot be won
+NO_WIN = "No win can be reached from here: undo or reset."
 #: seconds between two positions of an animated solution
 ANIMATION_SECONDS = 0.6
 
@@ -652,7 +654,7 @@ class Controller:
             return
         hint = self.game.hint()
         if hint is None:
-            self.message = "No win can be reached from here: undo or reset."
+            self.message = NO_WIN
             return
         self.hint = hint
         self.message = f"hint: {describe(self.game.position, hint)}: Enter plays it"
@@ -662,7 +664,7 @@ class Controller:
             return
         steps = self.game.solution()
         if steps is None:
-            self.message = "No win can be reached from here: undo or reset."
+            self.message = NO_WIN
             return
         self.playback = steps
         self.playback_index = 0
@@ -808,6 +810,7 @@ __all__ = [
     "Controller",
     "Level",
     "MenuRow",
+    "NO_WIN",
     "Mode",
     "clock_text",
     "describe",

@@ -19,6 +19,7 @@ from rushhour import levels
 from rushhour.board import Board, Move
 from rushhour.cli.core import add_color_flags, board_summary, color_wanted
 from rushhour.controller import (
+    NO_WIN,
     Controller,
     Level,
     describe,
@@ -88,9 +89,9 @@ def optimal_plan(board: Board) -> list[Move] | None:
 # --- levels and where play starts -----------------------------------------------------------------
 def first_unsolved_of(progress: Progress, p: Pack) -> Level | None:
     """The first level of one pack that ``progress`` has no win of."""
-    for number, entry in enumerate(p.levels, start=1):
-        if not progress.is_solved(level_key(entry.board, p.name, number), entry.board):
-            return Level(entry, p.name, number, len(p.levels))
+    for item in levels.play_order():
+        if item.pack == p.name and not progress.is_solved(item.key, item.entry.board):
+            return pack_level(p, item.number)
     return None
 
 
@@ -322,7 +323,7 @@ class PlaySession:
                 self.say("thinking...")
                 hint = game.hint()
                 if hint is None:
-                    self.say("No win can be reached from here: undo or reset.")
+                    self.say(NO_WIN)
                 else:
                     number = game.options().index(hint) + 1 if hint in game.options() else None
                     which = f" (option {number})" if number is not None else ""
@@ -339,7 +340,7 @@ class PlaySession:
         self.say("thinking...")
         steps = game.solution()
         if steps is None:
-            self.say("No win can be reached from here: undo or reset.")
+            self.say(NO_WIN)
             return False
         self.say(f"An optimal solution from here, {len(steps)} move{'s' if len(steps) != 1 else ''}:")
         self.say("  " + " ".join(str(move) for move, _ in steps))

@@ -224,6 +224,10 @@ class Screen:
             self.put(y, left - 1, side)
             self.put(y, left + board.width * w, side)
         self.draw_exit(board, geo)
+        if board.target is not None:  # a wrap-around board has no exit: say where the goal car wins
+            t = board.target
+            goal = f"{board.goal} wins with its front at ({t.row},{t.col}) heading {t.heading} (* when empty)"
+            self.put(top + board.height * h + 1, left - 1, goal)
         highlighted = ctrl.highlighted
         reachable = ctrl.reachable()
         hinted = ctrl.hint_cells()

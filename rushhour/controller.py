@@ -328,10 +328,12 @@ class Controller:
             lines.append(self.save_note)
         following = next_level(self.level)
         if following is None:
-            lines.append("That was the last level here. Well done!  (l: level menu, q: quit)")
+            lines.append("That was the last level here. Well done!")
+            lines.append("l: the level menu, u: undo, q: quit")
         else:
             about = f", {following.known_optimal} moves" if following.known_optimal is not None else ""
-            lines.append(f"Next: {following.title}{about}.  Enter or n: play it, l: menu, u: undo, q: quit")
+            lines.append(f"Next: {following.title}{about}.")
+            lines.append("Enter or n: play it, l: the level menu, u: undo, q: quit")
         return lines
 
     def playback_text(self) -> str:

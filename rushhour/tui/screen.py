@@ -303,6 +303,8 @@ class Screen:
         height = min(lines - 2, len(text) + 2)
         top = max(0, (lines - height) // 2)
         left = max(0, (cols - width) // 2)
+        for y in range(top, top + height):  # a clear band: no piece of the board beside the box
+            self.put(y, 0, " " * cols)
         self.put(top, left, "+" + "-" * (width - 2) + "+")
         for k in range(height - 2):
             line = text[k] if k < len(text) else ""

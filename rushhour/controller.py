@@ -107,12 +107,13 @@ def optimal_text(game: Game) -> str:
     return "unsolvable" if optimal is None else f"optimal {optimal}"
 
 
-def status_parts(game: Game) -> list[str]:
-    """Moves, steps, the optimum and the hints: the part of the status line both modes show."""
+def status_parts(game: Game, optimal: str | None = None) -> list[str]:
+    """Moves, steps, the optimum (``optimal``, else :func:`optimal_text`) and the hints: the part of
+    the status line both modes show."""
     return [
         f"moves {game.moves_played}",
         f"steps {game.steps_played}",
-        optimal_text(game),
+        optimal_text(game) if optimal is None else optimal,
         f"hints {game.hints_used}",
     ]
 
@@ -260,6 +261,8 @@ class Controller:
         self._elapsed = 0.0
         self._since: float | None = self._now()
         self.game.options()  # the oracle is asked for every position, the first one too
+        # found once: a search that gives up is not started again at every redraw
+        self.optimal_label = optimal_text(self.game)
         if self.game.won:
             self.message = (
                 f"{level.board.goal} already stands at the exit: nothing to play here (n: next level)"
@@ -313,7 +316,11 @@ class Controller:
         return self._elapsed + running
 
     def status_parts(self) -> list[str]:
-        parts = [self.level.title, *status_parts(self.game), f"time {clock_text(self.elapsed())}"]
+        parts = [
+            self.level.title,
+            *status_parts(self.game, self.optimal_label),
+            f"time {clock_text(self.elapsed())}",
+        ]
         if self.timed is not None:
             parts.append(f"clock {format_seconds(clock(self.game.start, self.game.history, self.timed))} s")
         return parts

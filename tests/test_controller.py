@@ -261,6 +261,29 @@ def test_the_timed_clock_adds_the_time_of_the_moves() -> None:
     assert c.status_parts()[-1].startswith("clock ") and c.status_parts()[-1] != "clock 0 s"
 
 
+def test_a_search_that_gives_up_is_not_started_again_at_every_redraw() -> None:
+    from rushhour.errors import RushHourError
+
+    calls = []
+
+    def gives_up(board: Board) -> list[Move] | None:
+        calls.append(board)
+        raise RushHourError("the search stopped at its limit")
+
+    no_header = parse_text(".....\n..B..\nAAB..\n..CC.\n.....\n", source="test", fmt="grid")[0]
+    c = Controller(
+        Level(no_header),
+        progress=Progress.memory(),
+        legal_moves=legal_moves,
+        solver=gives_up,
+        explain=explain,
+        now=FakeClock(),
+    )
+    for _ in range(5):
+        assert "optimal ?" in c.status_parts()
+    assert len(calls) == 1
+
+
 # --- levels --------------------------------------------------------------------------------------
 def test_next_level_and_the_level_menu() -> None:
     entries = parse_text(TINY + "\n" + SECOND, source="two", fmt="grid")

@@ -376,6 +376,11 @@ class Controller:
             self.animating = False
         return True
 
+    def searches(self, name: str) -> bool:
+        """Whether this key starts a search for an optimal solution (a hint, the solution), which may
+        take a while: the screen can say so first."""
+        return self.mode is Mode.PLAY and not self.game.won and _COMMANDS.get(name) in ("hint", "solution")
+
     # --- keys --------------------------------------------------------------------------------------
     def key(self, name: str) -> None:
         """Do what a key means in the current mode; a refused key leaves a message, never an error."""

@@ -213,6 +213,13 @@ def test_a_hint_highlights_plays_on_enter_and_takes_perfect_away(tmp_path: Path)
     assert record is not None and not record.perfect and record.hints == 1
 
 
+def test_the_keys_that_search_are_known_before_they_run() -> None:
+    c, _ = make()
+    assert c.searches("h") and c.searches("s") and not c.searches("u") and not c.searches("tab")
+    press(c, ":")
+    assert not c.searches("h")  # typed as part of a name
+
+
 def test_solution_playback_steps_animates_and_returns() -> None:
     c, clock = make()
     press(c, "C", "left")

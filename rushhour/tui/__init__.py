@@ -163,6 +163,8 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
                         if name in ("q", "ctrl-c", "ctrl-d"):
                             controller.quit()
                     else:
+                        if controller.searches(name):
+                            screen.draw(note="thinking...")
                         controller.key(name)
             controller.tick()
             shown = int(controller.elapsed())

@@ -134,6 +134,7 @@ class Screen:
         self.controller = controller
         self.painter = Painter(color)
         self.geometry: Geometry | None = None
+        self.note = ""
         self._colours: tuple[Board, dict[str, Colour]] | None = None
 
     def colours(self) -> dict[str, Colour]:
@@ -144,7 +145,9 @@ class Screen:
         return self._colours[1]
 
     # --- the whole screen ------------------------------------------------------------------------
-    def draw(self) -> None:
+    def draw(self, note: str = "") -> None:
+        """Draw everything; ``note`` replaces the message line (what the game is busy with)."""
+        self.note = note
         win = self.window
         win.erase()
         lines, cols = win.getmaxyx()
@@ -200,6 +203,8 @@ class Screen:
 
     def message_text(self) -> str:
         ctrl = self.controller
+        if self.note:
+            return self.note
         if ctrl.mode is Mode.NAME:
             return f"select: :{ctrl.typed}_  (Enter selects, Esc cancels)"
         if ctrl.mode is Mode.CONFIRM_RESET:

@@ -417,7 +417,7 @@ def full_screen_wanted(args: argparse.Namespace) -> bool:
 
 
 def play_full_screen(
-    level: Level, progress: Progress, args: argparse.Namespace, timed: TimeModel | None
+    level: Level, progress: Progress, args: argparse.Namespace, timed: TimeModel | None, note: str | None
 ) -> int:
     import time
 
@@ -432,16 +432,17 @@ def play_full_screen(
         now=time.monotonic,
         timed=timed,
     )
+    if note:
+        controller.message = note
     try:
         status = tui.run(controller, color=color_wanted(args))
     except RushHourError:
         raise
     except Exception as err:  # the terminal is restored by now: report the error on one line
-        controller.quit()
         print(f"error: unexpected {type(err).__name__}: {err}", file=sys.stderr)
         return 1
-    if controller.message.startswith("warning: "):
-        print(controller.message, file=sys.stderr)
+    if controller.save_note.startswith("warning: "):  # the last win could not be saved: say it again
+        print(controller.save_note, file=sys.stderr)
     return status
 
 
@@ -460,7 +461,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.timed:
         timed = TimeModel.one_hand(car_seconds=args.car_seconds, truck_seconds=args.truck_seconds)
     if full_screen_wanted(args):
-        return play_full_screen(level, progress, args, timed)
+        return play_full_screen(level, progress, args, timed, note)
     if note:
         print(note)
     session = PlaySession(progress, color=color_wanted(args), echo=not sys.stdin.isatty(), timed=timed)

@@ -219,6 +219,10 @@ def test_mouse_click_selects_and_slides(tmp_path: Path, level: Path) -> None:
     p.wait_for("C selected")
     p.click(TINY, (3, 0))
     p.wait_for("moves 1 | steps 2")
+    p.click(TINY, (3, 1), release=False)  # grab C by its right cell and drag it two cells right
+    p.click(TINY, (3, 2), code=32, release=False)
+    p.click(TINY, (3, 3), code=32)
+    p.wait_for("moves 0 | steps 0")  # back where it was: no move left
     p.click(TINY, (2, 1))  # A
     p.click(TINY, (2, 4))
     p.wait_for("A cannot slide right 3: cell (2,2) is part of B (V2)")

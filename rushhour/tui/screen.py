@@ -106,7 +106,11 @@ class Painter:
             number = len(self._pairs) + 1
             if number >= curses.COLOR_PAIRS:
                 return 0
-            curses.init_pair(number, fg, bg)
+            try:
+                curses.init_pair(number, fg, bg)
+            except curses.error:  # a colour this curses cannot set (direct colour without extended pairs)
+                self._pairs[key] = 0
+                return 0
             found = self._pairs[key] = number
         return curses.color_pair(found)
 

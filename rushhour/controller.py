@@ -535,7 +535,7 @@ class Controller:
             self._set_mode(Mode.PLAY)
             self._since = self._now()
             self.message = f"undid {self.game.undo()}"
-        elif name in ("q", "ctrl-c", "ctrl-d", "esc"):
+        elif name in ("q", "ctrl-c", "ctrl-d"):
             self.quit()
 
     # --- the level menu ------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from pathlib import Path
 from rushhour.errors import BoardNotFoundError
 from rushhour.formats import Entry, fogleman, grid, parse_text, read_file
 from rushhour.formats.cells import EMPTY_CHARS, VEHICLE_CHARS, WALL_CHARS
+from rushhour.numbers import whole_or_none
 
 _INLINE_GRID_CHARS = set(VEHICLE_CHARS) | EMPTY_CHARS | WALL_CHARS | {"/"}
 
@@ -61,7 +62,7 @@ def packs() -> tuple[Pack, ...]:
                 levels,
             )
         )
-    found.sort(key=lambda p: (int(p.meta.get("order", "999")), p.name))
+    found.sort(key=lambda p: (whole_or_none(p.meta.get("order", "")) or 999, p.name))
     return tuple(found)
 
 
@@ -86,8 +87,9 @@ def default_board() -> Entry:
 
 def _split_index(spec: str) -> tuple[str, int | None]:
     head, colon, tail = spec.rpartition(":")
-    if colon and head and tail.isdigit():
-        return head, int(tail)
+    index = whole_or_none(tail) if colon and head else None
+    if index is not None:
+        return head, index
     return spec, None
 
 

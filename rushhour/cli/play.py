@@ -22,6 +22,7 @@ from rushhour.errors import BoardNotFoundError, RushHourError, SaveFileError
 from rushhour.formats import Entry
 from rushhour.game import Game, MoveSource, Result, Solver
 from rushhour.levels import Pack, pack, packs, resolve_all
+from rushhour.numbers import whole_or_none
 from rushhour.progress import Progress, default_path, level_key
 from rushhour.render.text import render
 from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
@@ -108,7 +109,7 @@ class Level:
     @property
     def known_optimal(self) -> int | None:
         value = self.entry.meta.get("moves", "").strip()
-        return int(value) if value.isdigit() else None
+        return whole_or_none(value)
 
 
 def pack_level(p: Pack, number: int) -> Level:
@@ -128,9 +129,9 @@ def first_unsolved(progress: Progress, among: Sequence[Pack]) -> Level | None:
 def _as_pack_level(entry: Entry) -> Level | None:
     """A resolved entry that is a built-in level (``classic:3``, or found by its name)."""
     name, _, number = entry.label.rpartition(":")
-    if not number.isdigit():
+    n = whole_or_none(number)
+    if n is None:
         return None
-    n = int(number)
     for p in packs():
         if p.name == name and 1 <= n <= len(p.levels) and p.levels[n - 1].board == entry.board:
             return pack_level(p, n)
@@ -518,7 +519,7 @@ def level_rows(p: Pack, progress: Progress) -> list[dict[str, Any]]:
                 "level": f"{p.name}:{number}",
                 "name": entry.meta.get("name", ""),
                 "size": f"{entry.board.width}x{entry.board.height}",
-                "optimal": int(moves) if moves.strip().isdigit() else None,
+                "optimal": whole_or_none(moves),
                 "solved": bool(record and record.solved),
                 "best": record.best if record else None,
                 "perfect": bool(record and record.perfect),

@@ -20,11 +20,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from rushhour.board import Board
-from rushhour.cli.core import add_color_flags, add_metric_flag, board_summary, color_wanted
+from rushhour.cli.core import (
+    add_color_flags,
+    add_metric_flag,
+    board_summary,
+    color_wanted,
+    option_count,
+    option_count_or_zero,
+    option_seconds,
+)
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman, read_file
 from rushhour.levels import resolve_board
+from rushhour.numbers import whole_or_none
 from rushhour.render.text import render
 from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
 from rushhour.search.timed import HANDOVERS, TimeModel, schedule
@@ -52,7 +61,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the random and improve engines")
     p.add_argument(
-        "--max-moves", type=_count, default=None, metavar="K", help="sat engine: try plans of up to K moves"
+        "--max-moves",
+        type=option_count_or_zero,
+        default=None,
+        metavar="K",
+        help="sat engine: try plans of up to K moves",
     )
     p.add_argument("--show", action="store_true", help="draw the position after every move")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -61,7 +74,7 @@ def register(sub: Any) -> None:
     p.add_argument("--svg", metavar="DIR", help="draw every position of the solution as SVG files in DIR")
     p.add_argument("--batch", metavar="FILE", help="solve every board of FILE, one result line each")
     p.add_argument(
-        "--jobs", type=_positive, default=1, metavar="J", help="with --batch: spread over J processes"
+        "--jobs", type=option_count, default=1, metavar="J", help="with --batch: spread over J processes"
     )
     add_timed_options(p)
     add_color_flags(p)
@@ -93,36 +106,14 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
     add_metric_flag(p)
     p.add_argument(
         "--max-states",
-        type=_positive,
+        type=option_count,
         default=DEFAULT_MAX_STATES,
         metavar="N",
         help=f"stop after N positions (default {DEFAULT_MAX_STATES:,})",
     )
-    p.add_argument("--time-limit", type=_seconds, default=None, metavar="S", help="stop after S seconds")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
-    return value
-
-
-def _count(text: str) -> int:
-    return 0 if text.strip() == "0" else _positive(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
-    return value
+    p.add_argument(
+        "--time-limit", type=option_seconds, default=None, metavar="S", help="stop after S seconds"
+    )
 
 
 def _board_text(board: Board) -> str:
@@ -352,7 +343,7 @@ class BatchRow:
 
 def _batch_one(job: tuple[argparse.Namespace, Entry]) -> BatchRow:
     args, entry = job
-    expected = int(entry.meta["moves"]) if entry.meta.get("moves", "").isdigit() else None
+    expected = whole_or_none(entry.meta.get("moves", ""))
     text = _board_text(entry.board)
     began = time.perf_counter()
     try:

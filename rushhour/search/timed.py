@@ -49,6 +49,7 @@ from fractions import Fraction
 
 from rushhour.board import Board, Layout, Move, cell_text, check_metric
 from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
+from rushhour.numbers import NumberError, decimal
 
 HANDOVERS = ("strict", "relaxed")
 HANDS = ("left", "right")
@@ -57,6 +58,7 @@ DEFAULT_CAR_SECONDS = 2
 DEFAULT_TRUCK_SECONDS = 5
 DEFAULT_HANDS = (3, 5)
 MAX_TICKS_PER_SECOND = 1000
+MAX_MOVE_SECONDS = 24 * 3600
 _CHECK_EVERY = 2048
 _SHIFT = 24  # bits for the move count in packed (time, moves) costs
 
@@ -64,13 +66,19 @@ Number = int | float | str | Fraction
 
 
 def seconds(value: Number, what: str = "duration") -> Fraction:
-    """A positive duration in seconds, exactly (``2``, ``2.5``, ``"1.25"``); at most 3 decimals."""
+    """A positive duration in seconds, exactly (``2``, ``2.5``, ``"1.25"``); at most 3 decimals and
+    at most :data:`MAX_MOVE_SECONDS`."""
     try:
-        if isinstance(value, float):
-            value = repr(value)
-        result = Fraction(value.strip() if isinstance(value, str) else value)
-    except (ValueError, ZeroDivisionError, TypeError):
-        raise SolverError(f"{what} {value!r} is not a number of seconds") from None
+        if isinstance(value, str):
+            result = decimal(value, what, most=MAX_MOVE_SECONDS)
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ValueError
+        else:
+            result = Fraction(value)
+    except (ValueError, ZeroDivisionError, TypeError, NumberError):
+        raise SolverError(f"{what} {value!r} is not a number of seconds like 2 or 2.5") from None
+    if result > MAX_MOVE_SECONDS:
+        raise SolverError(f"{what} {value} is more than a day ({MAX_MOVE_SECONDS} s) per move")
     if result <= 0:
         raise SolverError(f"{what} must be more than 0 seconds, not {format_seconds(result)}")
     if MAX_TICKS_PER_SECOND % result.denominator:

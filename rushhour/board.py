@@ -121,7 +121,8 @@ class Move:
         m = _MOVE_RE.match(text)
         if not m:
             raise MoveError(
-                f"cannot read move {quoted(text.strip())}: write a vehicle and a signed distance, like A+2 or B-1"
+                f"cannot read move {quoted(text.strip())}: "
+                "write a vehicle and a signed distance, like A+2 or B-1"
             )
         if not is_whole(m.group(3)):
             raise MoveError(

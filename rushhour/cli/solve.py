@@ -36,10 +36,12 @@ from rushhour.levels import resolve_board
 from rushhour.numbers import whole_or_none
 from rushhour.render.text import render
 from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
+from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, TimeModel, schedule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
-DEFAULT_MAX_STATES = 5_000_000  # about 1 GB of search state at most; raise it with --max-states
+DEFAULT_MAX_STATES = 5_000_000  # raise it with --max-states; memory is bounded by --max-memory
+DEFAULT_MAX_MEMORY_MB = DEFAULT_MAX_MEMORY // MEGABYTE
 
 
 def register(sub: Any) -> None:
@@ -112,6 +114,13 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
         help=f"stop after N positions (default {DEFAULT_MAX_STATES:,})",
     )
     p.add_argument(
+        "--max-memory",
+        type=option_count,
+        default=DEFAULT_MAX_MEMORY_MB,
+        metavar="MB",
+        help=f"stop when the search has taken MB megabytes of memory (default {DEFAULT_MAX_MEMORY_MB:,})",
+    )
+    p.add_argument(
         "--time-limit", type=option_seconds, default=None, metavar="S", help="stop after S seconds"
     )
 
@@ -131,6 +140,7 @@ def _solve(args: argparse.Namespace, board: Board) -> Solution:
         metric=args.metric,
         max_states=args.max_states,
         time_limit=args.time_limit,
+        max_memory=args.max_memory * MEGABYTE,
         seed=args.seed,
         heuristic=args.heuristic,
         max_moves=args.max_moves,
@@ -214,7 +224,13 @@ def cmd_timed(args: argparse.Namespace) -> int:
         )
     entry = resolve_board(args.board)
     try:
-        found = schedule(entry.board, model, max_states=args.max_states, time_limit=args.time_limit)
+        found = schedule(
+            entry.board,
+            model,
+            max_states=args.max_states,
+            time_limit=args.time_limit,
+            max_memory=args.max_memory * MEGABYTE,
+        )
     except LimitReachedError as err:
         return _stopped(args, err)
     status = EXIT_SOLVED if found.solved else EXIT_UNSOLVABLE
@@ -256,7 +272,7 @@ def _stopped(args: argparse.Namespace, err: LimitReachedError) -> int:
     if args.json:
         print(json.dumps({"stopped": True, "message": str(err), "explored": err.explored}))
     else:
-        print(f"{err} (see --max-states and --time-limit)", file=sys.stderr)
+        print(f"{err} (see --max-states, --time-limit and --max-memory)", file=sys.stderr)
     return EXIT_STOPPED
 
 
@@ -461,7 +477,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     entry = resolve_board(args.board)
     try:
         analysis = analyze(
-            entry.board, metric=args.metric, max_states=args.max_states, time_limit=args.time_limit
+            entry.board,
+            metric=args.metric,
+            max_states=args.max_states,
+            time_limit=args.time_limit,
+            max_memory=args.max_memory * MEGABYTE,
         )
     except LimitReachedError as err:
         return _stopped(args, err)

@@ -14,6 +14,8 @@ import time
 from typing import NoReturn
 
 from rushhour.errors import LimitReachedError, SolverError
+from rushhour.numbers import MAX_WHOLE
+from rushhour.search.memory import DEFAULT_MAX_MEMORY, MemoryBudget
 from rushhour.search.tables import ONE, TWO, Tables
 
 BATCH = 512  # the compiled search (_native.c) uses the same batches
@@ -40,28 +42,46 @@ def use_native(enabled: bool) -> bool:
 
 
 class Limits:
-    """``max_states`` and ``time_limit`` of one search, checked between batches."""
+    """``max_states``, ``time_limit`` and ``max_memory`` (bytes the search may add to the process,
+    :data:`DEFAULT_MAX_MEMORY` by default, None for no bound) of one search, checked between batches.
 
-    __slots__ = ("max_states", "deadline", "time_limit")
+    A state limit beyond :data:`~rushhour.numbers.MAX_WHOLE` is that many: no search gets there, and
+    the compiled search takes it as a 64-bit number."""
 
-    def __init__(self, max_states: int | None = None, time_limit: float | None = None) -> None:
+    __slots__ = ("max_states", "deadline", "time_limit", "memory")
+
+    def __init__(
+        self,
+        max_states: int | None = None,
+        time_limit: float | None = None,
+        max_memory: int | None = DEFAULT_MAX_MEMORY,
+    ) -> None:
         if max_states is not None and max_states < 1:
             raise SolverError(f"the state limit must be at least 1, not {max_states}")
         if time_limit is not None and not time_limit > 0:
             raise SolverError(f"the time limit must be a positive number of seconds, not {time_limit}")
-        self.max_states = max_states
+        if max_memory is not None and max_memory < 1:
+            raise SolverError(f"the memory limit must be at least 1 byte, not {max_memory}")
+        self.max_states = None if max_states is None else min(max_states, MAX_WHOLE)
         self.time_limit = time_limit
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.memory = None if max_memory is None else MemoryBudget(max_memory)
 
-    def check(self, count: int) -> None:
+    def check(self, count: int, what: str = "positions") -> None:
         if self.max_states is not None and count > self.max_states:
             raise LimitReachedError(
-                f"stopped after {count:,} positions (the limit is {self.max_states:,}) without an answer",
+                f"stopped after {count:,} {what} (the limit is {self.max_states:,}) without an answer",
                 explored=count,
             )
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise LimitReachedError(
-                f"stopped at the time limit of {self.time_limit:g} s after {count:,} positions "
+                f"stopped at the time limit of {self.time_limit:g} s after {count:,} {what} "
+                "without an answer",
+                explored=count,
+            )
+        if self.memory is not None and self.memory.exceeded():
+            raise LimitReachedError(
+                f"stopped at the memory limit of {self.memory.describe()} after {count:,} {what} "
                 "without an answer",
                 explored=count,
             )

@@ -226,7 +226,20 @@ def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]
     """Breadth-first layers from several sources at once: layer k holds the keys at distance k from
     the nearest source.  Moves are reversible, so from the won positions of a reachable set this gives
     every position's distance to its nearest win."""
-    return _spread(tables, sources, limits)[0]
+    sources = list(dict.fromkeys(sources))
+    if _use_native[0]:
+        return _layers_native(tables, sources, limits)
+    return _spread_python(tables, sources, limits)[0]
+
+
+def _layers_native(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]]:
+    assert _native is not None
+    states = [tables.unpack(z) for z in sources]
+    cap = limits.max_states or 0
+    _, count, rings = _native.layers(tables.native_spec(), states, cap, _seconds(limits))
+    if rings is None:
+        _stopped(limits, count)
+    return list(rings)
 
 
 def _spread(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[list[int]], set[int]]:
@@ -234,12 +247,7 @@ def _spread(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[li
     built: the same layers, in the same order)."""
     sources = list(dict.fromkeys(sources))
     if _use_native[0]:
-        assert _native is not None
-        states = [tables.unpack(z) for z in sources]
-        cap = limits.max_states or 0
-        _, count, rings = _native.layers(tables.native_spec(), states, cap, _seconds(limits))
-        if rings is None:
-            _stopped(limits, count)
+        rings = _layers_native(tables, sources, limits)
         seen: set[int] = set()
         for ring in rings:
             seen.update(ring)

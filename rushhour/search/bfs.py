@@ -111,7 +111,7 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
     """:func:`shortest_python`, compiled: the same positions in the same order, the same answer."""
     assert _native is not None
     status, explored, path = _native.shortest(
-        tables.native_spec(), tables.unpack(start), limits.max_states or 0, _seconds(limits)
+        tables.native_spec(), tables.unpack(start), _native_cap(limits, tables), _seconds(limits)
     )
     if status == 2:
         _stopped(limits, explored)
@@ -120,9 +120,32 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
     return [tables.pack(state) for state in path], explored
 
 
+def native_bytes(tables: Tables) -> int:
+    """Bytes a position costs the compiled search at most, the keys it returns to Python included:
+    its offsets, parent and hash (the arrays grow by doubling), two hash-table slots, and a Python
+    integer in a list or set."""
+    return 2 * (tables.n + 8 + 8 + 8) + 160
+
+
+def _native_cap(limits: Limits, tables: Tables) -> int:
+    """The state limit of a compiled search (0: none): ``max_states``, and no more positions than
+    the memory left holds (the compiled search cannot measure the process, so it counts)."""
+    cap = limits.max_states or 0
+    if limits.memory is not None:
+        room = max(1, (limits.memory.limit - limits.memory.used()) // native_bytes(tables))
+        cap = room if cap == 0 else min(cap, room)
+    return cap
+
+
 def _stopped(limits: Limits, count: int) -> NoReturn:
     """A compiled search stopped at a limit after ``count`` positions: the error the Python one gives."""
     limits.check(count)
+    if limits.memory is not None:  # the states the memory left holds: see _native_cap
+        raise LimitReachedError(
+            f"stopped at the memory limit of {limits.memory.describe()} after {count:,} positions "
+            "without an answer",
+            explored=count,
+        )
     raise LimitReachedError(f"stopped after {count:,} positions without an answer", explored=count)
 
 
@@ -235,7 +258,7 @@ def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]
 def _layers_native(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]]:
     assert _native is not None
     states = [tables.unpack(z) for z in sources]
-    cap = limits.max_states or 0
+    cap = _native_cap(limits, tables)
     _, count, rings = _native.layers(tables.native_spec(), states, cap, _seconds(limits))
     if rings is None:
         _stopped(limits, count)

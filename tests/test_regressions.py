@@ -102,6 +102,7 @@ def test_huge_option_values_are_refused_or_bounded(capsys: pytest.CaptureFixture
     assert "car seconds" in refused(capsys, "solve", "classic:1", "--timed", "--car-seconds", "1e100000000")
     refused(capsys, "solve", "classic:1", "--time-limit", "1e400")
     refused(capsys, "generate", "--count", "²")
+    assert "above 256" in refused(capsys, "generate", "--jobs", "1e18")
     # a library call with a limit no search can reach is that limit, and never overflows the compiled search
     assert Limits(10**30).max_states == 10**18 - 1
     assert solve(BOARD, max_states=10**30).solved

@@ -28,6 +28,18 @@ def option_count(text: str) -> int:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+#: the most worker processes an option may ask for
+MAX_JOBS = 256
+
+
+def option_jobs(text: str) -> int:
+    """argparse type: a number of worker processes, 1 to :data:`MAX_JOBS`."""
+    try:
+        return count(text, "the number of processes", most=MAX_JOBS)
+    except NumberError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def option_count_or_zero(text: str) -> int:
     """argparse type: a count of at least 0."""
     try:

@@ -11,7 +11,7 @@ import shlex
 import sys
 from typing import Any, TextIO
 
-from rushhour.cli.core import option_count, option_seconds
+from rushhour.cli.core import option_count, option_jobs, option_seconds
 from rushhour.errors import FormatError, RushHourError
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
 from rushhour.generate import MAX_SIDE, METHODS, MIN_SIDE, Generator, Outcome, Puzzle, Settings, Stats
@@ -84,7 +84,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--format", choices=FORMATS, default="grid", dest="fmt", help="board format (default grid)"
     )
-    p.add_argument("--jobs", type=option_count, default=1, metavar="J", help="worker processes (default 1)")
+    p.add_argument("--jobs", type=option_jobs, default=1, metavar="J", help="worker processes (default 1)")
     p.add_argument(
         "--max-tries",
         type=option_count,

@@ -27,6 +27,7 @@ from rushhour.cli.core import (
     color_wanted,
     option_count,
     option_count_or_zero,
+    option_jobs,
     option_seconds,
 )
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
@@ -76,7 +77,7 @@ def register(sub: Any) -> None:
     p.add_argument("--svg", metavar="DIR", help="draw every position of the solution as SVG files in DIR")
     p.add_argument("--batch", metavar="FILE", help="solve every board of FILE, one result line each")
     p.add_argument(
-        "--jobs", type=option_count, default=1, metavar="J", help="with --batch: spread over J processes"
+        "--jobs", type=option_jobs, default=1, metavar="J", help="with --batch: spread over J processes"
     )
     add_timed_options(p)
     add_color_flags(p)

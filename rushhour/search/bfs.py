@@ -111,7 +111,7 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
     """:func:`shortest_python`, compiled: the same positions in the same order, the same answer."""
     assert _native is not None
     status, explored, path = _native.shortest(
-        tables.native_spec(), tables.unpack(start), _native_cap(limits, tables), _seconds(limits)
+        tables.native_spec(), tables.unpack(start), _native_cap(limits, tables, False), _seconds(limits)
     )
     if status == 2:
         _stopped(limits, explored)
@@ -120,19 +120,19 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
     return [tables.pack(state) for state in path], explored
 
 
-def native_bytes(tables: Tables) -> int:
-    """Bytes a position costs the compiled search at most, the keys it returns to Python included:
-    its offsets, parent and hash (the arrays grow by doubling), two hash-table slots, and a Python
-    integer in a list or set."""
-    return 2 * (tables.n + 8 + 8 + 8) + 160
+def native_bytes(tables: Tables, keys: bool) -> int:
+    """Bytes a position costs the compiled search at most: its offsets, parent and hash (the arrays
+    grow by doubling) and two hash-table slots; with ``keys``, also the Python integer in a list and
+    a set that each position becomes when the search hands every position back."""
+    return 2 * (tables.n + 8 + 8 + 8) + (160 if keys else 0)
 
 
-def _native_cap(limits: Limits, tables: Tables) -> int:
+def _native_cap(limits: Limits, tables: Tables, keys: bool) -> int:
     """The state limit of a compiled search (0: none): ``max_states``, and no more positions than
     the memory left holds (the compiled search cannot measure the process, so it counts)."""
     cap = limits.max_states or 0
     if limits.memory is not None:
-        room = max(1, (limits.memory.limit - limits.memory.used()) // native_bytes(tables))
+        room = max(1, (limits.memory.limit - limits.memory.used()) // native_bytes(tables, keys))
         cap = room if cap == 0 else min(cap, room)
     return cap
 
@@ -258,7 +258,7 @@ def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]
 def _layers_native(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]]:
     assert _native is not None
     states = [tables.unpack(z) for z in sources]
-    cap = _native_cap(limits, tables)
+    cap = _native_cap(limits, tables, True)
     _, count, rings = _native.layers(tables.native_spec(), states, cap, _seconds(limits))
     if rings is None:
         _stopped(limits, count)

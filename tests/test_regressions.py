@@ -200,6 +200,7 @@ def test_out_never_replaces_a_device_node(capsys: pytest.CaptureFixture[str], tm
     assert "not a regular file" in refused(
         capsys, "convert", "classic:1", "--to", "json", "--out", "/dev/null"
     )
+    refused(capsys, "generate", "--count", "1", "--seed", "1", "--min-moves", "3", "--out", "/dev/null")
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)

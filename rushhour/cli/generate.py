@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import random
@@ -13,6 +12,7 @@ from typing import Any, TextIO
 
 from rushhour.cli.core import option_count, option_jobs, option_seconds
 from rushhour.errors import FormatError, RushHourError
+from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
 from rushhour.generate import MAX_SIDE, METHODS, MIN_SIDE, Generator, Outcome, Puzzle, Settings, Stats
 from rushhour.numbers import whole_or_none
@@ -195,7 +195,7 @@ class _Writer:
         self.made.append((puzzle, meta))
         if self.to_dir and self.out is not None:
             name = os.path.join(self.out, f"{meta['name']}.{EXTENSIONS[self.fmt]}")
-            _write_file(name, write_board(puzzle.board, self.fmt, meta))
+            write_text_atomic(name, write_board(puzzle.board, self.fmt, meta))
         elif self.out is None and self.fmt in ("grid", "fogleman"):
             self._stream(sys.stdout, len(self.made) - 1)
 
@@ -228,19 +228,7 @@ class _Writer:
             if self.fmt not in ("grid", "fogleman"):
                 sys.stdout.write(self.text())
             return
-        _write_file(self.out, self.text())
-
-
-def _write_file(path: str, text: str) -> None:
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError as err:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise RushHourError(f"cannot write {path}: {err.strerror}") from None
+        write_text_atomic(self.out, self.text())
 
 
 class _Progress:

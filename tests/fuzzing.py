@@ -72,6 +72,7 @@ NASTY = [
     "5",
     '"walls": 5,',
     '"meta": {"name": "a\\nb"},',
+    "\\ud800",
     "vehicle,orientation,col,row,length\n",
 ]
 

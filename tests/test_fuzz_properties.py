@@ -51,6 +51,7 @@ def round_trips(entry: Entry) -> None:
             text = write_board(entry.board, fmt, entry.meta)
         except FormatError:
             continue
+        text.encode("utf-8")  # what is written can be printed and saved
         (back,) = parse_text(text, fmt=fmt)
         assert back.meta == writable_meta(fmt, entry.meta), (fmt, text)
         if fmt in ("fogleman", "csv"):

@@ -127,6 +127,8 @@ def test_json_nested_deep_or_with_huge_numbers_is_refused() -> None:
         parse_text('{"width": ' + "1" * 4301 + "}")
     with pytest.raises(ParseError, match="meta"):
         parse_text('{"width": 6, "height": 6, "vehicles": [], "meta": {"a": [1]}}')
+    with pytest.raises(ParseError, match="lone surrogate"):  # it could not be printed or written
+        parse_text('{"width": 6, "height": 6, "vehicles": [], "meta": {"name": "\\ud800"}}')
 
 
 def test_csv_line_break_in_a_field_and_huge_fields() -> None:

@@ -257,6 +257,10 @@ def header_line(key: str, value: str) -> str:
     """``# key: value``, or :class:`FormatError` when that line would not read back as this key and
     value (a key with spaces or capitals, a value with a line break or spaces at an end...)."""
     line = f"# {key}: {value}".rstrip()
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no text file can hold it
+        raise FormatError(f"the grid format cannot hold the header {key!r}: {value!r}") from None
     if len(line.splitlines()) != 1 or "\x00" in line or _read_header(line) != (key, value):
         raise FormatError(f"the grid format cannot hold the header {key!r}: {value!r}")
     return line

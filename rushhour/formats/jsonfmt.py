@@ -113,11 +113,26 @@ def board_from_dict(data: Any, source: str | None = None) -> tuple[Board, dict[s
     for key, value in meta.items():
         if not isinstance(value, str | int) or isinstance(value, bool):
             raise ParseError(f"meta {key!r} should be text or a whole number", source=source)
+        for text in (key, value):
+            if isinstance(text, str) and not _is_text(text):
+                raise ParseError(
+                    f"meta {key!r} holds a lone surrogate (a \\ud800-\\udfff escape), which is not text",
+                    source=source,
+                )
     try:
         board = Board(width, height, vehicles, walls=walls, goal=goal, exit=exit_, target=target, wrap=wrap)
     except BoardError as err:
         raise ParseError(str(err), source=source) from None
     return board, {str(k): str(v) for k, v in meta.items()}
+
+
+def _is_text(value: str) -> bool:
+    """Whether a string can be written as UTF-8 (JSON escapes can make lone surrogates, which cannot)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _json_int(text: str) -> int:

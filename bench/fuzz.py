@@ -115,11 +115,12 @@ def command_reader(games: list[Game]) -> Callable[[str], bool]:
     return check
 
 
-def row(label: str, counts: Counter[str], seconds: float) -> str:
+def row(label: str, counts: Counter[str], seconds: float, base_rate: float | None = None) -> str:
     rate = counts["tried"] / seconds if seconds else 0.0
+    ratio = f"x{rate / base_rate:.2f}" if base_rate else "-"
     return (
         f"| {label} | {counts['tried']:,} | {counts['accepted']:,} | {counts['refused']:,} | "
-        f"{counts['other']} | {counts['hangs']} | {rate:,.0f} |"
+        f"{counts['other']} | {counts['hangs']} | {rate:,.0f} | {ratio} |"
     )
 
 
@@ -293,8 +294,8 @@ def main() -> int:
     total = Counter[str]()
 
     print(f"in-process inputs ({args.inputs:,} per target, seed {args.seed}):")
-    print("| target | tried | accepted | refused | other | hangs | inputs/s |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| target | tried | accepted | refused | other | hangs | inputs/s | rate vs baseline |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     all_seeds = [t for fmt in FORMATS for t in texts[fmt]]
     base, base_s = fuzz_inputs(
         "baseline",
@@ -304,7 +305,7 @@ def main() -> int:
         args.seed,
         args.input_seconds,
     )
-    print(row("baseline: unmutated seeds, detected", base, base_s))
+    print(row("baseline: unmutated seeds, detected", base, base_s, base["tried"] / base_s))
     base_rate = base["tried"] / base_s
     for fmt in FORMATS:
         for detect in (False, True):
@@ -318,7 +319,7 @@ def main() -> int:
                 args.input_seconds,
             )  # type: ignore[arg-type]
             total.update(counts)
-            print(row(label, counts, s) + f" x{(counts['tried'] / s) / base_rate:.2f}")
+            print(row(label, counts, s, base_rate))
     moves = ["A+1", "B-2", "AA+3", "car9-1", "X+12", "Q7+1"]
     counts, s = fuzz_inputs(
         "moves", lambda r: mutate(r, r.choice(moves)), move_check, args.inputs, args.seed, args.input_seconds

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Literal
 
 from rushhour.errors import BoardError, IllegalMoveError, MoveError, UnknownVehicleError
+from rushhour.numbers import is_whole, quoted
 
 Cell = tuple[int, int]
 Metric = Literal["moves", "steps"]
@@ -35,7 +36,7 @@ EMPTY = -1
 WALL = -2
 
 _NAME_RE = re.compile(r"[A-Za-z0-9]+\Z")
-_MOVE_RE = re.compile(r"\s*([A-Za-z0-9]+)\s*([+-])\s*(\d+)\s*\Z")
+_MOVE_RE = re.compile(r"\s*([A-Za-z0-9]+)\s*([+-])\s*([0-9]+)\s*\Z")
 
 
 def cell_text(cell: Cell) -> str:
@@ -120,7 +121,12 @@ class Move:
         m = _MOVE_RE.match(text)
         if not m:
             raise MoveError(
-                f"cannot read move {text.strip()!r}: write a vehicle and a signed distance, like A+2 or B-1"
+                f"cannot read move {quoted(text.strip())}: "
+                "write a vehicle and a signed distance, like A+2 or B-1"
+            )
+        if not is_whole(m.group(3)):
+            raise MoveError(
+                f"move {m.group(1)}{m.group(2)}{m.group(3)[:12]}... slides too far: no board is that long"
             )
         distance = int(m.group(3)) * (1 if m.group(2) == "+" else -1)
         if distance == 0:

@@ -28,6 +28,7 @@ from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.formats import Entry
 from rushhour.game import Game, MoveSource, Result, Solver
 from rushhour.levels import Pack, packs
+from rushhour.numbers import whole_or_none
 from rushhour.progress import Progress, level_key
 from rushhour.search.timed import TimeModel, clock, format_seconds
 
@@ -75,7 +76,7 @@ class Level:
     @property
     def known_optimal(self) -> int | None:
         value = self.entry.meta.get("moves", "").strip()
-        return int(value) if value.isdigit() else None
+        return whole_or_none(value)
 
 
 def pack_level(p: Pack, number: int) -> Level:

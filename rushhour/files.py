@@ -1,14 +1,104 @@
-"""Writing files so that a reader never sees half of one: a temporary file beside the target, flushed
-to disk, then renamed over it.  A failed write leaves the old file as it was."""
+"""Files read and written safely.
+
+Reading: only regular files, and only up to a size limit.  A folder, a device (``/dev/zero``), a FIFO
+or a socket is refused before a byte is read, and the file is opened without blocking, so no path
+can hang or exhaust a reader.
+
+Writing: a reader never sees half of a file.  The text goes to a temporary file beside the target,
+flushed to disk, then renamed over it; a failed write leaves the old file as it was.  A symbolic link
+is followed (the file it names is replaced and the link stays), the file's permissions are kept, and
+a target that is not a regular file (a device node, a FIFO...) is refused rather than replaced.
+
+Updating: :func:`locked` holds an exclusive lock (``fcntl.flock``, or ``msvcrt.locking`` on Windows)
+on a ``.lock`` file beside a target, so that read-merge-write updates by several processes at once
+follow one another instead of losing each other's changes.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from rushhour.errors import RushHourError
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISFIFO, "a pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _kind(mode: int) -> str:
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_regular_file(
+    path: str | Path,
+    limit: int,
+    *,
+    what: str = "a file",
+    error: type[RushHourError] = RushHourError,
+) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    Raises ``error`` for a folder, a device, a FIFO or a socket (checked on the open file, before
+    reading) and for a file over the limit; :class:`OSError` (``FileNotFoundError``...) as it comes.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{path} is {_kind(info.st_mode)}, not {what}")
+        if info.st_size > limit:
+            raise error(f"{path} is too large to be {what} ({info.st_size:,} bytes; at most {limit:,})")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:  # it grew while being read
+            raise error(f"{path} is too large to be {what} (more than {limit:,} bytes)")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def real_target(path: str | Path) -> Path:
+    """Where writing ``path`` really goes: symbolic links followed."""
+    return Path(os.path.realpath(path))
+
+
+def temporary_pattern(target: Path) -> tuple[str, str]:
+    """The prefix and suffix of the temporary files written beside ``target``."""
+    return f".{target.name}.", ".tmp"
+
+
+def clean_temporaries(path: str | Path) -> int:
+    """Remove the temporary files left beside ``path`` by writers that were killed; how many.  Call
+    it only while holding :func:`locked` for ``path`` (else another writer's file may be in use)."""
+    target = real_target(path)
+    prefix, suffix = temporary_pattern(target)
+    removed = 0
+    with contextlib.suppress(OSError), os.scandir(target.parent) as entries:
+        for entry in entries:
+            if entry.name.startswith(prefix) and entry.name.endswith(suffix) and entry.is_file():
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+                    removed += 1
+    return removed
 
 
 def write_text_atomic(
@@ -20,11 +110,22 @@ def write_text_atomic(
 ) -> None:
     """Write ``text`` to ``path`` atomically; on failure raise ``error`` saying
     ``cannot write {what}{path}: {reason}``."""
-    target = Path(path)
+    target = real_target(path)
     tmp_name: str | None = None
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+        try:
+            info: os.stat_result | None = os.stat(target)
+        except FileNotFoundError:
+            info = None
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            raise error(f"cannot write {what}{path}: it is {_kind(info.st_mode)}, not a regular file")
+        prefix, suffix = temporary_pattern(target)
+        tmp_name = str(target.parent / f"{prefix}{secrets.token_hex(6)}{suffix}")
+        # a new file gets the usual permissions (0666 less the umask); a replaced one keeps its own
+        fd = os.open(tmp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            if info is not None and hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -36,3 +137,42 @@ def write_text_atomic(
         if tmp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+
+
+@contextlib.contextmanager
+def locked(path: str | Path, *, error: type[RushHourError] = RushHourError) -> Iterator[None]:
+    """Hold an exclusive lock for updating ``path`` (waiting for any other holder to finish).
+
+    The lock is taken on ``<file>.lock`` beside the real file (symbolic links followed) and released
+    when the block ends, also when the process dies.  The ``.lock`` file itself stays: removing it
+    would let two processes lock two different files."""
+    target = real_target(path)
+    lock_name = target.with_name(target.name + ".lock")
+    try:
+        fd = os.open(lock_name, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as err:
+        raise error(f"cannot lock {lock_name}: {err.strerror or err}") from None
+    try:
+        _lock(fd)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _lock(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+        import time
+
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
+                return
+            except OSError:  # LK_LOCK gives up after 10 s: keep waiting
+                time.sleep(0.05)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+__all__ = ["clean_temporaries", "locked", "read_regular_file", "real_target", "write_text_atomic"]

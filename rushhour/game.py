@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from rushhour.board import Board, Move
 from rushhour.errors import GameError, MoveError, RushHourError, UnknownVehicleError
+from rushhour.numbers import is_whole
 
 MoveSource = Callable[[Board], list[Move]]
 Solver = Callable[[Board], Sequence[Move] | None]
@@ -140,7 +141,7 @@ class Game:
         :class:`IllegalMoveError` saying what blocks the move.
         """
         text = text.strip()
-        if text.isdigit():
+        if is_whole(text):
             options = self.options()
             number = int(text)
             if not options:

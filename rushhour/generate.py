@@ -413,10 +413,19 @@ class Outcome:
     analyses: int
 
 
+class _OutOfTime(Exception):
+    """The run's deadline passed during a try."""
+
+
+#: the reason of a try cut short by the run's --time-limit (not counted: the run stops there)
+OUT_OF_TIME = "stopped at the time limit"
+
+
 class _Try:
-    def __init__(self, s: Settings, attempt: int) -> None:
+    def __init__(self, s: Settings, attempt: int, deadline: float | None = None) -> None:
         self.s = s
         self.attempt = attempt
+        self.deadline = deadline  # time.time() by which the run ends, None for no limit
         self.rng = random.Random(f"rushhour-generate:{s.seed}:{attempt}")
         self.limit = cluster_limit(s.width, s.height)
         self.analyses = 0
@@ -430,13 +439,23 @@ class _Try:
         hi = self.s.max_moves
         return d if hi is None or d <= hi else 2 * hi - d
 
+    def time_left(self) -> float | None:
+        """Seconds until the run's deadline (None without one); :class:`_OutOfTime` once it passed."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.time()
+        if left <= 0:
+            raise _OutOfTime
+        return left
+
     def rewind(self, sketch: Sketch, limit: int | None = None) -> Analysis | None:
         """The cluster of a position; None when it is larger than ``limit`` (by default the cluster
         limit) or holds no win."""
         self.analyses += 1
         try:
-            a = analyze(sketch.board(), max_states=limit or self.limit)
+            a = analyze(sketch.board(), max_states=limit or self.limit, time_limit=self.time_left())
         except LimitReachedError:
+            self.time_left()  # the deadline, rather than the cluster limit, may have stopped it
             return None
         return a if a.hardest_distance >= 0 else None
 
@@ -455,6 +474,12 @@ class _Try:
         return CHECK_FACTOR * self.limit if self.packed else self.limit
 
     def run(self) -> Outcome:
+        try:
+            return self._run()
+        except _OutOfTime:
+            return self.out(OUT_OF_TIME)
+
+    def _run(self) -> Outcome:
         bag = (packed_bag if self.packed else random_bag)(self.rng, self.s)
         if bag is None:
             return self.out("no room for the bag")
@@ -517,7 +542,7 @@ class _Try:
             d = a.hardest_distance if hardest else a.start_distance
             if not self.in_range(d):
                 return self.out("length out of range")
-            solution = solve(start)
+            solution = solve(start, time_limit=self.time_left())
             if not solution.solved or solution.length != d:
                 raise SolverError(
                     f"the solver needs {solution.length} moves on a position the analysis puts at {d}: "
@@ -559,8 +584,11 @@ class _Try:
             try:
                 smaller = sketch.without(k).board()
                 engine = "astar" if self.packed else "bfs"
-                shorter = solve(smaller, engine=engine, max_states=self.check_limit)
+                shorter = solve(
+                    smaller, engine=engine, max_states=self.check_limit, time_limit=self.time_left()
+                )
             except LimitReachedError:
+                self.time_left()
                 return -1
             if shorter.length >= solution.length:
                 return k
@@ -588,12 +616,13 @@ def reading_order(board: Board) -> tuple[Board, dict[str, str]]:
     )
 
 
-def attempt(s: Settings, number: int) -> Outcome:
-    """Try number ``number`` of a run with settings ``s`` (already checked): a pure function."""
-    return _Try(s, number).run()
+def attempt(s: Settings, number: int, deadline: float | None = None) -> Outcome:
+    """Try number ``number`` of a run with settings ``s`` (already checked): a pure function, unless
+    the ``deadline`` (a :func:`time.time`) passes first: then its reason is :data:`OUT_OF_TIME`."""
+    return _Try(s, number, deadline).run()
 
 
-def _attempt_job(job: tuple[Settings, int]) -> Outcome:
+def _attempt_job(job: tuple[Settings, int, float | None]) -> Outcome:
     return attempt(*job)
 
 
@@ -654,9 +683,14 @@ class Generator:
         if time_limit is not None and not time_limit > 0:
             raise RushHourError(f"--time-limit must be a positive number of seconds, not {time_limit}")
         began = time.perf_counter()
+        # every search of every try gets the time left, so a try stops at the deadline too
+        deadline = None if time_limit is None else time.time() + time_limit
         stats = self.stats
         seen: set[Hashable] = set()
-        for outcome in self._outcomes(jobs, max_tries):
+        for outcome in self._outcomes(jobs, max_tries, deadline):
+            if outcome.reason == OUT_OF_TIME:
+                stats.stopped = f"reached --time-limit {time_limit:g} s"
+                break
             stats.tries += 1
             stats.analyses += outcome.analyses
             reason = outcome.reason
@@ -683,18 +717,18 @@ class Generator:
                 break
         stats.seconds = time.perf_counter() - began
 
-    def _outcomes(self, jobs: int, max_tries: int | None) -> Iterator[Outcome]:
+    def _outcomes(self, jobs: int, max_tries: int | None, deadline: float | None) -> Iterator[Outcome]:
         s = self.settings
         total = max_tries if max_tries is not None else None
         numbers = iter(range(total)) if total is not None else _count()
         if jobs == 1:
             for n in numbers:
-                yield attempt(s, n)
+                yield attempt(s, n, deadline)
             return
         with multiprocessing.get_context().Pool(jobs) as pool:
             window: deque[multiprocessing.pool.AsyncResult[Outcome]] = deque()
             for n in numbers:
-                window.append(pool.apply_async(_attempt_job, ((s, n),)))
+                window.append(pool.apply_async(_attempt_job, ((s, n, deadline),)))
                 if len(window) >= 4 * jobs:
                     yield window.popleft().get()
             while window:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.formats import Entry, fogleman, grid, parse_text, read_file
 from rushhour.formats.cells import EMPTY_CHARS, VEHICLE_CHARS, WALL_CHARS
+from rushhour.numbers import whole_or_none
 
 if TYPE_CHECKING:
     from rushhour.progress import Progress
@@ -75,7 +76,7 @@ def packs() -> tuple[Pack, ...]:
                 levels,
             )
         )
-    found.sort(key=lambda p: (int(p.meta.get("order", "999")), p.name))
+    found.sort(key=lambda p: (whole_or_none(p.meta.get("order", "")) or 999, p.name))
     return tuple(found)
 
 
@@ -103,8 +104,8 @@ def difficulty(entry: Entry) -> tuple[int, int]:
     missing figure counts as harder than any)."""
 
     def figure(name: str) -> int:
-        text = entry.meta.get(name, "").strip()
-        return int(text) if text.isdigit() else sys.maxsize
+        value = whole_or_none(entry.meta.get(name, "").strip())
+        return sys.maxsize if value is None else value
 
     return figure("moves"), figure("cluster")
 
@@ -209,8 +210,9 @@ def _daily_spec(text: str) -> Daily | None:
 
 def _split_index(spec: str) -> tuple[str, int | None]:
     head, colon, tail = spec.rpartition(":")
-    if colon and head and tail.isdigit():
-        return head, int(tail)
+    index = whole_or_none(tail) if colon and head else None
+    if index is not None:
+        return head, index
     return spec, None
 
 

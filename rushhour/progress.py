@@ -3,9 +3,14 @@ perfectly.
 
 Kept as JSON in ``$XDG_DATA_HOME/rushhour/progress.json`` (``~/.local/share/rushhour`` when
 ``XDG_DATA_HOME`` is unset, empty or not an absolute path).  Every write goes to a temporary file in
-the same folder that then replaces the old one, so a crash never leaves half a file.  A file that
-cannot be read is reported and left alone (nothing is saved over it); a corrupt one is reported and
-moved aside to ``progress.json.corrupt-YYYYmmdd-HHMMSS`` before a fresh file is started.
+the same folder that then replaces the old one, so a crash never leaves half a file; a symbolic link
+is followed and the file's permissions are kept.  A save reads the file, merges this game's win into
+what it holds and writes it back while holding a lock (``progress.json.lock``), so that games won at
+the same moment in several terminals all keep their wins; temporary files left by a killed save are
+removed then.  A file that cannot be read, is not a regular file, or was written by a newer version
+of rushhour is reported and left alone (nothing is saved over it); a corrupt one (not JSON, nested
+absurdly deep, not a progress file) is reported and moved aside to
+``progress.json.corrupt-YYYYmmdd-HHMMSS`` before a fresh file is started.
 
 A level is known by a key (``classic:3`` for a built-in level, ``daily:2026-11-23`` for a day's
 puzzle, ``board:<grid>`` for any other board) and by its board: when a pack's level N changes, the old
@@ -29,13 +34,19 @@ from pathlib import Path
 from typing import Any
 
 from rushhour.board import Board
-from rushhour.errors import RushHourError, SaveFileError
-from rushhour.files import write_text_atomic
+from rushhour.errors import ParseError, RushHourError, SaveFileError
+from rushhour.files import clean_temporaries, locked, read_regular_file, write_text_atomic
 from rushhour.formats import grid
+from rushhour.formats.jsonfmt import load_json
 
 FILE_NAME = "progress.json"
 FORMAT_NAME = "rushhour-progress"
 VERSION = 1
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+class _NewerVersion(Exception):
+    """A progress file written by a newer rushhour: not corrupt, only not ours to rewrite."""
 
 
 def data_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -124,11 +135,13 @@ def _rank(record: LevelRecord) -> tuple[bool, int, int]:
 
 
 def _parse(text: str) -> dict[str, LevelRecord]:
-    data = json.loads(text)
+    data = load_json(text)
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
         raise ValueError("it is not a rushhour progress file")
     version = data.get("version")
-    if not isinstance(version, int) or version > VERSION:
+    if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+        raise _NewerVersion(version)
+    if not isinstance(version, int) or version < 1:
         raise ValueError(f"unknown version {version!r}")
     levels = data.get("levels")
     if not isinstance(levels, dict):
@@ -153,19 +166,28 @@ def read_levels(path: Path) -> dict[str, LevelRecord]:
     a corrupt one after moving it aside (``moved_to`` names where).
     """
     try:
-        raw = path.read_bytes()
+        raw = read_regular_file(path, MAX_FILE_BYTES, what="a progress file", error=SaveFileError)
     except FileNotFoundError:
         return {}
     except OSError as err:
         raise SaveFileError(
             f"cannot read the progress file {path}: {err.strerror or err}; it is left as it is"
         ) from None
+    except SaveFileError as err:
+        raise SaveFileError(f"cannot read the progress file: {err}; it is left as it is") from None
     try:
         return _parse(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, TypeError) as err:
+    except _NewerVersion as err:
+        raise SaveFileError(
+            f"the progress file {path} was written by a newer version of rushhour (format version "
+            f"{err.args[0]}, this one reads up to {VERSION}); it is left as it is"
+        ) from None
+    except (UnicodeDecodeError, ValueError, TypeError, ParseError) as err:
         reason = str(err) if not isinstance(err, UnicodeDecodeError) else "it is not UTF-8 text"
-        if isinstance(err, json.JSONDecodeError):
-            reason = f"it is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})"
+        if isinstance(err, ParseError):
+            where = f" at line {err.line}, column {err.column}" if err.line is not None else ""
+            detail = err.reason.removeprefix("not valid JSON: ").removeprefix("not valid JSON here: ")
+            reason = f"it is not valid JSON ({detail}{where})"
         aside = _aside_name(path)
         try:
             os.replace(path, aside)
@@ -189,11 +211,15 @@ def write_levels(path: Path, levels: Mapping[str, LevelRecord]) -> None:
         "levels": {key: asdict(levels[key]) for key in sorted(levels)},
     }
     text = json.dumps(data, indent=2) + "\n"
+    _make_folder(path)
+    write_text_atomic(path, text, what="the progress file ", error=SaveFileError)
+
+
+def _make_folder(path: Path) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        Path(os.path.realpath(path)).parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise SaveFileError(f"cannot save the progress file {path}: {err.strerror or err}") from None
-    write_text_atomic(path, text, what="the progress file ", error=SaveFileError)
 
 
 class Progress:
@@ -241,23 +267,50 @@ class Progress:
         hints: int = 0,
         solution_seen: bool = False,
     ) -> LevelRecord:
-        """Remember a win and save (re-reading the file first, so that other sessions' wins stay).
+        """Remember a win and save: under the file's lock, read what the file holds now (other
+        sessions' wins included), merge this win into it, write it back.
 
         The win becomes the level's best when it had less help, or as little help and fewer moves (or
         as many moves and fewer hints); it makes the level perfect when it took the optimal number of
         moves without a hint and without the solution.
 
-        Raises :class:`SaveFileError` when the file cannot be written, or when it had become corrupt
-        (then it was moved aside and the progress saved afresh before the error is raised).
+        Raises :class:`SaveFileError` when the file cannot be read or written (nothing is saved over
+        it), or when it had become corrupt (then it was moved aside and the progress saved afresh
+        before the error is raised).
         """
+        if self.path is None:
+            return self._merge_win(
+                key, board, moves=moves, steps=steps, optimal=optimal, hints=hints, solution_seen=solution_seen
+            )
+        _make_folder(self.path)
         late_error: SaveFileError | None = None
-        if self.path is not None:
+        with locked(self.path, error=SaveFileError):
+            clean_temporaries(self.path)  # left by a save that was killed: no one else writes now
             try:
                 self.levels.update(read_levels(self.path))
             except SaveFileError as err:
                 if err.moved_to is None:
                     raise
                 late_error = err
+            record = self._merge_win(
+                key, board, moves=moves, steps=steps, optimal=optimal, hints=hints, solution_seen=solution_seen
+            )
+            write_levels(self.path, self.levels)
+        if late_error is not None:
+            raise late_error
+        return record
+
+    def _merge_win(
+        self,
+        key: str,
+        board: Board,
+        *,
+        moves: int,
+        steps: int,
+        optimal: int | None,
+        hints: int,
+        solution_seen: bool,
+    ) -> LevelRecord:
         fingerprint = board_key(board)
         record = self.levels.get(key)
         if record is None or record.board != fingerprint:
@@ -273,10 +326,6 @@ class Progress:
         record.wins += 1
         record.last_solved = datetime.now().isoformat(timespec="seconds")
         self.levels[key] = record
-        if self.path is not None:
-            write_levels(self.path, self.levels)
-        if late_error is not None:
-            raise late_error
         return record
 
 

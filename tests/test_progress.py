@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import rushhour.progress as progress_module
 from rushhour.board import Board
 from rushhour.errors import SaveFileError
 from rushhour.formats import parse_text
@@ -67,8 +68,8 @@ def test_win_is_saved_and_read_back(tmp_path: Path) -> None:
     final = Progress.load(path).get("classic:1", ONE)
     assert final is not None
     assert (final.best, final.best_steps, final.hints, final.perfect, final.wins) == (4, 7, 0, True, 3)
-    # no temporary files are left behind
-    assert sorted(p.name for p in path.parent.iterdir()) == ["progress.json"]
+    # no temporary files are left behind (the lock file stays: see rushhour.files.locked)
+    assert sorted(p.name for p in path.parent.iterdir()) == ["progress.json", "progress.json.lock"]
 
 
 def test_help_never_earns_perfect_and_is_saved(tmp_path: Path) -> None:
@@ -159,7 +160,7 @@ def test_memory_progress_writes_nothing(tmp_path: Path, monkeypatch: pytest.Monk
         (b"{not json", "not valid JSON"),
         (b'{"levels": {}}', "not a rushhour progress file"),
         (b'{"format": "rushhour-progress", "version": 1, "levels": []}', "no levels table"),
-        (b'{"format": "rushhour-progress", "version": 99, "levels": {}}', "unknown version"),
+        (b'{"format": "rushhour-progress", "version": 0, "levels": {}}', "unknown version"),
         (
             b'{"format": "rushhour-progress", "version": 1, "levels": {"a:1": {"board": "x", "best": "six"}}}',
             "bad 'best'",
@@ -220,7 +221,7 @@ def test_unreadable_file_is_reported_and_left_alone(tmp_path: Path) -> None:
         with pytest.raises(SaveFileError, match="cannot read the progress file") as caught:
             Progress.load(path)
         assert caught.value.moved_to is None
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json", "progress.json.lock"]
     finally:
         path.chmod(0o600)
 
@@ -229,10 +230,10 @@ def test_read_error_is_reported_and_left_alone(tmp_path: Path, monkeypatch: pyte
     path = tmp_path / "progress.json"
     path.write_text("anything")
 
-    def denied(self: Path) -> bytes:
+    def denied(*args: object, **kwargs: object) -> bytes:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    monkeypatch.setattr(progress_module, "read_regular_file", denied)
     with pytest.raises(SaveFileError, match="cannot read the progress file .*Permission denied") as caught:
         Progress.load(path)
     monkeypatch.undo()
@@ -264,4 +265,4 @@ def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
         progress.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
     monkeypatch.undo()
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json", "progress.json.lock"]

@@ -47,15 +47,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_ERROR
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # so that a failed write (a full disk) is reported here, not at exit
+        return status
     except RushHourError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return EXIT_OK
+    except OSError as err:
+        # the output could not be written (`> /dev/full`, a disk that filled up...)
+        _drop_stdout()
+        print(f"error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+
+
+def _drop_stdout() -> None:
+    """Send what is left of stdout to the null device, so that the exit does not fail writing it."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

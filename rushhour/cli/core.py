@@ -13,7 +13,50 @@ from rushhour.errors import FormatError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
 from rushhour.levels import resolve_all, resolve_board
+from rushhour.numbers import NumberError, count, decimal, whole_or_none
 from rushhour.render.text import render, use_color
+
+#: the longest time limit an option takes: a year, in seconds (a float holds it exactly)
+MAX_SECONDS = 366 * 24 * 3600
+
+
+def option_count(text: str) -> int:
+    """argparse type: a count of at least 1 (``5000000``, ``5_000_000``, ``5,000,000`` or ``5e6``)."""
+    try:
+        return count(text, "the number")
+    except NumberError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+#: the most worker processes an option may ask for
+MAX_JOBS = 256
+
+
+def option_jobs(text: str) -> int:
+    """argparse type: a number of worker processes, 1 to :data:`MAX_JOBS`."""
+    try:
+        return count(text, "the number of processes", most=MAX_JOBS)
+    except NumberError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def option_count_or_zero(text: str) -> int:
+    """argparse type: a count of at least 0."""
+    try:
+        return count(text, "the number", least=0)
+    except NumberError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def option_seconds(text: str) -> float:
+    """argparse type: a positive number of seconds (``10``, ``2.5``), at most a year."""
+    try:
+        value = float(decimal(text, "the number of seconds", most=MAX_SECONDS))
+    except NumberError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
 
 
 def add_color_flags(parser: argparse.ArgumentParser) -> None:
@@ -104,8 +147,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     title = entry.meta.get("name") or entry.label
     print(f"{title}: {board_summary(board)}")
-    if "moves" in entry.meta:
-        print(f"optimal solution: {entry.meta['moves']} moves")
+    optimal = whole_or_none(entry.meta.get("moves", ""))
+    if optimal is not None:
+        print(f"optimal solution: {optimal} moves")
     print(render(board, color=color_wanted(args)))
     if board.is_won():
         print(f"{board.goal} is at the exit: this position is won.")

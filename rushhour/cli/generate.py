@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import random
@@ -11,9 +10,12 @@ import shlex
 import sys
 from typing import Any, TextIO
 
+from rushhour.cli.core import option_count, option_jobs, option_seconds
 from rushhour.errors import FormatError, RushHourError
+from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
 from rushhour.generate import MAX_SIDE, METHODS, MIN_SIDE, Generator, Outcome, Puzzle, Settings, Stats
+from rushhour.numbers import whole_or_none
 
 EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
 TRIES_PER_PUZZLE = 1000
@@ -22,9 +24,9 @@ EXTENSIONS = {"grid": "txt", "fogleman": "txt", "csv": "csv", "json": "json"}
 
 def _size(text: str) -> tuple[int, int]:
     w, x, h = text.lower().partition("x")
-    if not x or not w.isdigit() or not h.isdigit():
+    width, height = whole_or_none(w), whole_or_none(h)
+    if not x or width is None or height is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a size: write WIDTHxHEIGHT, like 6x6 or 9x9")
-    width, height = int(w), int(h)
     if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
         raise argparse.ArgumentTypeError(
             f"{text} is out of range: sizes are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}"
@@ -34,35 +36,20 @@ def _size(text: str) -> tuple[int, int]:
 
 def _range(text: str) -> tuple[int, int]:
     lo, dash, hi = text.partition("-")
-    if not lo.strip().isdigit() or (dash and not hi.strip().isdigit()):
+    a = whole_or_none(lo)
+    b = whole_or_none(hi) if dash else a
+    if a is None or b is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a count or a range like 3 or 8-12")
-    a = int(lo)
-    b = int(hi) if dash else a
     if b < a:
         raise argparse.ArgumentTypeError(f"{text!r} runs backwards: write the smaller number first")
     return a, b
 
 
-def _positive(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return int(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
-    return value
-
-
 def _seed(text: str) -> int:
-    if not text.strip().isdigit():
+    seed = whole_or_none(text)
+    if seed is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed: use a whole number, 0 or more")
-    return int(text)
+    return seed
 
 
 def register(sub: Any) -> None:
@@ -77,9 +64,9 @@ def register(sub: Any) -> None:
         ),
     )
     p.add_argument("--size", type=_size, default=(6, 6), metavar="WxH", help="board size (default 6x6)")
-    p.add_argument("--count", type=_positive, default=1, metavar="N", help="how many puzzles (default 1)")
-    p.add_argument("--min-moves", type=_positive, default=10, metavar="M", help="shortest (default 10)")
-    p.add_argument("--max-moves", type=_positive, metavar="M", help="longest optimal solution kept")
+    p.add_argument("--count", type=option_count, default=1, metavar="N", help="how many puzzles (default 1)")
+    p.add_argument("--min-moves", type=option_count, default=10, metavar="M", help="shortest (default 10)")
+    p.add_argument("--max-moves", type=option_count, metavar="M", help="longest optimal solution kept")
     p.add_argument(
         "--vehicles", type=_range, metavar="A-B", help="vehicles per puzzle, the red car included (6x6: 8-14)"
     )
@@ -97,14 +84,14 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--format", choices=FORMATS, default="grid", dest="fmt", help="board format (default grid)"
     )
-    p.add_argument("--jobs", type=_positive, default=1, metavar="J", help="worker processes (default 1)")
+    p.add_argument("--jobs", type=option_jobs, default=1, metavar="J", help="worker processes (default 1)")
     p.add_argument(
         "--max-tries",
-        type=_positive,
+        type=option_count,
         metavar="N",
         help=f"give up after N tries (default {TRIES_PER_PUZZLE} per puzzle asked)",
     )
-    p.add_argument("--time-limit", type=_seconds, metavar="SEC", help="stop after SEC seconds")
+    p.add_argument("--time-limit", type=option_seconds, metavar="SEC", help="stop after SEC seconds")
     p.add_argument("--name", default="puzzle", help="level names are NAME-01, NAME-02... (default puzzle)")
     p.add_argument("--title", help="title in the document header (grid format)")
     p.add_argument("--description", help="description in the document header (grid format)")
@@ -222,7 +209,7 @@ class _Writer:
         self.made.append((puzzle, meta))
         if self.to_dir and self.out is not None:
             name = os.path.join(self.out, f"{meta['name']}.{EXTENSIONS[self.fmt]}")
-            _write_file(name, write_board(puzzle.board, self.fmt, meta))
+            write_text_atomic(name, write_board(puzzle.board, self.fmt, meta))
         elif self.out is None and self.fmt in ("grid", "fogleman"):
             self._stream(sys.stdout, len(self.made) - 1)
 
@@ -258,19 +245,7 @@ class _Writer:
             if self.fmt not in ("grid", "fogleman"):
                 sys.stdout.write(self.text())
             return
-        _write_file(self.out, self.text())
-
-
-def _write_file(path: str, text: str) -> None:
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError as err:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise RushHourError(f"cannot write {path}: {err.strerror}") from None
+        write_text_atomic(self.out, self.text())
 
 
 class _Progress:

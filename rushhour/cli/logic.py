@@ -14,9 +14,10 @@ from rushhour.files import write_text_atomic
 from rushhour.levels import resolve_board
 from rushhour.logic.encoding import WORD, Shape
 from rushhour.logic.oracle import MoveOracle, oracle_for
+from rushhour.numbers import quoted
 from rushhour.render.text import render
 
-_SIZE_RE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*\Z")
+_SIZE_RE = re.compile(r"\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*\Z")
 
 
 def register(sub: Any) -> None:
@@ -63,7 +64,7 @@ def register(sub: Any) -> None:
 def parse_size(text: str) -> tuple[int, int]:
     m = _SIZE_RE.match(text)
     if not m:
-        raise RushHourError(f"cannot read size {text!r}: write WIDTHxHEIGHT, like 6x6")
+        raise RushHourError(f"cannot read size {quoted(text)}: write WIDTHxHEIGHT, like 6x6")
     width, height = int(m.group(1)), int(m.group(2))
     for label, side in (("width", width), ("height", height)):
         if not 3 <= side <= 16:

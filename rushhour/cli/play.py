@@ -33,6 +33,7 @@ from rushhour.errors import BoardNotFoundError, RushHourError, SaveFileError
 from rushhour.formats import Entry
 from rushhour.game import Game, MoveSource, Solver
 from rushhour.levels import Pack, pack, packs, resolve_all
+from rushhour.numbers import whole_or_none
 from rushhour.progress import LevelRecord, Progress, default_path, level_key
 from rushhour.render.text import render
 from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
@@ -98,9 +99,9 @@ def first_unsolved_of(progress: Progress, p: Pack) -> Level | None:
 def _as_pack_level(entry: Entry) -> Level | None:
     """A resolved entry that is a built-in level (``classic:3``, or found by its name)."""
     name, _, number = entry.label.rpartition(":")
-    if not number.isdigit():
+    n = whole_or_none(number)
+    if n is None:
         return None
-    n = int(number)
     for p in packs():
         if p.name == name and 1 <= n <= len(p.levels) and p.levels[n - 1].board == entry.board:
             return pack_level(p, n)
@@ -490,7 +491,7 @@ def level_rows(p: Pack, progress: Progress) -> list[dict[str, Any]]:
                 "level": f"{p.name}:{number}",
                 "name": entry.meta.get("name", ""),
                 "size": f"{entry.board.width}x{entry.board.height}",
-                "optimal": int(moves) if moves.strip().isdigit() else None,
+                "optimal": whole_or_none(moves),
                 **record_fields(record),
             }
         )

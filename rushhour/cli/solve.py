@@ -20,17 +20,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from rushhour.board import Board
-from rushhour.cli.core import add_color_flags, add_metric_flag, board_summary, color_wanted
+from rushhour.cli.core import (
+    add_color_flags,
+    add_metric_flag,
+    board_summary,
+    color_wanted,
+    option_count,
+    option_count_or_zero,
+    option_jobs,
+    option_seconds,
+)
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman, read_file
 from rushhour.levels import resolve_board
+from rushhour.numbers import whole_or_none
 from rushhour.render.text import render
 from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
+from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, TimeModel, schedule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
-DEFAULT_MAX_STATES = 5_000_000  # about 1 GB of search state at most; raise it with --max-states
+DEFAULT_MAX_STATES = 5_000_000  # raise it with --max-states; memory is bounded by --max-memory
+DEFAULT_MAX_MEMORY_MB = DEFAULT_MAX_MEMORY // MEGABYTE
 
 
 def register(sub: Any) -> None:
@@ -52,7 +64,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the random and improve engines")
     p.add_argument(
-        "--max-moves", type=_count, default=None, metavar="K", help="sat engine: try plans of up to K moves"
+        "--max-moves",
+        type=option_count_or_zero,
+        default=None,
+        metavar="K",
+        help="sat engine: try plans of up to K moves",
     )
     p.add_argument("--show", action="store_true", help="draw the position after every move")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -61,7 +77,7 @@ def register(sub: Any) -> None:
     p.add_argument("--svg", metavar="DIR", help="draw every position of the solution as SVG files in DIR")
     p.add_argument("--batch", metavar="FILE", help="solve every board of FILE, one result line each")
     p.add_argument(
-        "--jobs", type=_positive, default=1, metavar="J", help="with --batch: spread over J processes"
+        "--jobs", type=option_jobs, default=1, metavar="J", help="with --batch: spread over J processes"
     )
     add_timed_options(p)
     add_color_flags(p)
@@ -93,36 +109,21 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
     add_metric_flag(p)
     p.add_argument(
         "--max-states",
-        type=_positive,
+        type=option_count,
         default=DEFAULT_MAX_STATES,
         metavar="N",
         help=f"stop after N positions (default {DEFAULT_MAX_STATES:,})",
     )
-    p.add_argument("--time-limit", type=_seconds, default=None, metavar="S", help="stop after S seconds")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
-    return value
-
-
-def _count(text: str) -> int:
-    return 0 if text.strip() == "0" else _positive(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
-    return value
+    p.add_argument(
+        "--max-memory",
+        type=option_count,
+        default=DEFAULT_MAX_MEMORY_MB,
+        metavar="MB",
+        help=f"stop when the search has taken MB megabytes of memory (default {DEFAULT_MAX_MEMORY_MB:,})",
+    )
+    p.add_argument(
+        "--time-limit", type=option_seconds, default=None, metavar="S", help="stop after S seconds"
+    )
 
 
 def _board_text(board: Board) -> str:
@@ -140,6 +141,7 @@ def _solve(args: argparse.Namespace, board: Board) -> Solution:
         metric=args.metric,
         max_states=args.max_states,
         time_limit=args.time_limit,
+        max_memory=args.max_memory * MEGABYTE,
         seed=args.seed,
         heuristic=args.heuristic,
         max_moves=args.max_moves,
@@ -223,7 +225,13 @@ def cmd_timed(args: argparse.Namespace) -> int:
         )
     entry = resolve_board(args.board)
     try:
-        found = schedule(entry.board, model, max_states=args.max_states, time_limit=args.time_limit)
+        found = schedule(
+            entry.board,
+            model,
+            max_states=args.max_states,
+            time_limit=args.time_limit,
+            max_memory=args.max_memory * MEGABYTE,
+        )
     except LimitReachedError as err:
         return _stopped(args, err)
     status = EXIT_SOLVED if found.solved else EXIT_UNSOLVABLE
@@ -265,7 +273,7 @@ def _stopped(args: argparse.Namespace, err: LimitReachedError) -> int:
     if args.json:
         print(json.dumps({"stopped": True, "message": str(err), "explored": err.explored}))
     else:
-        print(f"{err} (see --max-states and --time-limit)", file=sys.stderr)
+        print(f"{err} (see --max-states, --time-limit and --max-memory)", file=sys.stderr)
     return EXIT_STOPPED
 
 
@@ -352,7 +360,7 @@ class BatchRow:
 
 def _batch_one(job: tuple[argparse.Namespace, Entry]) -> BatchRow:
     args, entry = job
-    expected = int(entry.meta["moves"]) if entry.meta.get("moves", "").isdigit() else None
+    expected = whole_or_none(entry.meta.get("moves", ""))
     text = _board_text(entry.board)
     began = time.perf_counter()
     try:
@@ -470,7 +478,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     entry = resolve_board(args.board)
     try:
         analysis = analyze(
-            entry.board, metric=args.metric, max_states=args.max_states, time_limit=args.time_limit
+            entry.board,
+            metric=args.metric,
+            max_states=args.max_states,
+            time_limit=args.time_limit,
+            max_memory=args.max_memory * MEGABYTE,
         )
     except LimitReachedError as err:
         return _stopped(args, err)

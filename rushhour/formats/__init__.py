@@ -12,11 +12,11 @@ json        every fact, for programs                       :mod:`.jsonfmt`
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, ParseError, RushHourError
+from rushhour.files import read_regular_file
 from rushhour.formats import csvfmt, fogleman, grid, jsonfmt
 
 FORMATS = ("grid", "fogleman", "csv", "json")
@@ -82,12 +82,7 @@ def parse_text(
 def read_file(path: str, fmt: str | None = None) -> list[Entry]:
     """Every board of a file; a missing, unreadable, binary or empty file raises a clear error."""
     try:
-        if os.path.isdir(path):
-            raise BoardNotFoundError(f"{path} is a folder, not a board file")
-        if os.path.getsize(path) > MAX_FILE_BYTES:
-            raise ParseError("the file is too large to be a board file", source=path)
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_regular_file(path, MAX_FILE_BYTES, what="a board file", error=BoardNotFoundError)
     except FileNotFoundError:
         raise BoardNotFoundError(f"no such file: {path}") from None
     except OSError as err:

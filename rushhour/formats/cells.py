@@ -20,10 +20,12 @@ Locator = Callable[[Cell], tuple[int, int]]  # cell -> (text line, text column),
 
 
 def _components(cells: set[Cell], width: int, height: int, wrap: bool) -> list[list[Cell]]:
+    """The 4-connected parts of ``cells``, in order; linear in the cells, whatever their number."""
     left = set(cells)
     parts = []
-    while left:
-        start = min(left)
+    for start in sorted(cells):
+        if start not in left:
+            continue
         left.discard(start)
         stack, part = [start], [start]
         while stack:

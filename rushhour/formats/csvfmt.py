@@ -14,9 +14,10 @@ import re
 
 from rushhour.board import HORIZONTAL, MAX_SIDE, MIN_SIDE, VERTICAL, Board, Vehicle
 from rushhour.errors import BoardError, FormatError, ParseError
+from rushhour.numbers import whole_or_none
 
 HEADER = ("vehicle", "orientation", "col", "row", "length")
-_SIZE_RE = re.compile(r"(\d+)x(\d+)")
+_SIZE_RE = re.compile(r"([0-9]+)x([0-9]+)")
 
 
 def size_from_name(name: str | None) -> tuple[int, int] | None:
@@ -24,7 +25,10 @@ def size_from_name(name: str | None) -> tuple[int, int] | None:
     if not name:
         return None
     m = _SIZE_RE.search(name.rsplit("/", 1)[-1])
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    if not m:
+        return None
+    width, height = whole_or_none(m.group(1)), whole_or_none(m.group(2))
+    return (width, height) if width is not None and height is not None else None
 
 
 def looks_like_csv(text: str) -> bool:
@@ -33,7 +37,14 @@ def looks_like_csv(text: str) -> bool:
 
 
 def parse_csv(text: str, source: str | None = None, size: tuple[int, int] | None = None) -> Board:
-    rows = list(csv.reader(io.StringIO(text)))
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = list(reader)
+    except csv.Error as err:  # a line break inside a field, a field over the size limit...
+        reason = str(err).split(" - ")[0]
+        if reason.startswith("new-line character"):
+            reason = "a line break inside a field that is not quoted"
+        raise ParseError(f"not valid CSV: {reason}", source=source, line=reader.line_num) from None
     numbered = [(n, [f.strip() for f in row]) for n, row in enumerate(rows, start=1) if any(row)]
     if not numbered:
         raise ParseError("no board here: the CSV file is empty", source=source)
@@ -57,11 +68,12 @@ def parse_csv(text: str, source: str | None = None, size: tuple[int, int] | None
             )
         values = []
         for label, value in (("col", col), ("row", row), ("length", length)):
-            if not value.isdigit():
+            whole_value = whole_or_none(value)
+            if whole_value is None:
                 raise ParseError(
                     f"vehicle {name}: {label} {value!r} is not a whole number", source=source, line=number
                 )
-            values.append(int(value))
+            values.append(whole_value)
         c, r, n = values
         if c < 1 or r < 1:
             raise ParseError(

@@ -13,6 +13,7 @@ import re
 from rushhour.board import MAX_SIDE, MIN_SIDE, Board
 from rushhour.errors import BoardError, FormatError, ParseError
 from rushhour.formats.cells import vehicles_from_grid
+from rushhour.numbers import is_whole
 
 _ALLOWED = set("ox.ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -22,7 +23,7 @@ _BOARD_RE = re.compile(r"[ox.A-Z]+\Z")
 def looks_like_fogleman(text: str) -> bool:
     """Whether one line of text is a Fogleman board or database line."""
     parts = text.split()
-    if len(parts) == 3 and parts[0].isdigit() and parts[2].isdigit():
+    if len(parts) == 3 and is_whole(parts[0]) and is_whole(parts[2]):
         parts = [parts[1]]
     if len(parts) != 1 or not _BOARD_RE.match(parts[0]):
         return False
@@ -38,7 +39,7 @@ def parse_line(text: str, source: str | None = None, line: int | None = None) ->
     if len(parts) == 3:
         moves, board_text, cluster = parts
         for label, value in (("moves", moves), ("cluster", cluster)):
-            if not value.isdigit():
+            if not is_whole(value):
                 raise ParseError(
                     f"database line {label} field {value!r} is not a number", source=source, line=line
                 )
@@ -105,5 +106,10 @@ def write_line(board: Board, meta: dict[str, str] | None = None) -> str:
     occ = board.occupancy()
     text = "".join("o" if v == -1 else "x" if v == -2 else rename[board.names[v]] for v in occ)
     if meta and "moves" in meta and "cluster" in meta:
-        return f"{int(meta['moves']):02d} {text} {meta['cluster']}"
+        for label in ("moves", "cluster"):
+            if not is_whole(meta[label]):
+                raise FormatError(
+                    f"a Fogleman database line cannot hold {label} {meta[label]!r}: not a number"
+                )
+        return f"{int(meta['moves']):02d} {text} {int(meta['cluster'])}"
     return text

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rushhour.board import HEADINGS, SIDES, Board, Exit, Target, default_target
+from rushhour.board import HEADINGS, MAX_SIDE, MIN_SIDE, SIDES, Board, Exit, Target, default_target
 from rushhour.errors import BoardError, FormatError, ParseError
 from rushhour.formats.cells import (
     EMPTY_CHARS,
@@ -28,6 +28,7 @@ from rushhour.formats.cells import (
     symbols_for,
     vehicles_from_grid,
 )
+from rushhour.numbers import NumberError, whole, whole_or_none
 
 STRUCTURAL = ("goal", "exit", "wrap", "target", "legend")
 _KNOWN = EMPTY_CHARS | WALL_CHARS | set(VEHICLE_CHARS)
@@ -68,16 +69,17 @@ def _parse_exit(value: str, source: str | None, line: int) -> str | Exit:
     side = parts[0].lower()
     if len(parts) == 1:
         return side
-    if not parts[1].isdigit():
+    index = whole_or_none(parts[1])
+    if index is None:
         raise ParseError(f"exit line {parts[1]!r} is not a number", source=source, line=line)
-    return Exit(side, int(parts[1]))
+    return Exit(side, index)
 
 
 def _parse_target(value: str, source: str | None, line: int) -> Target:
     try:
         where, heading = value.split()
-        row, col = (int(p) for p in where.split(","))
-    except ValueError:
+        row, col = (whole(p) for p in where.split(","))
+    except (ValueError, NumberError):
         raise ParseError(
             f"target {value!r} should read ROW,COL HEADING, e.g. '2,5 east'", source=source, line=line
         ) from None
@@ -179,6 +181,13 @@ def _record(
     rows = [line.strip() for _, line in grid]
     indents = [len(line) - len(line.lstrip()) for _, line in grid]
     width = len(rows[0])
+    for label, side in (("width", width), ("height", len(rows))):
+        if side > MAX_SIDE:  # said before any cell is read, so that no text is too long to refuse
+            raise ParseError(
+                f"board {label} {side} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}",
+                source=source,
+                line=first_line,
+            )
     for (number, _), row, indent in zip(grid, rows, indents, strict=True):
         for col, ch in enumerate(row):
             if ch not in _KNOWN:
@@ -244,6 +253,19 @@ def structural_header(board: Board) -> dict[str, str]:
     return head
 
 
+def header_line(key: str, value: str) -> str:
+    """``# key: value``, or :class:`FormatError` when that line would not read back as this key and
+    value (a key with spaces or capitals, a value with a line break or spaces at an end...)."""
+    line = f"# {key}: {value}".rstrip()
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no text file can hold it
+        raise FormatError(f"the grid format cannot hold the header {key!r}: {value!r}") from None
+    if len(line.splitlines()) != 1 or "\x00" in line or _read_header(line) != (key, value):
+        raise FormatError(f"the grid format cannot hold the header {key!r}: {value!r}")
+    return line
+
+
 def write_grid(board: Board, meta: dict[str, str] | None = None) -> str:
     """One board as header lines and grid, ending with a newline."""
     names = board.names
@@ -253,7 +275,7 @@ def write_grid(board: Board, meta: dict[str, str] | None = None) -> str:
         )
     symbols = symbols_for(names)
     legend = {symbols[n]: n for n in names if symbols[n] != n}
-    lines = [f"# {k}: {v}" for k, v in (meta or {}).items() if k not in STRUCTURAL]
+    lines = [header_line(k, v) for k, v in (meta or {}).items() if k not in STRUCTURAL]
     lines += [f"# {k}: {v}" for k, v in structural_header(board).items()]
     if legend:
         lines.append("# legend: " + " ".join(f"{s}={n}" for s, n in sorted(legend.items())))
@@ -272,6 +294,6 @@ def write_document(records: list[tuple[Board, dict[str, str]]], meta: dict[str, 
     """Several boards (a pack), with an optional document header block."""
     parts = []
     if meta:
-        parts.append("\n".join(f"# {k}: {v}" for k, v in meta.items()) + "\n")
+        parts.append("\n".join(header_line(k, v) for k, v in meta.items()) + "\n")
     parts += [write_grid(board, m) for board, m in records]
     return "\n".join(parts)

@@ -14,6 +14,7 @@ from typing import Any
 
 from rushhour.board import Board, Exit, Target, Vehicle
 from rushhour.errors import BoardError, ParseError
+from rushhour.numbers import MAX_DIGITS
 
 
 def board_to_dict(board: Board) -> dict[str, Any]:
@@ -77,7 +78,10 @@ def board_from_dict(data: Any, source: str | None = None) -> tuple[Board, dict[s
             )
         )
     walls = []
-    for cell in data.get("walls", []):
+    raw_walls = data.get("walls", [])
+    if not isinstance(raw_walls, list):
+        raise ParseError("'walls' should be a list of [row, col] cells", source=source)
+    for cell in raw_walls:
         if not (isinstance(cell, list) and len(cell) == 2 and all(type(x) is int for x in cell)):
             raise ParseError(f"wall {cell!r} should be [row, col]", source=source)
         walls.append((cell[0], cell[1]))
@@ -106,6 +110,15 @@ def board_from_dict(data: Any, source: str | None = None) -> tuple[Board, dict[s
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
         raise ParseError("'meta' should be an object", source=source)
+    for key, value in meta.items():
+        if not isinstance(value, str | int) or isinstance(value, bool):
+            raise ParseError(f"meta {key!r} should be text or a whole number", source=source)
+        for text in (key, value):
+            if isinstance(text, str) and not _is_text(text):
+                raise ParseError(
+                    f"meta {key!r} holds a lone surrogate (a \\ud800-\\udfff escape), which is not text",
+                    source=source,
+                )
     try:
         board = Board(width, height, vehicles, walls=walls, goal=goal, exit=exit_, target=target, wrap=wrap)
     except BoardError as err:
@@ -113,11 +126,35 @@ def board_from_dict(data: Any, source: str | None = None) -> tuple[Board, dict[s
     return board, {str(k): str(v) for k, v in meta.items()}
 
 
-def parse_json(text: str, source: str | None = None) -> tuple[Board, dict[str, str]]:
+def _is_text(value: str) -> bool:
+    """Whether a string can be written as UTF-8 (JSON escapes can make lone surrogates, which cannot)."""
     try:
-        data = json.loads(text)
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"the number {text[:12]}... has more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def load_json(text: str, source: str | None = None) -> Any:
+    """JSON text as Python values, within bounds: numbers of at most :data:`MAX_DIGITS` digits, and
+    arrays and objects nested no deeper than the interpreter's recursion limit; else ParseError."""
+    try:
+        return json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as err:
         raise ParseError(
             f"not valid JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
         ) from None
-    return board_from_dict(data, source)
+    except RecursionError:
+        raise ParseError("not valid JSON here: arrays or objects nested too deeply", source=source) from None
+    except ValueError as err:
+        raise ParseError(f"not valid JSON here: {err}", source=source) from None
+
+
+def parse_json(text: str, source: str | None = None) -> tuple[Board, dict[str, str]]:
+    return board_from_dict(load_json(text, source), source)

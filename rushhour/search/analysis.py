@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from rushhour.board import Board, check_metric
 from rushhour.search.bfs import Limits, layers, reachable
+from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import tables_for
 
 
@@ -50,11 +51,12 @@ def analyze(
     metric: str = "moves",
     max_states: int | None = None,
     time_limit: float | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
 ) -> Analysis:
     """Explore the whole cluster of ``board``; raises LimitReachedError when a limit is hit."""
     began = time.perf_counter()
     check_metric(metric)
-    limits = Limits(max_states, time_limit)
+    limits = Limits(max_states, time_limit, max_memory)
     tables = tables_for(board.layout, metric)
     start = tables.pack(board.state)
     cluster = reachable(tables, start, limits)

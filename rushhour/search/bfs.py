@@ -14,6 +14,8 @@ import time
 from typing import NoReturn
 
 from rushhour.errors import LimitReachedError, SolverError
+from rushhour.numbers import MAX_WHOLE
+from rushhour.search.memory import DEFAULT_MAX_MEMORY, MemoryBudget
 from rushhour.search.tables import ONE, TWO, Tables
 
 BATCH = 512  # the compiled search (_native.c) uses the same batches
@@ -40,28 +42,46 @@ def use_native(enabled: bool) -> bool:
 
 
 class Limits:
-    """``max_states`` and ``time_limit`` of one search, checked between batches."""
+    """``max_states``, ``time_limit`` and ``max_memory`` (bytes the search may add to the process,
+    :data:`DEFAULT_MAX_MEMORY` by default, None for no bound) of one search, checked between batches.
 
-    __slots__ = ("max_states", "deadline", "time_limit")
+    A state limit beyond :data:`~rushhour.numbers.MAX_WHOLE` is that many: no search gets there, and
+    the compiled search takes it as a 64-bit number."""
 
-    def __init__(self, max_states: int | None = None, time_limit: float | None = None) -> None:
+    __slots__ = ("max_states", "deadline", "time_limit", "memory")
+
+    def __init__(
+        self,
+        max_states: int | None = None,
+        time_limit: float | None = None,
+        max_memory: int | None = DEFAULT_MAX_MEMORY,
+    ) -> None:
         if max_states is not None and max_states < 1:
             raise SolverError(f"the state limit must be at least 1, not {max_states}")
         if time_limit is not None and not time_limit > 0:
             raise SolverError(f"the time limit must be a positive number of seconds, not {time_limit}")
-        self.max_states = max_states
+        if max_memory is not None and max_memory < 1:
+            raise SolverError(f"the memory limit must be at least 1 byte, not {max_memory}")
+        self.max_states = None if max_states is None else min(max_states, MAX_WHOLE)
         self.time_limit = time_limit
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.memory = None if max_memory is None else MemoryBudget(max_memory)
 
-    def check(self, count: int) -> None:
+    def check(self, count: int, what: str = "positions") -> None:
         if self.max_states is not None and count > self.max_states:
             raise LimitReachedError(
-                f"stopped after {count:,} positions (the limit is {self.max_states:,}) without an answer",
+                f"stopped after {count:,} {what} (the limit is {self.max_states:,}) without an answer",
                 explored=count,
             )
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise LimitReachedError(
-                f"stopped at the time limit of {self.time_limit:g} s after {count:,} positions "
+                f"stopped at the time limit of {self.time_limit:g} s after {count:,} {what} "
+                "without an answer",
+                explored=count,
+            )
+        if self.memory is not None and self.memory.exceeded():
+            raise LimitReachedError(
+                f"stopped at the memory limit of {self.memory.describe()} after {count:,} {what} "
                 "without an answer",
                 explored=count,
             )
@@ -91,7 +111,7 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
     """:func:`shortest_python`, compiled: the same positions in the same order, the same answer."""
     assert _native is not None
     status, explored, path = _native.shortest(
-        tables.native_spec(), tables.unpack(start), limits.max_states or 0, _seconds(limits)
+        tables.native_spec(), tables.unpack(start), _native_cap(limits, tables, False), _seconds(limits)
     )
     if status == 2:
         _stopped(limits, explored)
@@ -100,9 +120,32 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
     return [tables.pack(state) for state in path], explored
 
 
+def native_bytes(tables: Tables, keys: bool) -> int:
+    """Bytes a position costs the compiled search at most: its offsets, parent and hash (the arrays
+    grow by doubling) and two hash-table slots; with ``keys``, also the Python integer in a list and
+    a set that each position becomes when the search hands every position back."""
+    return 2 * (tables.n + 8 + 8 + 8) + (160 if keys else 0)
+
+
+def _native_cap(limits: Limits, tables: Tables, keys: bool) -> int:
+    """The state limit of a compiled search (0: none): ``max_states``, and no more positions than
+    the memory left holds (the compiled search cannot measure the process, so it counts)."""
+    cap = limits.max_states or 0
+    if limits.memory is not None:
+        room = max(1, (limits.memory.limit - limits.memory.used()) // native_bytes(tables, keys))
+        cap = room if cap == 0 else min(cap, room)
+    return cap
+
+
 def _stopped(limits: Limits, count: int) -> NoReturn:
     """A compiled search stopped at a limit after ``count`` positions: the error the Python one gives."""
     limits.check(count)
+    if limits.memory is not None:  # the states the memory left holds: see _native_cap
+        raise LimitReachedError(
+            f"stopped at the memory limit of {limits.memory.describe()} after {count:,} positions "
+            "without an answer",
+            explored=count,
+        )
     raise LimitReachedError(f"stopped after {count:,} positions without an answer", explored=count)
 
 
@@ -206,7 +249,20 @@ def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]
     """Breadth-first layers from several sources at once: layer k holds the keys at distance k from
     the nearest source.  Moves are reversible, so from the won positions of a reachable set this gives
     every position's distance to its nearest win."""
-    return _spread(tables, sources, limits)[0]
+    sources = list(dict.fromkeys(sources))
+    if _use_native[0]:
+        return _layers_native(tables, sources, limits)
+    return _spread_python(tables, sources, limits)[0]
+
+
+def _layers_native(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]]:
+    assert _native is not None
+    states = [tables.unpack(z) for z in sources]
+    cap = _native_cap(limits, tables, True)
+    _, count, rings = _native.layers(tables.native_spec(), states, cap, _seconds(limits))
+    if rings is None:
+        _stopped(limits, count)
+    return list(rings)
 
 
 def _spread(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[list[int]], set[int]]:
@@ -214,12 +270,7 @@ def _spread(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[li
     built: the same layers, in the same order)."""
     sources = list(dict.fromkeys(sources))
     if _use_native[0]:
-        assert _native is not None
-        states = [tables.unpack(z) for z in sources]
-        cap = limits.max_states or 0
-        _, count, rings = _native.layers(tables.native_spec(), states, cap, _seconds(limits))
-        if rings is None:
-            _stopped(limits, count)
+        rings = _layers_native(tables, sources, limits)
         seen: set[int] = set()
         for ring in rings:
             seen.update(ring)

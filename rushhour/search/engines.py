@@ -10,6 +10,7 @@ from rushhour.errors import LimitReachedError, SolverError
 from rushhour.search.astar import astar
 from rushhour.search.bfs import Limits, shortest
 from rushhour.search.heuristics import DEFAULT_HEURISTIC, HEURISTICS
+from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.solution import Solution, moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import improve, random_walk
@@ -103,13 +104,15 @@ def solve(
     seed: int | None = None,
     heuristic: str = DEFAULT_HEURISTIC,
     max_moves: int | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
 ) -> Solution:
     """Solve ``board`` with ``engine`` (see :data:`ENGINES`) under ``metric`` ("moves" or "steps").
 
     Returns a :class:`Solution`; an unsolvable board gives ``solved=False`` with ``optimal=True`` (the
     whole reachable set was explored).  Raises :class:`LimitReachedError` when ``max_states``
     positions (for ``random``/``improve``: moves of the walks) or ``time_limit`` seconds are used up
-    first, or when the ``sat`` engine finds no plan of ``max_moves`` moves or fewer.  ``seed`` drives
+    first, when the search has grown the process by ``max_memory`` bytes (None: no bound), or when the
+    ``sat`` engine finds no plan of ``max_moves`` moves or fewer.  ``seed`` drives
     ``random`` and ``improve``; ``heuristic`` (see :data:`HEURISTICS`) is the bound ``astar`` uses.
     """
     began = time.perf_counter()
@@ -121,7 +124,7 @@ def solve(
         raise SolverError(f"unknown heuristic {heuristic!r}: use one of {', '.join(HEURISTICS)}")
     if max_moves is not None and max_moves < 0:
         raise SolverError(f"the move bound must be 0 or more, not {max_moves}")
-    limits = Limits(max_states, time_limit)
+    limits = Limits(max_states, time_limit, max_memory)
     request = _Request(
         board=board,
         metric=metric,

@@ -42,6 +42,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
+from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,9 @@ from fractions import Fraction
 
 from rushhour.board import Board, Layout, Move, cell_text, check_metric
 from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
+from rushhour.numbers import NumberError, decimal
+from rushhour.search.memory import DEFAULT_MAX_MEMORY, MemoryBudget
+from rushhour.search.tables import tables_for
 
 HANDOVERS = ("strict", "relaxed")
 HANDS = ("left", "right")
@@ -57,20 +61,28 @@ DEFAULT_CAR_SECONDS = 2
 DEFAULT_TRUCK_SECONDS = 5
 DEFAULT_HANDS = (3, 5)
 MAX_TICKS_PER_SECOND = 1000
-_CHECK_EVERY = 2048
+MAX_MOVE_SECONDS = 24 * 3600
+_CHECK_EVERY = 64  # positions between two looks at the clock (each takes 0.1 to 1 ms to expand)
+_MEMORY_EVERY = 2048  # and between two looks at the memory (about 10 microseconds each)
 _SHIFT = 24  # bits for the move count in packed (time, moves) costs
 
 Number = int | float | str | Fraction
 
 
 def seconds(value: Number, what: str = "duration") -> Fraction:
-    """A positive duration in seconds, exactly (``2``, ``2.5``, ``"1.25"``); at most 3 decimals."""
+    """A positive duration in seconds, exactly (``2``, ``2.5``, ``"1.25"``); at most 3 decimals and
+    at most :data:`MAX_MOVE_SECONDS`."""
     try:
-        if isinstance(value, float):
-            value = repr(value)
-        result = Fraction(value.strip() if isinstance(value, str) else value)
-    except (ValueError, ZeroDivisionError, TypeError):
-        raise SolverError(f"{what} {value!r} is not a number of seconds") from None
+        if isinstance(value, str):
+            result = decimal(value, what, most=MAX_MOVE_SECONDS)
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ValueError
+        else:
+            result = Fraction(value)
+    except (ValueError, ZeroDivisionError, TypeError, NumberError):
+        raise SolverError(f"{what} {value!r} is not a number of seconds like 2 or 2.5") from None
+    if result > MAX_MOVE_SECONDS:
+        raise SolverError(f"{what} {value} is more than a day ({MAX_MOVE_SECONDS} s) per move")
     if result <= 0:
         raise SolverError(f"{what} must be more than 0 seconds, not {format_seconds(result)}")
     if MAX_TICKS_PER_SECOND % result.denominator:
@@ -358,7 +370,11 @@ def verify_schedule(board: Board, items: Iterable[TimedMove], model: TimeModel) 
 
 
 class _Clock:
-    def __init__(self, time_limit: float | None, max_states: int | None) -> None:
+    """The limits of a timed search: states, seconds and memory (see :class:`MemoryBudget`)."""
+
+    def __init__(
+        self, time_limit: float | None, max_states: int | None, max_memory: int | None = DEFAULT_MAX_MEMORY
+    ) -> None:
         if time_limit is not None and time_limit <= 0:
             raise SolverError(f"time limit must be more than 0 seconds, not {time_limit}")
         if max_states is not None and max_states <= 0:
@@ -367,6 +383,7 @@ class _Clock:
         self.deadline = None if time_limit is None else self.started + time_limit
         self.time_limit = time_limit
         self.max_states = max_states
+        self.memory = None if max_memory is None else MemoryBudget(max_memory)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -377,36 +394,53 @@ class _Clock:
                 f"stopped at the state limit of {self.max_states} {what}{bound() if bound else ''}",
                 explored=count,
             )
-        if self.deadline is not None and count % _CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+        if count % _CHECK_EVERY:
+            return
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise LimitReachedError(
                 f"stopped at the time limit of {self.time_limit:g} s after {count} {what}"
+                f"{bound() if bound else ''}",
+                explored=count,
+            )
+        if self.memory is not None and count % _MEMORY_EVERY == 0 and self.memory.exceeded():
+            raise LimitReachedError(
+                f"stopped at the memory limit of {self.memory.describe()} after {count} {what}"
                 f"{bound() if bound else ''}",
                 explored=count,
             )
 
 
 class _Cluster:
-    """Every position reachable from a board, its moves in one metric, and cell masks of each move."""
+    """Every position reachable from a board, its moves in one metric, and cell masks of each move.
+
+    Kept compact: positions are numbered in the order found and known by their packed search keys
+    (:meth:`Tables.pack`, one integer each); the moves out of position ``k`` are
+    ``edge_move[edge_start[k]:edge_start[k + 1]]`` (move ids) leading to the positions
+    ``edge_to[...]`` of the same slice, in flat arrays of machine integers."""
 
     def __init__(self, board: Board, metric: str, clock: _Clock) -> None:
         layout = board.layout
+        tables = tables_for(layout, metric)
         self.layout = layout
-        self.states: list[tuple[int, ...]] = [board.state]
-        self.index: dict[tuple[int, ...], int] = {board.state: 0}
-        self.edges: list[list[tuple[int, int]]] = []  # per position: (move id, next position)
+        self.index: dict[int, int] = {tables.pack(board.state): 0}
+        self.count = 1
+        self.edge_start = array("q", [0])
+        self.edge_move = array("l")
+        self.edge_to = array("q")
         self.move_ids: dict[tuple[int, int, int], int] = {}
         self.vehicle: list[int] = []
         self.moves: list[Move] = []
         self.entered: list[int] = []
         self.ghost: dict[str, list[int]] = {"strict": [], "relaxed": []}
+        self.won = array("b")
         w = layout.width
         positions = 0
-        queue = deque([board])
+        queue = deque([board.state])
         while queue:
-            here = queue.popleft()
+            here = Board.from_layout(layout, queue.popleft())
+            self.won.append(here.is_won())
             positions += 1
             clock.check(positions, "positions")
-            row: list[tuple[int, int]] = []
             for move, there in here.successors(metric):
                 i = layout.index(move.vehicle)
                 key = (i, here.state[i], move.distance)
@@ -422,22 +456,29 @@ class _Cluster:
                     self.entered.append(_mask(swept - old, w))
                     self.ghost["strict"].append(_mask(swept - new, w))
                     self.ghost["relaxed"].append(_mask(swept - old - new, w))
-                k = self.index.get(there.state)
+                z = tables.pack(there.state)
+                k = self.index.get(z)
                 if k is None:
-                    k = len(self.states)
-                    self.index[there.state] = k
-                    self.states.append(there.state)
-                    queue.append(there)
-                row.append((mid, k))
-            self.edges.append(row)
-        self.won = [Board.from_layout(layout, s).is_won() for s in self.states]
+                    k = self.count
+                    self.index[z] = k
+                    self.count += 1
+                    queue.append(there.state)
+                self.edge_move.append(mid)
+                self.edge_to.append(k)
+            self.edge_start.append(len(self.edge_to))
+        del self.index  # only needed while exploring
 
-    def distance_to_win(self) -> list[int]:
+    def edges(self, k: int) -> Iterable[tuple[int, int]]:
+        """(move id, next position) of every move out of position ``k``."""
+        a, b = self.edge_start[k], self.edge_start[k + 1]
+        return zip(self.edge_move[a:b], self.edge_to[a:b], strict=True)
+
+    def distance_to_win(self) -> array[int]:
         """Fewest moves (of this metric) from each position to a won one; -1 when none is reachable.
 
         Every move can be undone, so the move graph is symmetric and one breadth-first search from all
         the won positions at once does it."""
-        dist = [-1] * len(self.states)
+        dist = array("l", [-1]) * self.count
         queue: deque[int] = deque()
         for k, won in enumerate(self.won):
             if won:
@@ -445,7 +486,7 @@ class _Cluster:
                 queue.append(k)
         while queue:
             k = queue.popleft()
-            for _, n in self.edges[k]:
+            for _, n in self.edges(k):
                 if dist[n] < 0:
                     dist[n] = dist[k] + 1
                     queue.append(n)
@@ -493,34 +534,40 @@ def solve_timed(
     truck_seconds: Number = DEFAULT_TRUCK_SECONDS,
     max_states: int | None = None,
     time_limit: float | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
 ) -> Schedule:
     """The solution of least total time with one hand (see the module docstring).  For an unsolvable
     board: a schedule with no moves and ``solved`` False; :class:`LimitReachedError` at a limit."""
     model = TimeModel.one_hand(metric=metric, car_seconds=car_seconds, truck_seconds=truck_seconds)
-    return schedule(board, model, max_states=max_states, time_limit=time_limit)
+    return schedule(board, model, max_states=max_states, time_limit=time_limit, max_memory=max_memory)
 
 
 def _uniform_cost(board: Board, model: TimeModel, clock: _Clock) -> Schedule:
+    """Dijkstra over positions numbered in the order found: a position is its packed key in one
+    dictionary, and its best cost, its parent and the move from it are machine integers in arrays;
+    the queue holds (cost, number) pairs, the number breaking ties in the order found."""
     layout = board.layout
+    tables = tables_for(layout, model.metric)
     tick = model.tick()
     cost_of = [int(model.kind_seconds(length) / tick) for length in layout.lengths]
-    best: dict[tuple[int, ...], int] = {board.state: 0}
-    parent: dict[tuple[int, ...], tuple[tuple[int, ...], Move] | None] = {board.state: None}
-    heap: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, board.state)]
-    counter = 0
+    number: dict[int, int] = {tables.pack(board.state): 0}
+    keys = [tables.pack(board.state)]
+    best = array("q", [0])
+    parent = array("q", [-1])
+    via = array("l", [0])  # vehicle index * 512 + distance + 256 of the move that reached it
+    heap: list[tuple[int, int]] = [(0, 0)]
     expanded = 0
     while heap:
-        g, _, state = heapq.heappop(heap)
-        if g > best[state]:
+        g, k = heapq.heappop(heap)
+        if g > best[k]:
             continue
-        here = Board.from_layout(layout, state)
+        here = Board.from_layout(layout, tables.unpack(keys[k]))
         if here.is_won():
             path: list[Move] = []
-            at: tuple[int, ...] | None = state
-            while at is not None and parent[at] is not None:
-                prev, move = parent[at]  # type: ignore[misc]
-                path.append(move)
-                at = prev
+            while parent[k] >= 0:
+                i, distance = divmod(via[k], 512)
+                path.append(Move(layout.names[i], distance - 256))
+                k = parent[k]
             path.reverse()
             starts, clock_at = [], 0
             for move in path:
@@ -530,12 +577,21 @@ def _uniform_cost(board: Board, model: TimeModel, clock: _Clock) -> Schedule:
         expanded += 1
         clock.check(expanded, "positions")
         for move, there in here.successors(model.metric):
-            cost = g + cost_of[layout.index(move.vehicle)] * model.units(move)
-            if cost < best.get(there.state, cost + 1):
-                best[there.state] = cost
-                parent[there.state] = (state, move)
-                counter += 1
-                heapq.heappush(heap, (cost, counter, there.state))
+            i = layout.index(move.vehicle)
+            cost = g + cost_of[i] * model.units(move)
+            z = tables.pack(there.state)
+            n = number.get(z)
+            if n is None:
+                n = number[z] = len(keys)
+                keys.append(z)
+                best.append(cost)
+                parent.append(k)
+                via.append(i * 512 + move.distance + 256)
+            elif cost < best[n]:
+                best[n], parent[n], via[n] = cost, k, i * 512 + move.distance + 256
+            else:
+                continue
+            heapq.heappush(heap, (cost, n))
     return _unsolvable(board, model, expanded, clock)
 
 
@@ -550,10 +606,11 @@ def solve_hands(
     metric: str = "steps",
     max_states: int | None = None,
     time_limit: float | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
 ) -> Schedule:
     """The schedule of least total time with two hands (see the module docstring)."""
     model = TimeModel.two_hands(hands, handover=handover, metric=metric)
-    return schedule(board, model, max_states=max_states, time_limit=time_limit)
+    return schedule(board, model, max_states=max_states, time_limit=time_limit, max_memory=max_memory)
 
 
 class HandsSearch:
@@ -592,42 +649,53 @@ class HandsSearch:
         self._bounds[key] = t
         return t
 
-    def run(self, *, max_states: int | None = None, time_limit: float | None = None) -> Schedule:
+    def run(
+        self,
+        *,
+        max_states: int | None = None,
+        time_limit: float | None = None,
+        max_memory: int | None = DEFAULT_MAX_MEMORY,
+    ) -> Schedule:
         """Search; ``max_states`` bounds the positions of the board and, separately, the timed
-        states expanded."""
-        clock = _Clock(time_limit, max_states)
+        states expanded; ``max_memory`` the bytes the search may add to the process."""
+        clock = _Clock(time_limit, max_states, max_memory)
         board, model, speed = self.board, self.model, self.speed
         cluster = _Cluster(board, model.metric, clock)
-        self.positions = len(cluster.states)
+        self.positions = cluster.count
         dist = cluster.distance_to_win()
         if dist[0] < 0:
-            return _unsolvable(board, model, len(cluster.states), clock)
+            return _unsolvable(board, model, cluster.count, clock)
         edges, vehicle, entered = cluster.edges, cluster.vehicle, cluster.entered
         ghost = cluster.ghost[model.handover]
         lower = self._lower
         # Costs are lexicographic, (time, moves) packed as time << SHIFT | moves: the fastest schedule,
         # and among the fastest one with the fewest moves.  The bound adds the fewest moves left.
         shift = _SHIFT
-        # a state: (position, busy hand or -1, move id in progress, ticks left of it)
-        State = tuple[int, int, int, int]
-        start: State = (0, -1, -1, 0)
-        best: dict[State, int] = {start: 0}
-        parent: dict[State, tuple[State, int, int, int] | None] = {start: None}  # previous, hand, move, start
-        heap: list[tuple[int, int, int, State]] = [((lower(-1, 0, dist[0]) << shift) + dist[0], 0, 0, start)]
+        # A state (position p, busy hand h or -1, move id m in progress or -1, ticks r left of it) is
+        # one integer, ((p * 3 + h + 1) * moves + m + 1) * ticks + r; what reached it, (the previous
+        # state, the hand and move started then or -1, -1, and the instant) another, so that the
+        # search holds two integers per state in its dictionaries.
+        n_moves, n_ticks = len(cluster.moves) + 1, max(speed) + 1
+        n_states = cluster.count * 3 * n_moves * n_ticks
+        start = 0  # position 0, both hands free
+        best: dict[int, int] = {start: 0}
+        parent: dict[int, int] = {start: -1}
+        heap: list[tuple[int, int, int, int]] = [((lower(-1, 0, dist[0]) << shift) + dist[0], 0, 0, start)]
         counter = 0
         expanded = 0
 
         def proven() -> str:
             return f"; proven: no schedule finishes in less than {format_seconds(self.bound)} s"
 
-        def push(state: State, g: int, came: tuple[State, int, int, int]) -> None:
+        def push(p: int, h: int, m: int, r: int, g: int, came: int) -> None:
             nonlocal counter
+            state = ((p * 3 + h + 1) * n_moves + m + 1) * n_ticks + r
             if g < best.get(state, g + 1):
-                d = dist[state[0]]
+                d = dist[p]
                 best[state] = g
                 parent[state] = came
                 counter += 1
-                heapq.heappush(heap, (g + (lower(state[1], state[3], d) << shift) + d, -g, counter, state))
+                heapq.heappush(heap, (g + (lower(h, r, d) << shift) + d, -g, counter, state))
 
         while heap:
             f, neg_g, _, state = heapq.heappop(heap)
@@ -635,48 +703,57 @@ class HandsSearch:
             if g > best[state]:
                 continue
             self.bound = max(self.bound, (f >> shift) * self.tick)
-            p, hand, mid, rem = state
+            rest, rem = divmod(state, n_ticks)
+            rest, mid = divmod(rest, n_moves)
+            p, hand = divmod(rest, 3)
+            mid, hand = mid - 1, hand - 1
             if hand < 0 and cluster.won[p]:
-                return self._schedule(state, parent, cluster, expanded, clock)
+                return self._schedule(state, parent, n_moves, n_states, cluster, expanded, clock)
             expanded += 1
             self.explored = expanded
             clock.check(expanded, "timed states", proven)
-            now = g >> shift
+            # what reached a successor: ((now * 3 + hand + 1) * moves + move + 1) * states + this state
+            now = (g >> shift) * 3
             if hand < 0:
                 for h in (0, 1):
-                    for m, q in edges[p]:
-                        push((q, h, m, speed[h]), g + 1, (state, h, m, now))
+                    for m, q in edges(p):
+                        push(q, h, m, speed[h], g + 1, ((now + h + 1) * n_moves + m + 1) * n_states + state)
                 continue
-            push((p, -1, -1, 0), g + (rem << shift), (state, -1, -1, now))
+            push(p, -1, -1, 0, g + (rem << shift), now * n_moves * n_states + state)
             other = 1 - hand
             mine = speed[other]
             busy_vehicle, busy_ghost = vehicle[mid], ghost[mid]
-            for m, q in edges[p]:
+            for m, q in edges(p):
                 if vehicle[m] == busy_vehicle or entered[m] & busy_ghost:
                     continue
+                came = ((now + other + 1) * n_moves + m + 1) * n_states + state
                 if mine < rem:
-                    push((q, hand, mid, rem - mine), g + (mine << shift) + 1, (state, other, m, now))
+                    push(q, hand, mid, rem - mine, g + (mine << shift) + 1, came)
                 elif mine > rem:
-                    push((q, other, m, mine - rem), g + (rem << shift) + 1, (state, other, m, now))
+                    push(q, other, m, mine - rem, g + (rem << shift) + 1, came)
                 else:
-                    push((q, -1, -1, 0), g + (rem << shift) + 1, (state, other, m, now))
+                    push(q, -1, -1, 0, g + (rem << shift) + 1, came)
         raise SolverError("the two-hand search ran out of states before a win")  # pragma: no cover
 
     def _schedule(
         self,
-        goal: tuple[int, int, int, int],
-        parent: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], int, int, int] | None],
+        goal: int,
+        parent: dict[int, int],
+        n_moves: int,
+        n_states: int,
         cluster: _Cluster,
         expanded: int,
         clock: _Clock,
     ) -> Schedule:
         starts: list[tuple[int, str, Move]] = []
-        at = goal
-        while (came := parent[at]) is not None:
-            prev, hand, mid, when = came
-            if hand >= 0:
-                starts.append((when, HANDS[hand], cluster.moves[mid]))
-            at = prev
+        came = parent[goal]
+        while came >= 0:
+            rest, prev = divmod(came, n_states)
+            rest, mid = divmod(rest, n_moves)
+            when, hand = divmod(rest, 3)
+            if hand > 0:
+                starts.append((when, HANDS[hand - 1], cluster.moves[mid - 1]))
+            came = parent[prev]
         starts.reverse()
         return _finish(self.board, self.model, starts, self.tick, expanded, clock)
 
@@ -687,12 +764,13 @@ def schedule(
     *,
     max_states: int | None = None,
     time_limit: float | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
 ) -> Schedule:
     """The optimal schedule of ``board`` in ``model`` (one hand or two), verified by replay; for an
     unsolvable board a schedule with no moves and ``solved`` False."""
     if model.hands is None:
-        return _uniform_cost(board, model, _Clock(time_limit, max_states))
-    return HandsSearch(board, model).run(max_states=max_states, time_limit=time_limit)
+        return _uniform_cost(board, model, _Clock(time_limit, max_states, max_memory))
+    return HandsSearch(board, model).run(max_states=max_states, time_limit=time_limit, max_memory=max_memory)
 
 
 # --- the clock of a game ----------------------------------------------------------------------------

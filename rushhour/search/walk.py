@@ -52,7 +52,7 @@ def random_walk(tables: Tables, start: int, limits: Limits, seed: int | None) ->
                         f"random walks made {made:,} moves without reaching the exit; giving up",
                         explored=made,
                     )
-                limits.check(0)
+                limits.check(made, "random moves")
         if (z >> goal_shift) & FIELD in won:
             return path, made
         if not options:

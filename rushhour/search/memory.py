@@ -1,0 +1,67 @@
+"""How much memory a search has taken: the process's resident memory, measured, not estimated.
+
+Every search checks it with its other limits (see :class:`rushhour.search.bfs.Limits`): a search may
+grow the process by at most ``max_memory`` bytes (:data:`DEFAULT_MAX_MEMORY` unless asked otherwise)
+and stops like at ``--max-states``.  On Linux the figure is read from ``/proc/self/statm`` (about
+10 microseconds); elsewhere from ``resource.getrusage`` (the peak, which only grows); where neither
+exists, memory is not bounded.
+"""
+
+from __future__ import annotations
+
+import os
+
+DEFAULT_MAX_MEMORY = 2 * 1024**3  # bytes a search may add to the process
+MEGABYTE = 1024**2
+
+try:
+    _PAGE = os.sysconf("SC_PAGE_SIZE")
+except (AttributeError, ValueError, OSError):  # pragma: no cover - not a POSIX system
+    _PAGE = 4096
+
+
+def _statm() -> int | None:
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _rusage() -> int | None:
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if os.uname().sysname == "Darwin" else peak * 1024
+
+
+def resident_bytes() -> int | None:
+    """The process's resident memory in bytes (None where it cannot be measured)."""
+    found = _statm()
+    return found if found is not None else _rusage()
+
+
+class MemoryBudget:
+    """At most ``limit`` bytes more than the process held when the budget was made."""
+
+    __slots__ = ("base", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.base = resident_bytes()
+
+    def used(self) -> int:
+        """Bytes taken since the start (0 where memory cannot be measured)."""
+        now = resident_bytes()
+        return 0 if now is None or self.base is None else max(0, now - self.base)
+
+    def exceeded(self) -> bool:
+        return self.used() > self.limit
+
+    def describe(self) -> str:
+        return f"{self.limit / MEGABYTE:,.0f} MB"
+
+
+__all__ = ["DEFAULT_MAX_MEMORY", "MEGABYTE", "MemoryBudget", "resident_bytes"]

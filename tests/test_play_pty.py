@@ -24,6 +24,7 @@ import pytest
 from rushhour.errors import RushHourError
 from rushhour.levels import packs
 from rushhour.progress import Progress, level_key
+from tests.terminal import spawn_program
 
 COMMAND = [sys.executable, "-m", "rushhour"]
 TIMEOUT = 120  # generous: the machine may be loaded, and the move oracle compiles on first use
@@ -51,9 +52,8 @@ def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 def spawn(tmp_path: Path, *args: str, **extra: str) -> pexpect.spawn:
     """The line mode in a terminal (``--plain``; the full screen is tested in tests/test_tui_pty.py)."""
-    return pexpect.spawn(
-        COMMAND[0],
-        [*COMMAND[1:], *args, "--plain"],
+    return spawn_program(
+        [*COMMAND, *args, "--plain"],
         env=environment(tmp_path, **extra),
         encoding="utf-8",
         timeout=TIMEOUT,

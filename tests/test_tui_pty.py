@@ -26,6 +26,7 @@ import pytest
 from rushhour.formats import parse_text
 from rushhour.levels import packs
 from rushhour.tui.screen import geometry
+from tests.terminal import spawn_program
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals need a POSIX system")
 
@@ -46,8 +47,8 @@ class Player:
         env.update(XDG_DATA_HOME=str(tmp_path / "data"), TERM="xterm-256color", PYTHONIOENCODING="utf-8")
         env.update(extra)
         argv = command or [sys.executable, "-m", "rushhour", "play", *args]
-        self.child = pexpect.spawn(
-            argv[0], argv[1:], env=env, encoding="utf-8", dimensions=(LINES, COLS), cwd=str(tmp_path)
+        self.child = spawn_program(
+            argv, env=env, encoding="utf-8", dimensions=(LINES, COLS), cwd=str(tmp_path)
         )
         self.screen = pyte.Screen(COLS, LINES)
         self.stream = pyte.Stream(self.screen)

@@ -62,12 +62,13 @@ def spawn(tmp_path: Path, *args: str, **extra: str) -> pexpect.spawn:
     )
 
 
-def finish(child: pexpect.spawn) -> str:
-    """Wait for the end; return everything printed since the last expect; check a clean exit."""
+def finish(child: pexpect.spawn, status: int = 0) -> str:
+    """Wait for the end; return everything printed since the last expect; check a clean exit with
+    ``status``."""
     child.expect(pexpect.EOF)
     rest = child.before or ""
     child.close()
-    assert child.exitstatus == 0, rest
+    assert child.exitstatus == status, rest
     assert "Traceback" not in rest
     return rest
 
@@ -186,7 +187,7 @@ def test_ctrl_c_leaves_cleanly(tmp_path: Path, level: Path) -> None:
     child = spawn(tmp_path, "play", str(level))
     child.expect(PROMPT)
     child.sendintr()
-    assert "bye" in finish(child)
+    assert "bye" in finish(child, 130)  # the exit status of an interrupt
 
 
 @pytest.mark.parametrize(

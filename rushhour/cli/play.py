@@ -241,6 +241,7 @@ class PlaySession:
 
     # the loop
     def run(self, level: Level) -> int:
+        """Play from ``level`` on until the player leaves; the exit status (130 after Ctrl-C)."""
         current: Level | None = level
         try:
             while current is not None:
@@ -250,9 +251,13 @@ class PlaySession:
                 current = self.offer_next(current)
         except Quit:
             self.say("bye")
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             self.say()
             self.say("bye")
+        except KeyboardInterrupt:
+            self.say()
+            self.say("bye")
+            return 130
         return 0
 
     def offer_next(self, level: Level) -> Level | None:

@@ -280,7 +280,8 @@ class Progress:
         """
         if self.path is None:
             return self._merge_win(
-                key, board, moves=moves, steps=steps, optimal=optimal, hints=hints, solution_seen=solution_seen
+                key, board, moves=moves, steps=steps, optimal=optimal, hints=hints,
+                solution_seen=solution_seen,
             )
         _make_folder(self.path)
         late_error: SaveFileError | None = None
@@ -293,7 +294,8 @@ class Progress:
                     raise
                 late_error = err
             record = self._merge_win(
-                key, board, moves=moves, steps=steps, optimal=optimal, hints=hints, solution_seen=solution_seen
+                key, board, moves=moves, steps=steps, optimal=optimal, hints=hints,
+                solution_seen=solution_seen,
             )
             write_levels(self.path, self.levels)
         if late_error is not None:

@@ -394,3 +394,57 @@ def test_levels_shows_the_help_a_win_had(tmp_path: Path) -> None:
     as_json = json.loads(run_piped(tmp_path, ["levels", first.name, "--json"], "").stdout)
     row = as_json[0]["levels"][1]
     assert (row["hints"], row["solution_seen"], row["perfect"]) == (0, True, False)
+
+
+# --- colours stay with their vehicles ----------------------------------------------------------------
+#: a board whose colouring, worked out afresh for some positions of its solution, would change
+#: (C-1, B-1, D-2, A+4: after D-2 the contacts differ from the start's)
+RECOLOURED = "....BB/....CC/AA...D/.....D/.EEEFF/......"
+
+
+def vehicle_styles(text: str) -> dict[str, set[str]]:
+    """Every vehicle's colour codes in a drawing (bold, the highlight of the last move, left out)."""
+    found: dict[str, set[str]] = {}
+    for codes, name in re.findall(r"((?:\x1b\[[0-9;]*m)+) ([A-Za-z0-9]+) \x1b\[0m", text):
+        found.setdefault(name, set()).add(codes.replace("\x1b[0m", "").replace("\x1b[1m", ""))
+    return found
+
+
+def test_the_line_mode_keeps_every_vehicle_in_its_colour() -> None:
+    from rushhour.cli.play import PlaySession, choose_level
+    from rushhour.render.palette import BASIC, XTERM_256
+
+    level = choose_level(RECOLOURED, None, None, Progress.memory())[0]
+    for depth in (BASIC, XTERM_256):
+        lines = iter(["C-1", "B-1", "D-2", "A+4"])
+        out: list[str] = []
+        session = PlaySession(
+            Progress.memory(),
+            color=True,
+            legal_moves=lambda b: b.legal_moves("moves"),
+            solver=lambda b: None,
+            read=lambda prompt, lines=lines: next(lines),
+            write=out.append,
+            depth=depth,
+        )
+        assert session.play_level(level) is True
+        styles = vehicle_styles("".join(out))
+        assert set(styles) == {"A", "B", "C", "D", "E", "F"}
+        assert all(len(codes) == 1 for codes in styles.values()), styles
+
+
+def test_solve_show_keeps_every_vehicle_in_its_colour(tmp_path: Path) -> None:
+    for term in ("xterm", "xterm-256color"):
+        done = subprocess.run(
+            [*COMMAND, "solve", RECOLOURED, "--show", "--color"],
+            capture_output=True,
+            text=True,
+            env=environment(tmp_path, TERM=term),
+            timeout=TIMEOUT,
+        )
+        assert done.returncode == 0, done.stderr
+        playback = done.stdout.split("  1. ")[1]  # the positions of the solution, the last one won
+        assert playback.count("+---") == 8
+        styles = vehicle_styles(playback)
+        assert set(styles) == {"A", "B", "C", "D", "E", "F"}
+        assert all(len(codes) == 1 for codes in styles.values()), styles

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -35,6 +36,7 @@ from rushhour.game import Game, MoveSource, Solver
 from rushhour.levels import Pack, pack, packs, resolve_all
 from rushhour.numbers import whole_or_none
 from rushhour.progress import LevelRecord, Progress, default_path, level_key
+from rushhour.render.palette import BASIC, Colour, color_depth, vehicle_colors
 from rushhour.render.text import render
 from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
 
@@ -195,10 +197,13 @@ class PlaySession:
         write: Callable[[str], None] | None = None,
         echo: bool = False,
         timed: TimeModel | None = None,
+        depth: int = BASIC,
     ) -> None:
         self.progress = progress
         self.timed = timed  # with --timed: a clock of the time the moves would take
         self.color = color
+        self.depth = depth  # the terminal's colour depth (16, 256 or true colour)
+        self.colors: dict[str, Colour] | None = None  # the level's vehicle colours, from its start
         self.legal_moves = legal_moves or oracle_moves
         self.solver = solver or optimal_plan
         self._read = read
@@ -218,11 +223,15 @@ class PlaySession:
     def styled(self, text: str, style: str) -> str:
         return style + text + Style.RESET_ALL if self.color else text
 
+    def render(self, board: Board, highlight: str | None) -> str:
+        """A position of the level, each vehicle in the colour it had at the start."""
+        return render(board, color=self.color, highlight=highlight, depth=self.depth, colors=self.colors)
+
     def draw(self, game: Game, level: Level, highlight: str | None = None, *, first: bool = False) -> None:
         self.say()
         about = f": {board_summary(level.board)}" if first else ""
         self.say(self.styled(level.title, Style.BRIGHT) + about)
-        self.say(render(game.position, color=self.color, highlight=highlight))
+        self.say(self.render(game.position, highlight))
         clock_part = (
             []
             if self.timed is None
@@ -280,6 +289,8 @@ class PlaySession:
         game = Game(
             level.board, legal_moves=self.legal_moves, solver=self.solver, optimal=level.known_optimal
         )
+        # chosen once from the start, so that a vehicle keeps its colour wherever it moves
+        self.colors = vehicle_colors(level.board, self.depth) if self.color else None
         self.draw(game, level, first=True)
         if game.won:
             self.say(f"{level.board.goal} already stands at the exit: nothing to play.")
@@ -354,7 +365,7 @@ class PlaySession:
         for k, (move, after) in enumerate(steps, start=1):
             self.say()
             self.say(f"{k}. {describe(before, move)}")
-            self.say(render(after, color=self.color, highlight=move.vehicle))
+            self.say(self.render(after, move.vehicle))
             before = after
         self.say()
         self.say("That was the solution; the board is back where you left it: play on.")
@@ -470,7 +481,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         return play_full_screen(level, progress, args, timed, note)
     if note:
         print(note)
-    session = PlaySession(progress, color=color_wanted(args), echo=not sys.stdin.isatty(), timed=timed)
+    session = PlaySession(
+        progress,
+        color=color_wanted(args),
+        echo=not sys.stdin.isatty(),
+        timed=timed,
+        depth=color_depth(os.environ),
+    )
     return session.run(level)
 
 

@@ -302,9 +302,16 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
         f"({solution.engine} engine, {solution.metric} metric)"
     )
     if args.show:
+        import os
+
+        from rushhour.render.palette import color_depth, vehicle_colors
+
+        # chosen once from the start, so that a vehicle keeps its colour wherever it moves
+        depth = color_depth(os.environ)
+        colors = vehicle_colors(board, depth) if color else None
         for k, (move, position) in enumerate(zip(solution.moves, solution.positions()[1:], strict=True), 1):
             print(f"{k:3d}. {move}")
-            print(render(position, color=color, highlight=move.vehicle))
+            print(render(position, color=color, highlight=move.vehicle, depth=depth, colors=colors))
     else:
         width = len(str(solution.length))
         numbered = [f"{k:>{width}}. {m}" for k, m in enumerate(solution.moves, 1)]

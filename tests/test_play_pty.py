@@ -448,3 +448,25 @@ def test_solve_show_keeps_every_vehicle_in_its_colour(tmp_path: Path) -> None:
         styles = vehicle_styles(playback)
         assert set(styles) == {"A", "B", "C", "D", "E", "F"}
         assert all(len(codes) == 1 for codes in styles.values()), styles
+
+
+def test_a_line_mode_win_after_seeing_the_solution_is_not_perfect(tmp_path: Path) -> None:
+    from rushhour.search import solve
+
+    first = packs()[0]
+    board = first.levels[0].board
+    solution = solve(board)
+    assert solution.solved and solution.optimal
+    script = "s\n" + "".join(f"{move}\n" for move in solution.moves) + "n\n"
+    done = run_piped(tmp_path, ["play", f"{first.name}:1"], script)
+    assert done.returncode == 0, done.stderr
+    assert "SOLVED" in done.stdout and "PERFECT" not in done.stdout.replace("not PERFECT", "")
+    assert "after seeing the solution" in done.stdout
+    record = json.loads(progress_file(tmp_path).read_text())["levels"][f"{first.name}:1"]
+    assert record["best"] == len(solution.moves) == record["optimal"]
+    assert (record["perfect"], record["solution_seen"], record["hints"]) == (False, True, 0)
+    listing = run_piped(tmp_path, ["levels", first.name], "")
+    row = next(r for r in listing.stdout.splitlines() if r.split()[:1] == [f"{first.name}:1"])
+    assert row.endswith(f"solved in {len(solution.moves)} (solution seen)") and "perfect" not in row
+    as_json = json.loads(run_piped(tmp_path, ["levels", first.name, "--json"], "").stdout)
+    assert (as_json[0]["levels"][0]["perfect"], as_json[0]["levels"][0]["solution_seen"]) == (False, True)

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import contextlib
 import enum
-from collections.abc import Callable, Sequence
+import signal
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from types import FrameType
 
 from rushhour import levels
 from rushhour.board import Board, Cell, Move, direction_word
@@ -137,6 +139,13 @@ def win_lines(result: Result) -> list[str]:
         notes.append("after seeing the solution")
     if notes:
         lines.append("With " + ", ".join(notes) + ".")
+    earlier = []
+    if result.earlier_hints:
+        earlier.append(plural(result.earlier_hints, "hint"))
+    if result.earlier_solution:
+        earlier.append("the solution")
+    if earlier:
+        lines.append("Help in earlier games of this level: " + ", ".join(earlier) + ".")
     return lines
 
 
@@ -247,8 +256,13 @@ class Controller:
     def _start(self, level: Level) -> None:
         self.level = level
         self.game = Game(
-            level.board, legal_moves=self._legal_moves, solver=self._solver, optimal=level.known_optimal
+            level.board,
+            legal_moves=self._legal_moves,
+            solver=self._solver,
+            optimal=level.known_optimal,
+            help_before=self.progress.help_before(level.key, level.board),
         )
+        self._help_saved = (0, False)  # the hints and the solution of this game a save holds
         self.mode = Mode.PLAY
         self.selected: str | None = level.board.goal
         self.hint: Move | None = None
@@ -272,7 +286,8 @@ class Controller:
             self.message = "? for help: Tab or a name selects, arrows slide"
 
     def go_to(self, level: Level) -> None:
-        """Leave this level and play ``level``."""
+        """Leave this level (remembering the help it had if it is left unsolved) and play ``level``."""
+        self._save_help()
         self._start(level)
 
     # --- what is drawn -------------------------------------------------------------------------------
@@ -786,6 +801,7 @@ class Controller:
         self.message = "SOLVED"
         if not self.progress.saving:
             return
+        self._help_saved = (game.hints_used, game.solutions_shown > 0)
         try:
             record_win(self.progress, self.level, self.result)
             self.save_note = "Progress saved."
@@ -793,8 +809,47 @@ class Controller:
             self.save_note = f"warning: {err}"
 
     def quit(self) -> None:
-        """Leave (a win is saved when it happens, so nothing is lost)."""
+        """Leave: a win was saved when it happened; a level left unsolved after help is remembered
+        with that help, which the next win of the level counts."""
+        self._save_help()
         self._set_mode(Mode.QUIT)
+
+    def _save_help(self) -> None:
+        """Save the help this game had that no save holds yet, when the level is left unsolved."""
+        game = self.game
+        hints = game.hints_used - self._help_saved[0]
+        seen = game.solutions_shown > 0 and not self._help_saved[1]
+        if game.won or not (hints or seen) or not self.progress.saving:
+            return
+        self._help_saved = (game.hints_used, game.solutions_shown > 0)
+        try:
+            self.progress.record_attempt(self.level.key, self.level.board, hints=hints, solution_seen=seen)
+        except RushHourError as err:
+            self.save_note = f"warning: {err}"
+
+
+class Signalled(Exception):
+    """SIGTERM or SIGHUP arrived: leave the game the way a quit does."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def leave_on_signals() -> Iterator[None]:
+    """While inside: SIGTERM and SIGHUP raise :class:`Signalled`, so that the game is left cleanly."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise Signalled(signum)
+
+    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+    old = {s: signal.signal(s, handler) for s in wanted}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
 
 
 def describe(board: Board, move: Move) -> str:
@@ -827,8 +882,10 @@ __all__ = [
     "MenuRow",
     "NO_WIN",
     "Mode",
+    "Signalled",
     "clock_text",
     "describe",
+    "leave_on_signals",
     "next_level",
     "pack_level",
     "record_win",

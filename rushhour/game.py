@@ -36,11 +36,13 @@ class Result:
     optimal: int | None
     hints: int
     solution_shown: bool
+    earlier_hints: int = 0  # hints of games of this level left unsolved before this one
+    earlier_solution: bool = False  # whether one of those games showed the solution
 
     @property
     def helped(self) -> bool:
-        """A hint was asked for or the solution was shown."""
-        return self.hints > 0 or self.solution_shown
+        """A hint was asked for or the solution was shown, in this game or one left before it."""
+        return self.hints > 0 or self.solution_shown or self.earlier_hints > 0 or self.earlier_solution
 
     @property
     def perfect(self) -> bool:
@@ -63,8 +65,11 @@ class Game:
         legal_moves: MoveSource,
         solver: Solver,
         optimal: int | None = None,
+        help_before: tuple[int, bool] = (0, False),
     ) -> None:
         self.start = board
+        # the hints and whether the solution was seen in games of this level left unsolved before
+        self.help_before = help_before
         self.position = board
         self._legal_moves = legal_moves
         self._solver = solver
@@ -129,7 +134,12 @@ class Game:
         """The figures of the game so far (meaningful once :attr:`won`)."""
         optimal = self._optimal if self._optimal_known else None
         return Result(
-            self.moves_played, self.steps_played, optimal, self.hints_used, self.solutions_shown > 0
+            self.moves_played,
+            self.steps_played,
+            optimal,
+            self.hints_used,
+            self.solutions_shown > 0,
+            *self.help_before,
         )
 
     # --- playing ---------------------------------------------------------------------------------

@@ -18,16 +18,19 @@ record no longer counts for it.
 
 A level's best win is the one with the least help, then the fewest moves: a win without a hint and
 without seeing the solution beats any win with help, however short.  *Perfect* means won in the optimal
-number of moves without help.  Records written before help was fully recorded have no
-``solution_seen`` field: their ``perfect`` is kept only when their best win reached the optimum without
-a hint (the file's format is otherwise unchanged, version 1, so older versions still read it).
+number of moves without help.  A game left unsolved after a hint or the solution is remembered too
+(``hints_since_win``, ``solution_seen_since_win``, on a record that may have ``solved`` false): that
+help counts with the next win of the level, which is then not perfect.  Records written before help
+was fully recorded have no ``solution_seen`` field: their ``perfect`` is kept only when their best win
+reached the optimum without a hint (the file's format is otherwise unchanged, version 1, so older
+versions still read it: they pass over the fields they do not know).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -93,6 +96,8 @@ class LevelRecord:
     solution_seen: bool = False  # whether the solution was shown before the best win
     wins: int = 0
     last_solved: str | None = None
+    hints_since_win: int = 0  # hints used in games left unsolved since the last win
+    solution_seen_since_win: bool = False  # whether one of those games showed the solution
 
 
 _FIELDS: dict[str, tuple[type, ...]] = {
@@ -106,6 +111,8 @@ _FIELDS: dict[str, tuple[type, ...]] = {
     "solution_seen": (bool,),
     "wins": (int,),
     "last_solved": (str, type(None)),
+    "hints_since_win": (int,),
+    "solution_seen_since_win": (bool,),
 }
 
 
@@ -278,11 +285,34 @@ class Progress:
         it), or when it had become corrupt (then it was moved aside and the progress saved afresh
         before the error is raised).
         """
-        if self.path is None:
-            return self._merge_win(
+        return self._save(
+            lambda: self._merge_win(
                 key, board, moves=moves, steps=steps, optimal=optimal, hints=hints,
                 solution_seen=solution_seen,
             )
+        )
+
+    def record_attempt(self, key: str, board: Board, *, hints: int, solution_seen: bool) -> LevelRecord:
+        """Remember the help a game had that was left without a win, and save (as :meth:`record_win`
+        does): the next win of the level counts it, so that it is not perfect.
+
+        Raises :class:`SaveFileError` as :meth:`record_win` does.
+        """
+        return self._save(lambda: self._merge_attempt(key, board, hints=hints, solution_seen=solution_seen))
+
+    def help_before(self, key: str, board: Board) -> tuple[int, bool]:
+        """The help of games of this level left unsolved since its last win: hints, and whether the
+        solution was seen."""
+        record = self.get(key, board)
+        if record is None:
+            return 0, False
+        return record.hints_since_win, record.solution_seen_since_win
+
+    def _save(self, merge: Callable[[], LevelRecord]) -> LevelRecord:
+        """Under the file's lock: read what the file holds now (other sessions' records included),
+        ``merge`` one record into it, write it back."""
+        if self.path is None:
+            return merge()
         _make_folder(self.path)
         late_error: SaveFileError | None = None
         with locked(self.path, error=SaveFileError):
@@ -293,13 +323,25 @@ class Progress:
                 if err.moved_to is None:
                     raise
                 late_error = err
-            record = self._merge_win(
-                key, board, moves=moves, steps=steps, optimal=optimal, hints=hints,
-                solution_seen=solution_seen,
-            )
+            record = merge()
             write_levels(self.path, self.levels)
         if late_error is not None:
             raise late_error
+        return record
+
+    def _record_of(self, key: str, board: Board) -> LevelRecord:
+        """The record of a level for this very board; a new one when there is none."""
+        fingerprint = board_key(board)
+        record = self.levels.get(key)
+        if record is None or record.board != fingerprint:
+            record = LevelRecord(board=fingerprint)
+        self.levels[key] = record
+        return record
+
+    def _merge_attempt(self, key: str, board: Board, *, hints: int, solution_seen: bool) -> LevelRecord:
+        record = self._record_of(key, board)
+        record.hints_since_win += hints
+        record.solution_seen_since_win = record.solution_seen_since_win or solution_seen
         return record
 
     def _merge_win(
@@ -313,10 +355,11 @@ class Progress:
         hints: int,
         solution_seen: bool,
     ) -> LevelRecord:
-        fingerprint = board_key(board)
-        record = self.levels.get(key)
-        if record is None or record.board != fingerprint:
-            record = LevelRecord(board=fingerprint)
+        record = self._record_of(key, board)
+        # the help of games left unsolved since the last win counts with this one
+        hints += record.hints_since_win
+        solution_seen = solution_seen or record.solution_seen_since_win
+        record.hints_since_win, record.solution_seen_since_win = 0, False
         record.solved = True
         helped = _helped(hints, solution_seen)
         if record.best is None or (helped, moves, hints) < _rank(record):
@@ -327,7 +370,6 @@ class Progress:
             record.perfect = record.perfect or (moves == optimal and not helped)
         record.wins += 1
         record.last_solved = datetime.now().isoformat(timespec="seconds")
-        self.levels[key] = record
         return record
 
 

@@ -433,3 +433,51 @@ def test_every_way_out_quits(key: str) -> None:
     c, _ = make()
     press(c, key)
     assert c.mode is Mode.QUIT
+
+
+# --- help in a level left unsolved --------------------------------------------------------------------
+@pytest.mark.parametrize("way", ["q", "ctrl-c", "ctrl-d", "quit()", "n"])
+def test_a_level_left_unsolved_after_help_is_remembered_and_the_next_win_is_not_perfect(
+    tmp_path: Path, way: str
+) -> None:
+    path = tmp_path / "progress.json"
+    level = level_of(TINY + "\n" + SECOND)
+    c, _ = make(level, progress=Progress(path))
+    press(c, "s")  # the solution is seen, then the level left unsolved
+    assert c.mode is Mode.PLAYBACK
+    press(c, "esc", "h")
+    if way == "quit()":  # how SIGTERM, SIGHUP and the end of input leave
+        c.quit()
+    else:
+        press(c, way)
+    assert (c.mode is Mode.QUIT) is (way != "n")
+    c.quit()  # leaving twice saves that help once
+    record = Progress.load(path).get(level.key, level.board)
+    assert record is not None and not record.solved
+    assert (record.hints_since_win, record.solution_seen_since_win) == (1, True)
+    # played again and won in the optimum without help: not PERFECT, the earlier help is said and saved
+    again, _ = make(level, progress=Progress.load(path))
+    press(again, "B", "up", "A", "right", "right", "right")
+    assert again.mode is Mode.WON and again.result is not None and again.result.moves == 2
+    assert not again.result.perfect
+    text = "\n".join(again.win_text())
+    assert "not PERFECT: help was used" in text and "Help in earlier games of this level: 1 hint, the solution." in text
+    record = Progress.load(path).get(level.key, level.board)
+    assert record is not None and record.solved and not record.perfect
+    assert (record.hints, record.solution_seen, record.hints_since_win) == (1, True, 0)
+
+
+def test_leaving_without_help_or_after_a_win_saves_no_attempt(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    c, _ = make(progress=Progress(path))
+    press(c, "B", "up", "q")
+    assert not path.exists()  # nothing to remember: no help, no win
+    c, _ = make(progress=Progress(path))
+    press(c, "h", "enter", "A", "right", "right", "right")
+    assert c.mode is Mode.WON
+    press(c, "q")
+    record = Progress.load(path).get(c.level.key, c.level.board)
+    assert record is not None and record.hints == 1 and record.hints_since_win == 0  # the win holds the hint
+    c, _ = make(progress=Progress.memory())
+    press(c, "s", "esc", "q")
+    assert c.progress.levels == {}  # --no-save keeps nothing, as for wins

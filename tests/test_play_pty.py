@@ -470,3 +470,41 @@ def test_a_line_mode_win_after_seeing_the_solution_is_not_perfect(tmp_path: Path
     assert row.endswith(f"solved in {len(solution.moves)} (solution seen)") and "perfect" not in row
     as_json = json.loads(run_piped(tmp_path, ["levels", first.name, "--json"], "").stdout)
     assert (as_json[0]["levels"][0]["perfect"], as_json[0]["levels"][0]["solution_seen"]) == (False, True)
+
+
+def test_help_in_a_line_mode_game_left_unsolved_counts_with_the_next_win(tmp_path: Path, level: Path) -> None:
+    seen = run_piped(tmp_path, ["play", str(level)], "s\nq\n")
+    assert seen.returncode == 0, seen.stderr
+    (record,) = json.loads(progress_file(tmp_path).read_text())["levels"].values()
+    assert (record["solved"], record["solution_seen_since_win"]) == (False, True)
+    won = run_piped(tmp_path, ["play", str(level)], "B-1\nA+3\n")
+    assert won.returncode == 0, won.stderr
+    assert "not PERFECT: help was used" in won.stdout and "earlier games of this level: the solution" in won.stdout
+    (record,) = json.loads(progress_file(tmp_path).read_text())["levels"].values()
+    assert (record["solved"], record["perfect"], record["solution_seen"]) == (True, False, True)
+
+
+@pytest.mark.parametrize("how", ["sigterm", "sighup", "ctrl-c", "end of input"])
+def test_every_way_out_of_the_line_mode_keeps_the_help_had(tmp_path: Path, level: Path, how: str) -> None:
+    import signal
+
+    child = spawn(tmp_path, "play", str(level))
+    child.expect(PROMPT)
+    child.sendline("h")
+    child.expect("hint: B-1")
+    child.expect(PROMPT)
+    status = 0
+    if how == "sigterm":
+        child.kill(signal.SIGTERM)
+        status = 128 + signal.SIGTERM
+    elif how == "sighup":
+        child.kill(signal.SIGHUP)
+        status = 128 + signal.SIGHUP
+    elif how == "ctrl-c":
+        child.sendintr()
+        status = 130
+    else:
+        child.sendeof()
+    finish(child, status)
+    (record,) = json.loads(progress_file(tmp_path).read_text())["levels"].values()
+    assert (record["solved"], record["hints_since_win"], record["solution_seen_since_win"]) == (False, 1, False)

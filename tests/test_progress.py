@@ -266,3 +266,55 @@ def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.undo()
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json", "progress.json.lock"]
+
+
+# --- help in games left unsolved ---------------------------------------------------------------------
+def test_help_in_a_game_left_unsolved_counts_with_the_next_win(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    progress = Progress.load(path)
+    assert progress.help_before("classic:1", ONE) == (0, False)
+    record = progress.record_attempt("classic:1", ONE, hints=2, solution_seen=False)
+    assert not record.solved and record.best is None and not record.perfect
+    progress.record_attempt("classic:1", ONE, hints=1, solution_seen=True)
+    saved = json.loads(path.read_text())
+    assert saved["version"] == 1
+    left = saved["levels"]["classic:1"]
+    assert (left["solved"], left["hints_since_win"], left["solution_seen_since_win"]) == (False, 3, True)
+    again = Progress.load(path)  # a record without a win is read back, and is not a win
+    assert not again.is_solved("classic:1", ONE) and again.help_before("classic:1", ONE) == (3, True)
+    assert again.help_before("classic:1", TWO) == (0, False)  # the level changed: that help was for another board
+    # the next win, in the optimum and without help of its own, is not perfect: it counts the earlier help
+    record = again.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    assert record.solved and not record.perfect and (record.best, record.hints, record.solution_seen) == (4, 3, True)
+    assert (record.hints_since_win, record.solution_seen_since_win) == (0, False)
+    assert Progress.load(path).help_before("classic:1", ONE) == (0, False)
+    # that help is counted once: a later win without help is a win without help
+    record = again.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    assert record.perfect and (record.hints, record.solution_seen, record.wins) == (0, False, 2)
+
+
+def test_help_left_unsolved_after_a_perfect_win_keeps_it_perfect(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    progress = Progress.load(path)
+    progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    record = progress.record_attempt("classic:1", ONE, hints=0, solution_seen=True)
+    assert record.solved and record.perfect and record.best == 4 and record.solution_seen_since_win
+    record = progress.record_win("classic:1", ONE, moves=6, steps=8, optimal=4)
+    assert record.perfect and (record.best, record.hints, record.solution_seen) == (4, 0, False)
+
+
+def test_an_attempt_is_merged_under_the_lock_with_other_sessions_wins(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    first, second = Progress.load(path), Progress.load(path)
+    first.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
+    second.record_attempt("classic:1", ONE, hints=1, solution_seen=False)
+    final = Progress.load(path)
+    assert final.is_solved("classic:2", TWO) and final.help_before("classic:1", ONE) == (1, False)
+
+
+def test_memory_progress_remembers_an_attempt_without_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    progress = Progress.memory()
+    progress.record_attempt("classic:1", ONE, hints=1, solution_seen=True)
+    assert progress.help_before("classic:1", ONE) == (1, True)
+    assert list(tmp_path.iterdir()) == []

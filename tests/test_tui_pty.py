@@ -320,3 +320,26 @@ def test_a_terminal_that_cannot_show_the_full_screen_gets_the_line_mode(tmp_path
     assert p.finish() == 0
     assert ALT_SCREEN_ON not in p.raw + (p.child.before or "")
 
+
+
+def test_the_solution_seen_then_quit_takes_perfect_from_the_next_win(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level))
+    p.wait_for("moves 0")
+    p.send("s")
+    p.wait_for("solution: position 0 of 2")
+    p.send(ESC)
+    p.wait_for("back where you were: play on")
+    p.send("q")
+    left_cleanly(p)
+    (record,) = progress(tmp_path).values()
+    assert (record["solved"], record["solution_seen_since_win"]) == (False, True)
+    again = Player(tmp_path, str(level))
+    again.wait_for("moves 0 | steps 0")
+    again.send("B", UP, "A", RIGHT, RIGHT, RIGHT)
+    screen = again.wait_for("*** SOLVED ***")
+    assert "2 moves, the optimum, but not PERFECT: help was used." in screen
+    assert "Help in earlier games of this level: the solution." in screen
+    again.send("q")
+    left_cleanly(again)
+    (record,) = progress(tmp_path).values()
+    assert (record["solved"], record["perfect"], record["solution_seen"]) == (True, False, True)

@@ -23,7 +23,9 @@ from rushhour.controller import (
     NO_WIN,
     Controller,
     Level,
+    Signalled,
     describe,
+    leave_on_signals,
     next_level,
     pack_level,
     record_win,
@@ -250,14 +252,18 @@ class PlaySession:
 
     # the loop
     def run(self, level: Level) -> int:
-        """Play from ``level`` on until the player leaves; the exit status (130 after Ctrl-C)."""
+        """Play from ``level`` on until the player leaves; the exit status (130 after Ctrl-C, 128 + the
+        signal's number after SIGTERM or SIGHUP)."""
         current: Level | None = level
         try:
-            while current is not None:
-                won = self.play_level(current)
-                if not won:
-                    return 0
-                current = self.offer_next(current)
+            with leave_on_signals():
+                while current is not None:
+                    won = self.play_level(current)
+                    if not won:
+                        return 0
+                    current = self.offer_next(current)
+        except Signalled as sig:
+            return 128 + sig.signum
         except Quit:
             self.say("bye")
         except EOFError:
@@ -285,10 +291,34 @@ class PlaySession:
             self.say("please answer y or n")
 
     def play_level(self, level: Level) -> bool:
-        """Play one level; True when it was won."""
+        """Play one level; True when it was won.  A level left unsolved after help (by ``q``, the end of
+        input, Ctrl-C, SIGTERM or SIGHUP) is remembered with that help, which its next win counts."""
         game = Game(
-            level.board, legal_moves=self.legal_moves, solver=self.solver, optimal=level.known_optimal
+            level.board,
+            legal_moves=self.legal_moves,
+            solver=self.solver,
+            optimal=level.known_optimal,
+            help_before=self.progress.help_before(level.key, level.board),
         )
+        try:
+            return self._play(game, level)
+        finally:
+            if not game.won:
+                self.save_help(game, level)
+
+    def save_help(self, game: Game, level: Level) -> None:
+        """Remember the hints and the solution a level left unsolved had."""
+        if not (game.hints_used or game.solutions_shown) or not self.progress.saving:
+            return
+        try:
+            self.progress.record_attempt(
+                level.key, level.board, hints=game.hints_used, solution_seen=game.solutions_shown > 0
+            )
+        except SaveFileError as err:
+            with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+                self.say(f"warning: {err}")
+
+    def _play(self, game: Game, level: Level) -> bool:
         # chosen once from the start, so that a vehicle keeps its colour wherever it moves
         self.colors = vehicle_colors(level.board, self.depth) if self.color else None
         self.draw(game, level, first=True)

@@ -11,13 +11,10 @@ from __future__ import annotations
 import curses
 import os
 import select
-import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
-from types import FrameType
+from contextlib import suppress
 
-from rushhour.controller import Controller, Mode
+from rushhour.controller import Controller, Mode, Signalled, leave_on_signals
 from rushhour.tui.screen import Screen
 
 #: how often the screen is refreshed without input (the stopwatch, an animated solution), in ms
@@ -55,14 +52,6 @@ _CONTROL_KEYS = {
 }
 
 
-class Signalled(Exception):
-    """SIGTERM or SIGHUP arrived: leave, restoring the terminal."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
 def key_name(key: int | str) -> str | None:
     """The controller's name of a key read by curses (None for keys the game does not use)."""
     if isinstance(key, int):
@@ -72,20 +61,6 @@ def key_name(key: int | str) -> str | None:
     if len(key) == 1 and key.isprintable():
         return key
     return None
-
-
-@contextmanager
-def _leave_on_signals() -> Iterator[None]:
-    def handler(signum: int, frame: FrameType | None) -> None:
-        raise Signalled(signum)
-
-    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
-    old = {s: signal.signal(s, handler) for s in wanted}
-    try:
-        yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
 
 
 def usable() -> bool:
@@ -105,7 +80,7 @@ def run(controller: Controller, *, color: bool) -> int:
     os.environ.setdefault("ESCDELAY", "25")
     interrupted = False
     try:
-        with _leave_on_signals():
+        with leave_on_signals():
             interrupted = curses.wrapper(_main, controller, color)
     except Signalled as sig:
         controller.quit()

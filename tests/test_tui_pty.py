@@ -343,3 +343,22 @@ def test_the_solution_seen_then_quit_takes_perfect_from_the_next_win(tmp_path: P
     left_cleanly(again)
     (record,) = progress(tmp_path).values()
     assert (record["solved"], record["perfect"], record["solution_seen"]) == (True, False, True)
+
+
+def test_the_end_of_input_leaves_cleanly_and_keeps_the_help_had(tmp_path: Path, level: Path) -> None:
+    """The keys come from a terminal of their own, whose other end the test then closes: the game reads
+    the end of its input (the screen stays on the first terminal, so the game sees no hangup)."""
+    import tty
+
+    keys, keys_end = os.openpty()
+    tty.setraw(keys_end)  # the game switches only its screen's terminal to raw keys
+    script = 'exec "$0" -m rushhour play "$1" < "$2"'
+    p = Player(tmp_path, command=["sh", "-c", script, sys.executable, str(level), os.ttyname(keys_end)])
+    os.close(keys_end)
+    p.wait_for("moves 0")
+    os.write(keys, b"h")
+    p.wait_for("Enter plays it")
+    os.close(keys)  # the end of input
+    left_cleanly(p, 0)
+    (record,) = progress(tmp_path).values()
+    assert (record["solved"], record["hints_since_win"]) == (False, 1)

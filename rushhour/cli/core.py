@@ -14,6 +14,7 @@ from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
 from rushhour.levels import resolve_all, resolve_board
 from rushhour.numbers import NumberError, count, decimal, whole_or_none
+from rushhour.render.palette import color_depth
 from rushhour.render.text import render, use_color
 
 #: the longest time limit an option takes: a year, in seconds (a float holds it exactly)
@@ -91,6 +92,11 @@ def color_wanted(args: argparse.Namespace) -> bool:
     return use_color(args.color, sys.stdout.isatty(), os.environ)
 
 
+def draw(board: Board, color: bool, **options: Any) -> str:
+    """``board`` drawn for standard output: with colour at the terminal's depth when ``color``."""
+    return render(board, color=color, depth=color_depth(os.environ), **options)
+
+
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
@@ -150,7 +156,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     optimal = whole_or_none(entry.meta.get("moves", ""))
     if optimal is not None:
         print(f"optimal solution: {optimal} moves")
-    print(render(board, color=color_wanted(args)))
+    print(draw(board, color_wanted(args)))
     if board.is_won():
         print(f"{board.goal} is at the exit: this position is won.")
     return 0

@@ -8,14 +8,13 @@ import sys
 from typing import Any
 
 from rushhour.board import Board, Move
-from rushhour.cli.core import add_color_flags, board_summary, color_wanted
+from rushhour.cli.core import add_color_flags, board_summary, color_wanted, draw
 from rushhour.errors import RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.levels import resolve_board
 from rushhour.logic.encoding import WORD, Shape
 from rushhour.logic.oracle import MoveOracle, oracle_for
 from rushhour.numbers import quoted
-from rushhour.render.text import render
 
 _SIZE_RE = re.compile(r"\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*\Z")
 
@@ -192,7 +191,7 @@ def cmd_theorems(args: argparse.Namespace) -> int:
         print(f"{outcome.verdict:<8} {outcome.theorem.title}  ({outcome.seconds * 1000:.0f} ms)")
         if outcome.counterexample is not None:
             print("  counterexample:")
-            for line in render(outcome.counterexample, color=color).splitlines():
+            for line in draw(outcome.counterexample, color).splitlines():
                 print(f"  {line}")
     unexpected = [o for o in outcomes if not o.as_expected]
     proved = sum(o.proved for o in outcomes)

@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -25,6 +26,7 @@ from rushhour.cli.core import (
     add_metric_flag,
     board_summary,
     color_wanted,
+    draw,
     option_count,
     option_count_or_zero,
     option_jobs,
@@ -35,7 +37,7 @@ from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman, read_file
 from rushhour.levels import resolve_board
 from rushhour.numbers import whole_or_none
-from rushhour.render.text import render
+from rushhour.render.palette import color_depth, vehicle_colors
 from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, TimeModel, schedule
@@ -239,7 +241,7 @@ def cmd_timed(args: argparse.Namespace) -> int:
         print(json.dumps({"board": entry.label, "position": _board_text(entry.board), **found.as_dict()}))
         return status
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(entry.board)}")
-    print(render(entry.board, color=color_wanted(args)))
+    print(draw(entry.board, color_wanted(args)))
     if not found.solved:
         print(
             f"Unsolvable: none of the {found.explored:,} reachable positions has "
@@ -281,7 +283,9 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
     board = solution.board
     color = color_wanted(args)
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
-    print(render(board, color=color))
+    # colours chosen once from the start, so that a vehicle keeps its colour wherever it moves
+    colors = vehicle_colors(board, color_depth(os.environ)) if color else None
+    print(draw(board, color, colors=colors))
     took = f"{solution.explored:,} positions explored in {_ms(solution.seconds)}"
     if solution.engine == "sat":
         took = f"SAT planning: {solution.explored} plan lengths tried in {_ms(solution.seconds)}"
@@ -302,16 +306,9 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
         f"({solution.engine} engine, {solution.metric} metric)"
     )
     if args.show:
-        import os
-
-        from rushhour.render.palette import color_depth, vehicle_colors
-
-        # chosen once from the start, so that a vehicle keeps its colour wherever it moves
-        depth = color_depth(os.environ)
-        colors = vehicle_colors(board, depth) if color else None
         for k, (move, position) in enumerate(zip(solution.moves, solution.positions()[1:], strict=True), 1):
             print(f"{k:3d}. {move}")
-            print(render(position, color=color, highlight=move.vehicle, depth=depth, colors=colors))
+            print(draw(position, color, highlight=move.vehicle, colors=colors))
     else:
         width = len(str(solution.length))
         numbered = [f"{k:>{width}}. {m}" for k, m in enumerate(solution.moves, 1)]
@@ -500,7 +497,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     color = color_wanted(args)
     unit = "moves" if args.metric == "moves" else "steps"
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
-    print(render(board, color=color))
+    # colours chosen once from the start, so that a vehicle keeps its colour wherever it moves
+    colors = vehicle_colors(board, color_depth(os.environ)) if color else None
+    print(draw(board, color, colors=colors))
     print(f"Reachable positions: {analysis.cluster_size:,} ({analysis.won_count:,} won)")
     if not analysis.solvable:
         print(f"Unsolvable: no reachable position has {board.goal} at the exit.")
@@ -514,7 +513,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         mark = "  <- this board" if distance == analysis.start_distance else ""
         print(f"  {distance:4d}: {count:>9,} {bar}{mark}")
     print(f"Hardest position ({analysis.hardest_distance} {unit} from a win):")
-    print(render(analysis.hardest, color=color))
+    print(draw(analysis.hardest, color))
     print(f"  {_board_text(analysis.hardest)}")
     print(f"Explored in {_ms(analysis.seconds)}.")
     return EXIT_SOLVED

@@ -264,6 +264,8 @@ def test_a_resize_redraws_and_too_small_waits(tmp_path: Path, level: Path) -> No
     p.wait_for("moves 0")
     p.resize(8, 20)
     p.wait_for("terminal too small")
+    shown = " ".join(p.text.split())  # folded over several lines, nothing cut off
+    assert "the terminal is 20x8" in shown and "(q quits)" in shown
     p.send("B")  # keys wait too
     p.resize(LINES, COLS)
     p.wait_for("moves 0")

@@ -8,6 +8,7 @@ Nothing here decides what a key means; everything drawn is read from the
 from __future__ import annotations
 
 import curses
+import textwrap
 from dataclasses import dataclass
 
 from rushhour.board import EMPTY, WALL, Board, Cell
@@ -186,13 +187,16 @@ class Screen:
 
     def draw_too_small(self, lines: int, cols: int) -> None:
         need_cols, need_lines = needed_size(self.controller.board)
-        text = [
+        said = [
             "terminal too small",
             f"this board needs {need_cols}x{need_lines}, the terminal is {cols}x{lines}",
             "make it larger to play on (q quits)",
         ]
+        # a narrow terminal gets the sentences folded, not cut off
+        text = [part for line in said for part in textwrap.wrap(line, max(8, cols - 2))]
+        top = max(0, (lines - len(text)) // 2)
         for k, line in enumerate(text):
-            self.put(max(0, lines // 2 - 1 + k), max(0, (cols - len(line)) // 2), line)
+            self.put(top + k, max(0, (cols - len(line)) // 2), line)
 
     def draw_game(self, lines: int, cols: int, geo: Geometry) -> None:
         ctrl = self.controller

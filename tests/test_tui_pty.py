@@ -79,6 +79,15 @@ class Player:
             self._read(0.05)
         return self.text
 
+    def settle(self, quiet: float = 0.3) -> None:
+        """Read until the program has drawn nothing for ``quiet`` seconds (a redraw is complete)."""
+        end = time.monotonic() + TIMEOUT
+        while not self.ended and time.monotonic() < end:
+            before = len(self.raw)
+            self._read(quiet)
+            if len(self.raw) == before:
+                return
+
     def send(self, *keys: str) -> None:
         for key in keys:
             self.child.send(key)
@@ -264,12 +273,31 @@ def test_a_resize_redraws_and_too_small_waits(tmp_path: Path, level: Path) -> No
     p.wait_for("moves 0")
     p.resize(8, 20)
     p.wait_for("terminal too small")
+    p.settle()
     shown = " ".join(p.text.split())  # folded over several lines, nothing cut off
     assert "the terminal is 20x8" in shown and "(q quits)" in shown
     p.send("B")  # keys wait too
     p.resize(LINES, COLS)
     p.wait_for("moves 0")
     assert "too small" not in p.text
+    p.send("q")
+    left_cleanly(p)
+
+
+def test_the_help_in_a_small_terminal_folds_its_lines_and_says_how_to_leave(
+    tmp_path: Path, level: Path
+) -> None:
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("moves 0")
+    p.resize(LINES, 60)
+    p.wait_for("moves 0")
+    p.send("?")
+    p.wait_for("any key: back to the game")
+    p.settle()
+    inside = " ".join(" ".join(line.strip(" |") for line in p.text.splitlines()).split())
+    assert "quit (every win is saved as it happens)" in inside  # folded, not cut at the frame
+    p.send("x")
+    p.wait_for("moves 0")
     p.send("q")
     left_cleanly(p)
 

@@ -167,7 +167,8 @@ class Screen:
             self.draw_game(lines, cols, self.geometry)
             if ctrl.mode is Mode.HELP:
                 self.draw_box(
-                    ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "any key: back to the game"]
+                    ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "any key: back to the game"],
+                    hang=23,
                 )
             elif ctrl.mode is Mode.WON:
                 self.draw_box(["*** SOLVED ***", "", *ctrl.win_text()], bold_first=True)
@@ -310,19 +311,33 @@ class Screen:
             self.put(top + board.height * h + 1, mid_x - 2, "exit", curses.A_BOLD)
 
     # --- overlays --------------------------------------------------------------------------------
-    def draw_box(self, text: list[str], *, bold_first: bool = False) -> None:
+    def draw_box(self, text: list[str], *, bold_first: bool = False, hang: int = 0) -> None:
+        """A framed box of ``text`` in the middle of the screen.  In a small terminal the lines are
+        folded (continuations indented by ``hang`` where that leaves room), blank lines go first,
+        and the last line (how to leave the box) is always shown."""
         lines, cols = self.window.getmaxyx()
         width = min(cols - 2, max(len(t) for t in text) + 4)
-        height = min(lines - 2, len(text) + 2)
+        inner = max(1, width - 4)
+        indent = " " * (hang if inner >= hang + 20 else 2 if inner > 20 else 0)
+        rows = [
+            (part, bold_first and k == 0)
+            for k, line in enumerate(text)
+            for part in (textwrap.wrap(line, inner, subsequent_indent=indent) or [""])
+        ]
+        room = max(1, lines - 4)
+        if len(rows) > room:
+            rows = [row for row in rows if row[0]]
+        if len(rows) > room:
+            rows = rows[: room - 1] + rows[-1:]
+        height = len(rows) + 2
         top = max(0, (lines - height) // 2)
         left = max(0, (cols - width) // 2)
         for y in range(top, top + height):  # a clear band: no piece of the board beside the box
             self.put(y, 0, " " * cols)
         self.put(top, left, "+" + "-" * (width - 2) + "+")
-        for k in range(height - 2):
-            line = text[k] if k < len(text) else ""
-            attr = curses.A_BOLD if bold_first and k == 0 else 0
-            self.put(top + 1 + k, left, "| " + line[: width - 4].ljust(width - 4) + " |", attr)
+        for k, (line, bold) in enumerate(rows):
+            attr = curses.A_BOLD if bold else 0
+            self.put(top + 1 + k, left, "| " + line[:inner].ljust(inner) + " |", attr)
         self.put(top + height - 1, left, "+" + "-" * (width - 2) + "+")
 
     def draw_menu(self, lines: int, cols: int) -> None:

@@ -119,11 +119,15 @@ class Game:
         return list(self._options[1])
 
     def optimal(self) -> int | None:
-        """The optimal number of moves from the start: given, or asked of the solver once.
+        """The optimal number of moves from the start: given, or asked of the solver once (and again
+        when a win shorter than the given figure shows it to be wrong).
 
         None when the start cannot be solved.  Errors of the solver (limits) propagate and are asked
         again next time.
         """
+        if self._optimal is not None and self.won and self.moves_played < self._optimal:
+            # a win in fewer moves than the level's header says disproves the header: ask the solver
+            self._optimal_known = False
         if not self._optimal_known:
             plan = self._plan(self.start)
             self._optimal = None if plan is None else len(plan)

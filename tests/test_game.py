@@ -269,6 +269,19 @@ def test_given_optimal_is_not_asked_of_the_solver() -> None:
     assert solver.calls == []
 
 
+def test_a_win_shorter_than_the_given_optimum_asks_the_solver() -> None:
+    """A header claiming 6 moves for a 4-move level is disproved by a 4-move win: the win is judged
+    against the solver's optimum, so it is perfect and never 'minus two more than needed'."""
+    solver = Counting(bfs_plan)
+    game = new_game(EASY, optimal=6, solver=solver)
+    assert game.optimal() == 6 and solver.calls == []
+    for move in ("F+3", "C+1", "D-1", "A+4"):
+        game.play(move)
+    assert game.optimal() == 4 and solver.calls == [EASY]
+    result = game.result()
+    assert result.optimal == 4 and result.extra == 0 and result.perfect
+
+
 def test_solution_shows_the_rest_without_moving() -> None:
     game = new_game(EASY)
     game.play("F+1")

@@ -402,11 +402,9 @@ class PlaySession:
         return True
 
     def win(self, game: Game, level: Level) -> None:
+        with contextlib.suppress(RushHourError):
+            game.optimal()  # asked of the solver when not known, or when this win disproves it
         result = game.result()
-        if result.optimal is None:
-            with contextlib.suppress(RushHourError):
-                game.optimal()
-                result = game.result()
         self.say()
         self.say(self.styled("*** SOLVED ***", Fore.GREEN + Style.BRIGHT))
         for k, line in enumerate(win_lines(result)):

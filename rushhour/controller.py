@@ -126,7 +126,7 @@ def win_lines(result: Result) -> list[str]:
     if result.optimal is None:
         lines.append("The optimal number of moves of this level is not known.")
     elif result.perfect:
-        lines.append(f"PERFECT: {result.moves} moves, the optimum!")
+        lines.append(f"PERFECT: {plural(result.moves, 'move')}, the optimum!")
     elif result.moves == result.optimal:
         lines.append(f"{plural(result.moves, 'move')}, the optimum, but not PERFECT: help was used.")
     else:
@@ -354,7 +354,8 @@ class Controller:
             lines.append("That was the last level here. Well done!")
             lines.append("l: the level menu, u: undo, q: quit")
         else:
-            about = f", {following.known_optimal} moves" if following.known_optimal is not None else ""
+            optimal = following.known_optimal
+            about = f", {plural(optimal, 'move')}" if optimal is not None else ""
             lines.append(f"Next: {following.title}{about}.")
             lines.append("Enter or n: play it, l: the level menu, u: undo, q: quit")
         return lines

@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rushhour.board import Board, Move, Vehicle
-from rushhour.controller import COMMAND_CHARS, Controller, Level, Mode, clock_text, next_level
+from rushhour.controller import COMMAND_CHARS, Controller, Level, Mode, clock_text, next_level, win_lines
 from rushhour.formats import Entry, parse_text
+from rushhour.game import Result
 from rushhour.levels import packs
 from rushhour.logic.oracle import legal_moves, oracle_for
 from rushhour.progress import Progress
@@ -481,3 +482,9 @@ def test_leaving_without_help_or_after_a_win_saves_no_attempt(tmp_path: Path) ->
     c, _ = make(progress=Progress.memory())
     press(c, "s", "esc", "q")
     assert c.progress.levels == {}  # --no-save keeps nothing, as for wins
+
+
+def test_the_win_lines_count_one_move_in_the_singular() -> None:
+    text = "\n".join(win_lines(Result(1, 1, 1, 0, False)))
+    assert "Solved in 1 move (1 step)." in text and "PERFECT: 1 move, the optimum!" in text
+    assert "1 moves" not in text

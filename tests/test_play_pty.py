@@ -233,7 +233,7 @@ def test_piped_script_plays_a_game_and_the_next_level(tmp_path: Path) -> None:
     out = done.stdout
     assert ANSI not in out  # stdout is not a terminal
     assert out.count("SOLVED") == 2
-    assert "Next level: second (2 of 2), 1 moves. Play it? [Y/n]" in out
+    assert "Next level: second (2 of 2), 1 move. Play it? [Y/n]" in out
     assert "last level here" in out
     levels = json.loads(progress_file(tmp_path).read_text())["levels"]
     assert len(levels) == 2

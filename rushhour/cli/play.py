@@ -28,6 +28,7 @@ from rushhour.controller import (
     leave_on_signals,
     next_level,
     pack_level,
+    plural,
     record_win,
     status_parts,
     win_lines,
@@ -281,7 +282,7 @@ class PlaySession:
             self.say("That was the last level here. Well done!")
             return None
         optimal = following.known_optimal
-        about = f", {optimal} moves" if optimal is not None else ""
+        about = f", {plural(optimal, 'move')}" if optimal is not None else ""
         while True:
             answer = self.ask(f"Next level: {following.title}{about}. Play it? [Y/n] ").strip().lower()
             if answer in ("", "y", "yes"):

@@ -69,6 +69,9 @@ def test_digits_that_int_refuses_are_refused_everywhere(capsys: pytest.CaptureFi
     assert "left hand" in refused(capsys, "solve", "classic:1", "--hands", "1e9999,1")
     with pytest.raises(ParseError, match="not a whole number"):
         parse_text("vehicle,orientation,col,row,length\nX,H,²,1,2\n")
+    # digits of other scripts, which int() reads, are no level number or seed either
+    assert "not a whole number" in refused(capsys, "play", "classic", "--level", "٣", "--no-save")
+    assert "not a whole number" in refused(capsys, "solve", "classic:1", "--engine", "random", "--seed", "٣")
 
 
 def test_a_header_number_that_is_not_ascii_is_kept_as_text(

@@ -18,7 +18,7 @@ from colorama import Fore, Style
 
 from rushhour import levels
 from rushhour.board import Board, Move
-from rushhour.cli.core import add_color_flags, board_summary, color_wanted
+from rushhour.cli.core import add_color_flags, board_summary, color_wanted, option_count_or_zero
 from rushhour.controller import (
     NO_WIN,
     Controller,
@@ -613,7 +613,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("board", nargs="?", metavar="BOARD", help="file, inline board, PACK, PACK:N or level name")
     p.add_argument("--pack", metavar="NAME", help="play this built-in pack (its first unsolved level)")
-    p.add_argument("--level", type=int, metavar="N", help="level N of the pack or file")
+    p.add_argument("--level", type=option_count_or_zero, metavar="N", help="level N of the pack or file")
     p.add_argument("--no-save", action="store_true", help="neither read nor write the progress file")
     p.add_argument("--daily", action="store_true", help="play the puzzle of the day (the same for everyone)")
     p.add_argument("--plain", action="store_true", help="play by typed lines, even in a terminal")

@@ -64,7 +64,9 @@ def register(sub: Any) -> None:
         default="blocked",
         help="the lower bound of the astar engine (default: blocked)",
     )
-    p.add_argument("--seed", type=int, default=None, help="seed of the random and improve engines")
+    p.add_argument(
+        "--seed", type=option_count_or_zero, default=None, help="seed of the random and improve engines"
+    )
     p.add_argument(
         "--max-moves",
         type=option_count_or_zero,

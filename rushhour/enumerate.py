@@ -12,8 +12,9 @@ Definitions (docs/enumerate.md has the proofs):
 * Moves never change a *shard*: the walls, each row's lengths of horizontal vehicles in order and each
   column's of vertical vehicles.  A *part* is the unit of work: the shards with given walls and given
   sequences in the first rows (:func:`parts`).  Parts are independent; rushhour.parallel runs them.
-* Every cluster holds a *packed* position (no vehicle can move left or up by one cell), so a part
-  searches clusters only from its packed positions.
+* Every cluster with a won position holds a *seed*: a won position where no other vehicle can move
+  left or up by one cell.  A part searches clusters only from its seeds, so it never explores a
+  cluster without a win.
 
 The compiled search (rushhour/search/_clusters.c) and :func:`python_part` do the same work; the tests
 compare them.  A line is ``MOVES BOARD CLUSTER`` in the fogleman format, plus the number of positions at
@@ -23,10 +24,12 @@ each distance from a win with ``distances``.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
+import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -51,10 +54,9 @@ class PartStats(NamedTuple):
     rushhour/search/_clusters.h)."""
 
     shards: int
-    packed: int
-    positions: int
-    clusters: int
-    solvable: int
+    seeds: int
+    positions: int  # of the clusters searched
+    clusters: int  # searched: those with a won position
 
 
 STATS_FIELDS = PartStats._fields
@@ -78,7 +80,9 @@ class Job:
                 f"{MAX_SIDE}x{MAX_SIDE}, not {self.size}x{self.size}"
             )
         if not 0 <= self.goal_row < self.size:
-            raise EnumerateError(f"goal row {self.goal_row} is off a {self.size}x{self.size} board (rows 0 to {self.size - 1})")
+            raise EnumerateError(
+                f"goal row {self.goal_row} is off a {self.size}x{self.size} board (rows 0 to {self.size - 1})"
+            )
         lo, hi = self.walls
         if not 0 <= lo <= hi <= self.size * self.size - GOAL_LENGTH:
             raise EnumerateError(f"wall range {lo}-{hi} does not fit a {self.size}x{self.size} board")
@@ -154,9 +158,10 @@ def lane_choices(job: Job, part: Part) -> tuple[tuple[tuple[Seq, ...], ...], tup
     return tuple(rows), tuple(cols)
 
 
-def split_rows(size: int) -> int:
-    """How many leading rows a part fixes: enough parts to share out, few enough to list."""
-    return 1 if size <= 4 else 3 if size == 6 else 2
+def split_rows(size: int, walls: int) -> int:
+    """How many rows (the first ones but the goal row) a part fixes: enough parts to share out and
+    to resume from, few enough to list (walls make more, smaller jobs: fewer rows are fixed)."""
+    return max(1, (1 if size <= 4 else 2 if size == 5 else 4) - walls)
 
 
 def wall_sets(job: Job) -> Iterator[tuple[int, ...]]:
@@ -167,7 +172,7 @@ def wall_sets(job: Job) -> Iterator[tuple[int, ...]]:
 
 def parts(job: Job) -> list[Part]:
     """Every part of the job, in a fixed order: by walls, then by the sequences of the leading rows."""
-    n, k = job.size, split_rows(job.size)
+    n = job.size
     out = []
     free_all: tuple[Seq | None, ...] = (None,) * n
     for walls in wall_sets(job):
@@ -175,7 +180,8 @@ def parts(job: Job) -> list[Part]:
         rows, _ = lane_choices(job, blank)
         if not rows[job.goal_row]:
             continue
-        lead = [rows[r] if r < k else (None,) for r in range(n)]
+        lead_rows = [r for r in range(n) if r != job.goal_row][: split_rows(n, len(walls))]
+        lead = [rows[r] if r in lead_rows else (None,) for r in range(n)]
         for chosen in itertools.product(*lead):
             out.append(Part(walls, tuple(chosen), free_all))
     return out
@@ -189,7 +195,8 @@ def shard_of(job: Job, board: Board) -> Part:
     goal = board.vehicle(board.goal)
     if goal.orientation != HORIZONTAL or goal.length != GOAL_LENGTH or goal.row != job.goal_row:
         raise EnumerateError(
-            f"the goal car {board.goal} is not a horizontal car of length {GOAL_LENGTH} on the goal row {job.goal_row}"
+            f"the goal car {board.goal} is not a horizontal car of length {GOAL_LENGTH} "
+            f"on the goal row {job.goal_row}"
         )
     if board.exit is None or board.exit.side != "right":
         raise EnumerateError("the database's goal car leaves through the right edge")
@@ -197,10 +204,14 @@ def shard_of(job: Job, board: Board) -> Part:
     cols: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for v in board.vehicles:
         if v.length not in LENGTHS:
-            raise EnumerateError(f"vehicle {v.name} has length {v.length}; the database holds lengths 2 and 3")
+            raise EnumerateError(
+                f"vehicle {v.name} has length {v.length}; the database holds lengths 2 and 3"
+            )
         if v.orientation == HORIZONTAL:
             if v.row == job.goal_row and v.name != board.goal:
-                raise EnumerateError(f"vehicle {v.name} shares the goal row: the database has only the goal car there")
+                raise EnumerateError(
+                    f"vehicle {v.name} shares the goal row: the database has only the goal car there"
+                )
             rows[v.row].append((v.col, v.length))
         else:
             cols[v.col].append((v.row, v.length))
@@ -223,7 +234,9 @@ def run_part(job: Job, part: Part, native: bool | None = None) -> PartResult:
         native = _use_native[0]
     if native and _native is not None:
         rows, cols = lane_choices(job, part)
-        text, stats = _native.clusters(job.size, job.size, job.goal_row, part.walls, rows, cols, job.distances)
+        text, stats = _native.clusters(
+            job.size, job.size, job.goal_row, part.walls, rows, cols, job.distances
+        )
         lines = text.splitlines()
         result = PartResult(lines, PartStats(*stats))
     else:
@@ -246,7 +259,8 @@ def read_line(text: str, source: str | None = None, line: int | None = None) -> 
     found = _LINE.match(text.strip())
     if not found:
         raise ParseError(
-            "a database line is MOVES BOARD CLUSTER [DISTANCES], like '05 ooBoooooBoooAABooooooooooooooooooooo 14'",
+            "a database line is MOVES BOARD CLUSTER [DISTANCES], "
+            "like '02 ooBoooooBoooAABooooooooooooooooooooo 14'",
             source=source,
             line=line,
         )
@@ -374,7 +388,9 @@ def _render(shape: _Shape, goal_row: int, state: tuple[int, ...]) -> str:
     return "".join(out)
 
 
-def _entries(size: int, walls: int, horizontal: bool, lane: int, seqs: tuple[Seq, ...]) -> list[tuple[int, int, int]]:
+def _entries(
+    size: int, walls: int, horizontal: bool, lane: int, seqs: tuple[Seq, ...]
+) -> list[tuple[int, int, int]]:
     """(sequence index, cells, cells before a vehicle that something across must fill) of every
     placement of every sequence of a lane."""
     out = []
@@ -397,14 +413,24 @@ def _entries(size: int, walls: int, horizontal: bool, lane: int, seqs: tuple[Seq
     return out
 
 
-def _packed(job: Job, walls: int, rows: tuple[tuple[Seq, ...], ...], cols: tuple[tuple[Seq, ...], ...]) -> list[tuple[tuple[int, ...], tuple[int, ...], int, int]]:
-    """Every packed position of the part: (rows' sequence ids, columns' sequence ids, h, v)."""
+def _seeds(
+    job: Job, walls: int, rows: tuple[tuple[Seq, ...], ...], cols: tuple[tuple[Seq, ...], ...]
+) -> list[tuple[tuple[int, ...], tuple[int, ...], int, int]]:
+    """Every seed of the part: (rows' sequence ids, columns' sequence ids, h, v)."""
     n = job.size
     row_entries = [_entries(n, walls, True, r, rows[r]) for r in range(n)]
+    # the goal car (last in the goal row) at the exit, and the cell before it need not be filled
+    exit_cell = _cell(n, True, job.goal_row, n - 1)
+    before = _cell(n, True, job.goal_row, n - GOAL_LENGTH - 1)
+    row_entries[job.goal_row] = [
+        (sq, m, need & ~before) for sq, m, need in row_entries[job.goal_row] if m & exit_cell
+    ]
     col_entries = [_entries(n, walls, False, c, cols[c]) for c in range(n)]
     out = []
 
-    def fill_columns(c: int, h: int, v: int, need: int, row_ids: tuple[int, ...], col_ids: tuple[int, ...]) -> None:
+    def fill_columns(
+        c: int, h: int, v: int, need: int, row_ids: tuple[int, ...], col_ids: tuple[int, ...]
+    ) -> None:
         if c == n:
             out.append((row_ids, col_ids, h, v))
             return
@@ -430,12 +456,14 @@ def python_part(job: Job, part: Part) -> PartResult:
     n = job.size
     rows, cols = lane_choices(job, part)
     walls = sum(1 << c for c in part.walls)
-    packed = sorted(_packed(job, walls, rows, cols), key=lambda p: (p[0][::-1], p[1][::-1], p[2], p[3]))
+    packed = sorted(_seeds(job, walls, rows, cols), key=lambda p: (p[0][::-1], p[1][::-1], p[2], p[3]))
     lines: list[str] = []
-    shards = positions = clusters = solvable = 0
+    shards = positions = clusters = 0
     for (row_ids, col_ids), group in itertools.groupby(packed, key=lambda p: (p[0], p[1])):
         shards += 1
-        horizontal, lengths, bits = [], [], []
+        horizontal: list[bool] = []
+        lengths: list[int] = []
+        bits: list[tuple[int, ...]] = []
         goal = -1
         for d, (lanes, ids) in enumerate(((rows, row_ids), (cols, col_ids))):
             for lane, sq in enumerate(ids):
@@ -454,10 +482,7 @@ def python_part(job: Job, part: Part) -> PartResult:
                 continue
             members = [state]
             seen[state] = -1
-            won = []
             for s in members:
-                if s[goal] == shape.won:
-                    won.append(s)
                 hh, vv = _occupancy(shape, s)
                 for i, p in _successors(shape, s, walls | hh | vv):
                     after = s[:i] + (p,) + s[i + 1 :]
@@ -466,9 +491,7 @@ def python_part(job: Job, part: Part) -> PartResult:
                         members.append(after)
             clusters += 1
             positions += len(members)
-            if not won:
-                continue
-            solvable += 1
+            won = [s for s in members if s[goal] == shape.won]
             queue = deque(won)
             for s in won:
                 seen[s] = 0
@@ -491,7 +514,7 @@ def python_part(job: Job, part: Part) -> PartResult:
                     counts[seen[s]] += 1
                 line += " " + ",".join(map(str, counts))
             lines.append(line)
-    return PartResult(lines, PartStats(shards, len(packed), positions, clusters, solvable))
+    return PartResult(lines, PartStats(shards, len(packed), positions, clusters))
 
 
 def _offsets(shape: _Shape, h: int, v: int) -> tuple[int, ...]:
@@ -540,3 +563,153 @@ def board_of(board_text: str) -> Board:
     except (BoardError, FormatError) as err:
         raise EnumerateError(str(err)) from None
     return board
+
+
+# --- a database directory: the manifest, one file per part, the merged database ----------------------
+MANIFEST, DATABASE, PARTS = "manifest.json", "database.txt", "parts"
+DIR_FORMAT = 1
+_HEADER = re.compile(r"# part (\d+) " + " ".join(rf"{f}=(\d+)" for f in STATS_FIELDS) + r"\Z")
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` so that ``path`` is either absent, the old file or the whole new one."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+class PartStore:
+    """``DIR/manifest.json`` (the job and its number of parts), ``DIR/parts/NNNNNN.txt`` (each finished
+    part: a header with its statistics, then its lines) and, at the end, ``DIR/database.txt``.  Every
+    file is written atomically, so a run stopped at any moment resumes from the parts on disk."""
+
+    def __init__(self, root: str, job: Job, count: int) -> None:
+        self.root, self.count = root, count
+        self.parts_dir = os.path.join(root, PARTS)
+        wanted = {"format": DIR_FORMAT, **job.describe(), "parts": count}
+        try:
+            os.makedirs(self.parts_dir, exist_ok=True)
+            path = os.path.join(root, MANIFEST)
+            if os.path.exists(path):
+                with open(path, encoding="utf-8") as handle:
+                    found = json.load(handle)
+                if found != wanted:
+                    raise EnumerateError(
+                        f"{root} holds another database ({_describe(found)}); "
+                        f"this one is {_describe(wanted)}: "
+                        "use another directory"
+                    )
+            else:
+                _write_atomically(path, json.dumps(wanted, indent=2) + "\n")
+        except OSError as err:
+            raise EnumerateError(f"cannot use {root}: {err.strerror or err}") from None
+        except ValueError:
+            raise EnumerateError(
+                f"{root}/{MANIFEST} is not a manifest of this program: use another directory"
+            ) from None
+
+    def _path(self, index: int) -> str:
+        return os.path.join(self.parts_dir, f"{index:06d}.txt")
+
+    def save(self, index: int, result: PartResult) -> None:
+        stats = " ".join(f"{f}={v}" for f, v in zip(STATS_FIELDS, result.stats, strict=True))
+        text = "".join(f"{line}\n" for line in [f"# part {index} {stats}", *result.lines])
+        try:
+            _write_atomically(self._path(index), text)
+        except OSError as err:
+            raise EnumerateError(f"cannot write {self._path(index)}: {err.strerror or err}") from None
+
+    def load(self) -> dict[int, PartResult]:
+        """The parts already finished."""
+        out = {}
+        for name in sorted(os.listdir(self.parts_dir)):
+            if not re.fullmatch(r"\d{6}\.txt", name):
+                continue
+            path = os.path.join(self.parts_dir, name)
+            with open(path, encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+            head = _HEADER.match(lines[0]) if lines else None
+            if head is None or int(head[1]) != int(name[:6]) or int(head[1]) >= self.count:
+                raise EnumerateError(
+                    f"{path}, line 1: not a part of this database (delete it to run the part again)"
+                )
+            for k, line in enumerate(lines[1:], 2):
+                read_line(line, source=path, line=k)
+            out[int(head[1])] = PartResult(lines[1:], PartStats(*(int(v) for v in head.groups()[1:])))
+        return out
+
+    def finish(self, lines: Sequence[str]) -> str:
+        path = os.path.join(self.root, DATABASE)
+        try:
+            _write_atomically(path, "".join(f"{line}\n" for line in lines))
+        except OSError as err:
+            raise EnumerateError(f"cannot write {path}: {err.strerror or err}") from None
+        return path
+
+
+def _describe(manifest: dict[str, object]) -> str:
+    walls = manifest.get("walls")
+    ranged = f"{walls[0]}-{walls[1]}" if isinstance(walls, list) and len(walls) == 2 else "?"
+    size, row, distances = manifest.get("size"), manifest.get("goal_row"), manifest.get("distances")
+    return f"{size}, goal row {row}, walls {ranged}, distances {distances}"
+
+
+class Progress(NamedTuple):
+    """Where a run stands: parts done (of ``parts``), what they searched, the seconds spent."""
+
+    done: int
+    parts: int
+    resumed: int
+    stats: PartStats
+    seconds: float
+
+
+def total(results: Sequence[PartStats]) -> PartStats:
+    return (
+        PartStats(*(sum(column) for column in zip(*results, strict=True)))
+        if results
+        else PartStats(0, 0, 0, 0)
+    )
+
+
+def build(
+    job: Job,
+    *,
+    out: str | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    native: bool | None = None,
+    only: Sequence[Part] | None = None,
+    report: Callable[[Progress], None] | None = None,
+) -> tuple[list[str], PartStats]:
+    """The database of ``job`` (or of the parts ``only``): its lines in database order and what was
+    searched.  With ``out``, parts are saved there as they finish, a run resumes from the parts found
+    there, and the database is written to ``out/database.txt``."""
+    from rushhour import parallel
+
+    todo_parts = list(only) if only is not None else parts(job)
+    store = PartStore(out, job, len(todo_parts)) if out is not None else None
+    results: dict[int, PartResult] = store.load() if store is not None else {}
+    resumed = len(results)
+    started = time.perf_counter()
+    fresh: list[PartStats] = []
+
+    def on_result(index: int, result: PartResult) -> None:
+        if store is not None:
+            store.save(index, result)
+        results[index] = result
+        fresh.append(result.stats)
+        if report is not None:
+            report(
+                Progress(len(results), len(todo_parts), resumed, total(fresh), time.perf_counter() - started)
+            )
+
+    todo = [(i, p) for i, p in enumerate(todo_parts) if i not in results]
+    parallel.run(job, todo, on_result, workers=workers, scheduler=scheduler, native=native)
+    lines = merge([results[i].lines for i in sorted(results)])
+    if store is not None:
+        store.finish(lines)
+    return lines, total([r.stats for r in results.values()])

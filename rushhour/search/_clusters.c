@@ -5,14 +5,16 @@
  *   that lane (each a tuple of lengths, in order along the lane; the last vehicle of the goal row is the
  *   goal car); distances: whether each line ends with the count of positions at each distance.
  *   text: the database lines of the part, "MOVES BOARD CLUSTER[ DISTANCES]\n" each, in the order found;
- *   stats: (shards, packed, positions, clusters, solvable), see _clusters.h.
+ *   stats: (shards, seeds, positions, clusters), see _clusters.h: the clusters searched are those
+ *   with a won position, and positions counts theirs.
  *
  * It does what the reference, rushhour.enumerate.python_part, does, in the same order:
- * 1. every *packed* position (no vehicle can move left or up by one cell) of every shard of the part,
- *    found by placing each row's horizontal vehicles, then each column's vertical ones;
- * 2. shard by shard (ordered by the sequences' ids), a breadth-first search from each packed position
- *    not seen yet gives a cluster; a cluster with a won position gets its distances to a win by a
- *    breadth-first search from all its won positions at once;
+ * 1. every *seed* of every shard of the part: a won position where no other vehicle can move left or
+ *    up by one cell, found by placing each row's horizontal vehicles, then each column's vertical ones
+ *    (every cluster with a won position holds a seed: docs/enumerate.md);
+ * 2. shard by shard (ordered by the sequences' ids), a breadth-first search from each seed not seen
+ *    yet gives a cluster, then its distances to a win by a breadth-first search from all its won
+ *    positions at once;
  * 3. its hardest position (the farthest, ties by least (horizontal cells, vertical cells)) is kept when
  *    removing any other vehicle or any wall gives a shorter solution (a search limited to one move
  *    less than the hardest distance).
@@ -319,7 +321,7 @@ static void render(const Shape *s, int goal_row, const unsigned char *off, char 
 typedef struct {
     int seq;           /* index of the sequence among the lane's allowed ones */
     uint64_t mask;     /* the cells of the lane's vehicles */
-    uint64_t need;     /* cells before a vehicle that something across must fill (packed positions) */
+    uint64_t need;     /* cells before a vehicle that something across must fill (seeds) */
 } Entry;
 
 typedef struct {
@@ -475,7 +477,7 @@ static void offsets_of(const Shape *s, Key k, unsigned char *off) {
 }
 
 typedef struct {
-    long long shards, packed, positions, clusters, solvable;
+    long long shards, seeds, positions, clusters;
 } Stats;
 
 typedef struct {
@@ -485,7 +487,7 @@ typedef struct {
     int hist_cap;
 } Scratch;
 
-/* every cluster of one shard, from its packed positions packed[0..count) */
+/* every cluster of one shard with a won position, from its seeds packed[0..count) */
 static int run_shard(const Shape *s, int goal_row, const Packed *packed, size_t count, Store *st, Store *tmp,
                      Scratch *sc, int distances, Text *out, Stats *stats) {
     Succ succ[MAX_SUCC];
@@ -498,10 +500,8 @@ static int run_shard(const Shape *s, int goal_row, const Packed *packed, size_t 
         offsets_of(s, seed, off);
         size_t start = st->count;
         if (store_add(st, seed, off) < 0) return -1;
-        int solvable = 0;
         for (size_t q = start; q < st->count; q++) {
             memcpy(off, st->offsets + q * (size_t)s->n, (size_t)s->n);
-            if (off[s->goal] == s->won) solvable = 1;
             int m = successors(s, off, st->keys[q], succ);
             for (int j = 0; j < m; j++) {
                 if (store_find(st, succ[j].key) >= 0) continue;
@@ -515,8 +515,6 @@ static int run_shard(const Shape *s, int goal_row, const Packed *packed, size_t 
         size_t end = st->count, size = end - start;
         stats->clusters++;
         stats->positions += (long long)size;
-        if (!solvable) continue;
-        stats->solvable++;
         if (size > sc->cap) {
             size_t *q = realloc(sc->queue, size * sizeof(size_t));
             if (!q) return -1;
@@ -613,6 +611,21 @@ static int read_lanes(Job *j, PyObject *lanes, int d) {
                 return -1;
             }
         }
+        if (!d && lane == j->goal_row) {
+            /* seeds are won: the goal car (the last vehicle of the goal row) stands at the exit, and
+             * the cell before it need not be filled */
+            uint64_t exit = cell(j, 1, lane, j->width - 1), before = 0;
+            Entries *e = &j->lanes[0][lane];
+            size_t kept = 0;
+            for (size_t t = 0; t < e->count; t++) {
+                if (!(e->items[t].mask & exit)) continue;
+                int len = j->seq[0][lane][e->items[t].seq][j->seqlen[0][lane][e->items[t].seq] - 1];
+                before = j->width - len - 1 >= 0 ? cell(j, 1, lane, j->width - len - 1) : 0;
+                e->items[kept] = e->items[t];
+                e->items[kept++].need &= ~before;
+            }
+            e->count = kept;
+        }
     }
     return 0;
 }
@@ -628,7 +641,7 @@ static void job_free(Job *j) {
 static int run_job(Job *j, int distances, Text *out, Stats *stats) {
     if (fill_rows(j, 0, 0, 0, 0)) return -1;
     qsort(j->packed, j->npacked, sizeof(Packed), packed_order);
-    stats->packed = (long long)j->npacked;
+    stats->seeds = (long long)j->npacked;
     Store st, tmp;
     Scratch sc = {NULL, 0, NULL, 0};
     int result = 0;
@@ -679,7 +692,7 @@ PyObject *native_clusters(PyObject *self, PyObject *args) {
     }
     if (read_lanes(j, rows, 0) || read_lanes(j, cols, 1)) goto fail;
     Text out = {NULL, 0, 0};
-    Stats stats = {0, 0, 0, 0, 0};
+    Stats stats = {0, 0, 0, 0};
     int result;
     Py_BEGIN_ALLOW_THREADS
     result = run_job(j, distances, &out, &stats);
@@ -694,8 +707,8 @@ PyObject *native_clusters(PyObject *self, PyObject *args) {
         free(out.text);
         return PyErr_NoMemory();
     }
-    PyObject *value = Py_BuildValue("(s#(LLLLL))", out.text ? out.text : "", (Py_ssize_t)out.len, stats.shards,
-                                    stats.packed, stats.positions, stats.clusters, stats.solvable);
+    PyObject *value = Py_BuildValue("(s#(LLLL))", out.text ? out.text : "", (Py_ssize_t)out.len, stats.shards,
+                                    stats.seeds, stats.positions, stats.clusters);
     free(out.text);
     return value;
 fail:

@@ -9,8 +9,8 @@
 #define ENUM_MAX_VEHICLES 26   /* letters A..Z */
 #define ENUM_MAX_SEQUENCES 255 /* vehicle sequences allowed in one lane (an id fits in a byte) */
 /* the statistics of one part, in this order (rushhour.enumerate.PartStats) */
-#define ENUM_STATS_FIELDS "shards", "packed", "positions", "clusters", "solvable"
-#define ENUM_STATS_COUNT 5
+#define ENUM_STATS_FIELDS "shards", "seeds", "positions", "clusters"
+#define ENUM_STATS_COUNT 4
 
 PyObject *native_clusters(PyObject *self, PyObject *args);
 

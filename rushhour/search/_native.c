@@ -705,7 +705,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     /* the cluster search's limits and record, written once in _clusters.h */
-    PyObject *fields = Py_BuildValue("(sssss)", ENUM_STATS_FIELDS);
+    PyObject *fields = Py_BuildValue("(ssss)", ENUM_STATS_FIELDS);
     if (!fields || PyModule_AddObject(m, "ENUM_STATS_FIELDS", fields) < 0 ||
         PyModule_AddIntConstant(m, "ENUM_MAX_SIDE", ENUM_MAX_SIDE) < 0 ||
         PyModule_AddIntConstant(m, "ENUM_MAX_VEHICLES", ENUM_MAX_VEHICLES) < 0) {

@@ -36,13 +36,52 @@ typedef struct {
     uint64_t h, v;
 } Key;
 
+/* Lookup tables of one board size: a lane's occupied cells (bit p: position p along it) give every
+ * offset a vehicle can slide to; the occupancy read by columns (bit col * height + row) comes from
+ * the rows' bits through `transpose`. */
+typedef struct {
+    uint64_t transpose[MAXS][256];                 /* row r's cells -> the same cells, column-major */
+    unsigned char reach[2][MAXS + 1][MAXS][256];   /* [vertical][length][offset][lane] -> offsets */
+} Lanes;
+
 typedef struct {
     int width, height, n, goal, won;
     uint64_t walls;
+    const Lanes *lanes;
     int horizontal[MAXV], length[MAXV], span[MAXV];
+    int shift[MAXV];           /* the lane's first bit: in the occupancy (rows), or read by columns */
     uint64_t bit[MAXV][MAXS];  /* the cell at each position along the vehicle's lane */
     uint64_t mask[MAXV][MAXS]; /* the vehicle's cells at each offset */
 } Shape;
+
+static void lanes_init(Lanes *t, int width, int height) {
+    memset(t, 0, sizeof(*t));
+    for (int r = 0; r < height; r++)
+        for (unsigned bits = 0; bits < (1u << width); bits++)
+            for (int c = 0; c < width; c++)
+                if (bits >> c & 1) t->transpose[r][bits] |= (uint64_t)1 << (c * height + r);
+    for (int d = 0; d < 2; d++) {
+        int span = d ? height : width;
+        for (int len = 1; len <= span; len++)
+            for (int o = 0; o + len <= span; o++)
+                for (unsigned bits = 0; bits < (1u << span); bits++) {
+                    unsigned reach = 0;
+                    for (int p = o - 1; p >= 0 && !(bits >> p & 1); p--) reach |= 1u << p;
+                    for (int p = o + 1; p + len <= span && !(bits >> (p + len - 1) & 1); p++) reach |= 1u << p;
+                    t->reach[d][len][o][bits] = (unsigned char)reach;
+                }
+    }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define LOWEST_BIT(x) __builtin_ctz(x)
+#else
+static int LOWEST_BIT(unsigned x) {
+    int n = 0;
+    while (!(x & 1)) x >>= 1, n++;
+    return n;
+}
+#endif
 
 /* ------------------------------------------------------------------ a hash set of positions */
 
@@ -162,28 +201,36 @@ typedef struct {
     Key key;
 } Succ;
 
-/* every position one move away (vehicle by vehicle, backward nearest first, then forward) */
+/* every position one move away (vehicle by vehicle, offsets in increasing order) */
 static int successors(const Shape *s, const unsigned char *off, Key k, Succ *out) {
-    uint64_t occ = s->walls | k.h | k.v;
+    const Lanes *t = s->lanes;
+    uint64_t occ = s->walls | k.h | k.v, by_columns = 0;
+    unsigned rows = (1u << s->width) - 1, cols = (1u << s->height) - 1;
+    for (int r = 0; r < s->height; r++) by_columns |= t->transpose[r][(occ >> (r * s->width)) & rows];
     int m = 0;
     for (int i = 0; i < s->n; i++) {
-        int o = off[i], len = s->length[i];
+        int o = off[i];
         uint64_t own = s->mask[i][o];
-        for (int p = o - 1; p >= 0 && !(occ & s->bit[i][p]); p--) {
-            Key nk = k;
-            if (s->horizontal[i]) nk.h ^= own ^ s->mask[i][p];
-            else nk.v ^= own ^ s->mask[i][p];
-            out[m].vehicle = i;
-            out[m].offset = p;
-            out[m++].key = nk;
-        }
-        for (int p = o + 1; p + len <= s->span[i] && !(occ & s->bit[i][p + len - 1]); p++) {
-            Key nk = k;
-            if (s->horizontal[i]) nk.h ^= own ^ s->mask[i][p];
-            else nk.v ^= own ^ s->mask[i][p];
-            out[m].vehicle = i;
-            out[m].offset = p;
-            out[m++].key = nk;
+        if (s->horizontal[i]) {
+            unsigned reach = t->reach[0][s->length[i]][o][(occ >> s->shift[i]) & rows];
+            while (reach) {
+                int p = LOWEST_BIT(reach);
+                reach &= reach - 1;
+                out[m].vehicle = i;
+                out[m].offset = p;
+                out[m].key.h = k.h ^ own ^ s->mask[i][p];
+                out[m++].key.v = k.v;
+            }
+        } else {
+            unsigned reach = t->reach[1][s->length[i]][o][(by_columns >> s->shift[i]) & cols];
+            while (reach) {
+                int p = LOWEST_BIT(reach);
+                reach &= reach - 1;
+                out[m].vehicle = i;
+                out[m].offset = p;
+                out[m].key.h = k.h;
+                out[m++].key.v = k.v ^ own ^ s->mask[i][p];
+            }
         }
     }
     return m;
@@ -228,6 +275,7 @@ static void without(const Shape *s, int gone, const unsigned char *off, Key k, S
         r->horizontal[j] = s->horizontal[i];
         r->length[j] = s->length[i];
         r->span[j] = s->span[i];
+        r->shift[j] = s->shift[i];
         memcpy(r->bit[j], s->bit[i], sizeof(s->bit[i]));
         memcpy(r->mask[j], s->mask[i], sizeof(s->mask[i]));
         roff[j++] = off[i];
@@ -429,8 +477,9 @@ static int packed_order(const void *a, const void *b) {
 }
 
 /* the vehicles of one shard: horizontal ones row by row, then vertical ones column by column */
-static int shape_of(const Job *j, uint64_t rows, uint64_t cols, Shape *s) {
+static int shape_of(const Job *j, const Lanes *lanes, uint64_t rows, uint64_t cols, Shape *s) {
     memset(s, 0, sizeof(*s));
+    s->lanes = lanes;
     s->width = j->width;
     s->height = j->height;
     s->walls = j->walls;
@@ -445,6 +494,7 @@ static int shape_of(const Job *j, uint64_t rows, uint64_t cols, Shape *s) {
                 s->horizontal[i] = !d;
                 s->length[i] = len;
                 s->span[i] = span;
+                s->shift[i] = d ? lane * j->height : lane * j->width;
                 for (int p = 0; p < span; p++) s->bit[i][p] = cell(j, !d, lane, p);
                 for (int p = 0; p + len <= span; p++) {
                     s->mask[i][p] = 0;
@@ -648,16 +698,19 @@ static int run_job(Job *j, int distances, Text *out, Stats *stats) {
     if (store_init(&st)) result = -1;
     if (store_init(&tmp)) result = -1;
     Shape *s = malloc(sizeof(Shape));
-    if (!s) result = -1;
+    Lanes *lanes = malloc(sizeof(Lanes));
+    if (!s || !lanes) result = -1;
+    else lanes_init(lanes, j->width, j->height);
     for (size_t a = 0; result == 0 && a < j->npacked;) {
         size_t b = a;
         while (b < j->npacked && j->packed[b].rows == j->packed[a].rows && j->packed[b].cols == j->packed[a].cols)
             b++;
-        if (shape_of(j, j->packed[a].rows, j->packed[a].cols, s)) result = -2;
+        if (shape_of(j, lanes, j->packed[a].rows, j->packed[a].cols, s)) result = -2;
         else result = run_shard(s, j->goal_row, j->packed + a, b - a, &st, &tmp, &sc, distances, out, stats);
         a = b;
     }
     free(s);
+    free(lanes);
     free(sc.queue);
     free(sc.hist);
     store_free(&st);

@@ -13,6 +13,7 @@ else in the package imports Dask.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import uuid
@@ -75,7 +76,10 @@ def _run_pool(
                     result = future.result()
                     del pending[index]
                     on_result(index, result)
-        except BrokenProcessPool:
+        except BaseException as err:
+            if not isinstance(err, BrokenProcessPool):
+                _stop(pool)  # an interrupt or an error: no worker goes on with its part
+                raise
             # a worker died: the parts it had not finished run again in a new pool
             for index in pending:
                 losses[index] = losses.get(index, 0) + 1
@@ -87,6 +91,14 @@ def _run_pool(
                 ) from None
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now (shutdown() alone lets them finish their parts)."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, AttributeError):
+            process.terminate()
 
 
 def _dask() -> Any:

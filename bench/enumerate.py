@@ -1,6 +1,6 @@
 """The complete database enumerator: time, positions per second per core, puzzles by length.
 
-    .venv/bin/python bench/enumerate.py [--sample N] [--seed S] [--full6 DIR] [--workers W]
+    .venv/bin/python bench/enumerate.py [--sample N] [--wall-sample K] [--seed S] [--full6 DIR] [--workers W]
 
 1. Complete 4x4 and 5x5 databases with 0, 0-1 and 0-2 walls, in this process (one core): wall and CPU
    time, positions searched, positions per CPU second, puzzles and their longest lengths.  Baseline in
@@ -9,7 +9,7 @@
 2. 6x6 without walls: N parts drawn at random (seeded) among the 4,096, run one by one: CPU time and
    positions per part, and the whole database extrapolated (mean per part x parts, with the standard
    error of the mean); puzzles by length in the sample.
-3. 6x6 with 0-2 walls: N parts drawn at random among those with one wall and N among those with two,
+3. 6x6 with 0-2 walls: K parts drawn at random among those with one wall and K among those with two,
    extrapolated the same way per wall count; every line of the reference sample whose shard lies in a
    part run must appear in that part's output with the same moves and cluster size (and the same board).
 4. With --full6 DIR: the complete 6x6 database without walls by the process pool (``--workers``),
@@ -192,6 +192,7 @@ def six_walls(rng: random.Random, n: int, sample_path: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sample", type=int, default=40, help="parts drawn per 6x6 estimate (default 40)")
+    ap.add_argument("--wall-sample", type=int, default=8, help="parts drawn per number of walls (default 8)")
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--reference", type=Path, default=DEFAULT_SAMPLE)
     ap.add_argument(
@@ -229,7 +230,7 @@ def main() -> int:
         )
     print(f"    sample puzzles by length: {lengths(sorted(lines, key=lambda s: -int(s[:2])))}")
     print("3. 6x6 with one or two walls, random samples of parts")
-    six_walls(rng, args.sample, args.reference)
+    six_walls(rng, args.wall_sample, args.reference)
     print(f"peak resident size of this process: {peak_mb():.0f} MB")
     if args.full6 is not None:
         print("4. the complete 6x6 database without walls, process pool")

@@ -7,6 +7,7 @@ import sys
 import time
 from typing import Any, TextIO
 
+from rushhour.cli import generate as generate_options
 from rushhour.enumerate import (
     MAX_SIDE,
     MIN_SIDE,
@@ -26,30 +27,14 @@ def _size(text: str) -> int:
     w, x, h = text.lower().partition("x")
     if not x or not w.isdigit() or not h.isdigit():
         raise argparse.ArgumentTypeError(f"{text!r} is not a size: write WIDTHxHEIGHT, like 6x6")
-    if w != h:
+    width, height = int(w), int(h)
+    if width != height:
         raise argparse.ArgumentTypeError(f"{text} is not square: the database format holds square boards")
-    if not MIN_SIDE <= int(w) <= MAX_SIDE:
+    if not MIN_SIDE <= width <= MAX_SIDE:
         raise argparse.ArgumentTypeError(
-            f"{text} is out of range: sizes are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}"
+            f"{text} is out of range: databases are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}"
         )
-    return int(w)
-
-
-def _walls(text: str) -> tuple[int, int]:
-    lo, dash, hi = text.partition("-")
-    if not lo.strip().isdigit() or (dash and not hi.strip().isdigit()):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of walls or a range like 0-2")
-    a = int(lo)
-    b = int(hi) if dash else a
-    if b < a:
-        raise argparse.ArgumentTypeError(f"{text!r} runs backwards: write the smaller number first")
-    return a, b
-
-
-def _count(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return int(text)
+    return width
 
 
 def _row(text: str) -> int:
@@ -73,7 +58,13 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--size", type=_size, required=True, metavar="WxH", help="square board size, like 4x4 or 6x6"
     )
-    p.add_argument("--walls", type=_walls, default=(0, 0), metavar="A-B", help="walls per layout (default 0)")
+    p.add_argument(
+        "--walls",
+        type=generate_options._range,
+        default=(0, 0),
+        metavar="A-B",
+        help="walls per layout (default 0)",
+    )
     p.add_argument("--goal-row", type=_row, metavar="R", help="the goal car's row (default (H-1)//2)")
     p.add_argument(
         "--out",
@@ -81,7 +72,12 @@ def register(sub: Any) -> None:
         help="save parts in DIR as they finish (a rerun resumes), and the database in DIR/database.txt",
     )
     p.add_argument("--distances", action="store_true", help="add the number of positions at each distance")
-    p.add_argument("--workers", type=_count, metavar="N", help="worker processes (default: all cores)")
+    p.add_argument(
+        "--workers",
+        type=generate_options._positive,
+        metavar="N",
+        help="worker processes (default: all cores)",
+    )
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",

@@ -209,28 +209,17 @@ static int successors(const Shape *s, const unsigned char *off, Key k, Succ *out
     for (int r = 0; r < s->height; r++) by_columns |= t->transpose[r][(occ >> (r * s->width)) & rows];
     int m = 0;
     for (int i = 0; i < s->n; i++) {
-        int o = off[i];
-        uint64_t own = s->mask[i][o];
-        if (s->horizontal[i]) {
-            unsigned reach = t->reach[0][s->length[i]][o][(occ >> s->shift[i]) & rows];
-            while (reach) {
-                int p = LOWEST_BIT(reach);
-                reach &= reach - 1;
-                out[m].vehicle = i;
-                out[m].offset = p;
-                out[m].key.h = k.h ^ own ^ s->mask[i][p];
-                out[m++].key.v = k.v;
-            }
-        } else {
-            unsigned reach = t->reach[1][s->length[i]][o][(by_columns >> s->shift[i]) & cols];
-            while (reach) {
-                int p = LOWEST_BIT(reach);
-                reach &= reach - 1;
-                out[m].vehicle = i;
-                out[m].offset = p;
-                out[m].key.h = k.h;
-                out[m++].key.v = k.v ^ own ^ s->mask[i][p];
-            }
+        int o = off[i], across = !s->horizontal[i];
+        uint64_t own = s->mask[i][o], lanes = across ? by_columns : occ;
+        unsigned reach = t->reach[across][s->length[i]][o][(lanes >> s->shift[i]) & (across ? cols : rows)];
+        while (reach) {
+            int p = LOWEST_BIT(reach);
+            uint64_t change = own ^ s->mask[i][p];
+            reach &= reach - 1;
+            out[m].vehicle = i;
+            out[m].offset = p;
+            out[m].key.h = across ? k.h : k.h ^ change;
+            out[m++].key.v = across ? k.v ^ change : k.v;
         }
     }
     return m;
@@ -397,14 +386,19 @@ static inline uint64_t cell(const Job *j, int horizontal, int lane, int pos) {
     return (uint64_t)1 << (horizontal ? lane * j->width + pos : pos * j->width + lane);
 }
 
+/* room for one more item in a growing array of `*cap` items: 0, or -1 when memory runs out */
+static int room(void **items, size_t count, size_t *cap, size_t size, size_t first) {
+    if (count < *cap) return 0;
+    size_t more = *cap ? *cap * 2 : first;
+    void *p = realloc(*items, more * size);
+    if (!p) return -1;
+    *items = p;
+    *cap = more;
+    return 0;
+}
+
 static int entries_add(Entries *e, Entry x) {
-    if (e->count == e->cap) {
-        size_t cap = e->cap ? e->cap * 2 : 64;
-        Entry *p = realloc(e->items, cap * sizeof(Entry));
-        if (!p) return -1;
-        e->items = p;
-        e->cap = cap;
-    }
+    if (room((void **)&e->items, e->count, &e->cap, sizeof(Entry), 64)) return -1;
     e->items[e->count++] = x;
     return 0;
 }
@@ -429,13 +423,7 @@ static int place(Job *j, int horizontal, int lane, int sq, int k, int pos, uint6
 }
 
 static int packed_add(Job *j, Packed p) {
-    if (j->npacked == j->cap) {
-        size_t cap = j->cap ? j->cap * 2 : 1024;
-        Packed *q = realloc(j->packed, cap * sizeof(Packed));
-        if (!q) return -1;
-        j->packed = q;
-        j->cap = cap;
-    }
+    if (room((void **)&j->packed, j->npacked, &j->cap, sizeof(Packed), 1024)) return -1;
     j->packed[j->npacked++] = p;
     return 0;
 }

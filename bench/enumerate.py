@@ -202,7 +202,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--skip-complete", action="store_true", help="skip the 4x4 and 5x5 runs")
     ap.add_argument(
-        "--reference-5x5", action="store_true", help="also run the Python reference on 5x5 without walls (slow)"
+        "--reference-5x5", action="store_true", help="the Python reference on 5x5 too (slow)"
     )
     args = ap.parse_args()
     if not native_available():

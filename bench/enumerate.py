@@ -12,7 +12,8 @@
    error of the mean); puzzles by length in the sample.
 3. 6x6 with 0-2 walls: K parts drawn at random among those with one wall and K among those with two,
    extrapolated the same way per wall count; every line of the reference sample whose shard lies in a
-   part run must appear in that part's output with the same moves and cluster size (and the same board).
+   part run must appear in that part's output with the same moves and cluster size (and the same board);
+   then the parts of a few reference lines with walls drawn at random, with the same check.
 4. With --full6 DIR: the complete 6x6 database without walls by the process pool (``--workers``),
    saved in DIR (a rerun resumes): wall time, the CPU time of the workers, positions, puzzles by length.
 
@@ -190,10 +191,44 @@ def six_walls(rng: random.Random, n: int, sample_path: Path) -> None:
     print(f"  1-2 walls extrapolated from the samples: {hours:.1f} CPU hours", flush=True)
 
 
+def reference_parts(rng: random.Random, k: int, sample_path: Path) -> None:
+    """The parts of ``k`` reference lines with walls drawn at random (half with one wall, half with two):
+    every reference line that falls into them must be in their output, exactly."""
+    job = Job(6, 2, (0, 2))
+    lines = [line for line in sample_path.read_text().splitlines() if line.strip()]
+    lead = {w: [r for r in range(6) if r != job.goal_row][: split_rows(6, w)] for w in range(3)}
+
+    def part_of(line: str) -> Part:
+        shard = shard_of(job, board_of(read_line(line)[1]))
+        w = len(shard.walls)
+        return Part(
+            shard.walls, tuple(shard.rows[r] if r in lead[w] else None for r in range(6)), (None,) * 6
+        )
+
+    walled = {w: [line for line in lines if read_line(line)[1].count("x") == w] for w in (1, 2)}
+    chosen = {part_of(line) for w in (1, 2) for line in rng.sample(walled[w], k // 2)}
+    inside = collections.defaultdict(list)
+    for line in lines:
+        inside[part_of(line)].append(line)
+    checked = missing = 0
+    c0 = cpu()
+    for part in chosen:
+        found = set(run_part(job, part).lines)
+        for line in inside[part]:
+            checked += 1
+            missing += line not in found
+    print(
+        f"  the parts of {len(chosen)} reference lines with walls ({cpu() - c0:.1f} CPU s): "
+        f"{checked} reference lines fall into them, missing or different: {missing}",
+        flush=True,
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sample", type=int, default=40, help="parts drawn per 6x6 estimate (default 40)")
     ap.add_argument("--wall-sample", type=int, default=8, help="parts drawn per number of walls (default 8)")
+    ap.add_argument("--reference-parts", type=int, default=6, help="parts of reference lines run (default 6)")
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--reference", type=Path, default=DEFAULT_SAMPLE)
     ap.add_argument(
@@ -201,9 +236,7 @@ def main() -> int:
     )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--skip-complete", action="store_true", help="skip the 4x4 and 5x5 runs")
-    ap.add_argument(
-        "--reference-5x5", action="store_true", help="the Python reference on 5x5 too (slow)"
-    )
+    ap.add_argument("--reference-5x5", action="store_true", help="the Python reference on 5x5 too (slow)")
     args = ap.parse_args()
     if not native_available():
         print(
@@ -235,6 +268,8 @@ def main() -> int:
     print(f"    sample puzzles by length: {lengths(sorted(lines, key=lambda s: -int(s[:2])))}")
     print("3. 6x6 with one or two walls, random samples of parts")
     six_walls(rng, args.wall_sample, args.reference)
+    if args.reference.exists():
+        reference_parts(rng, args.reference_parts, args.reference)
     print(f"peak resident size of this process: {peak_mb():.0f} MB")
     if args.full6 is not None:
         print("4. the complete 6x6 database without walls, process pool")

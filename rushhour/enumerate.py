@@ -60,8 +60,10 @@ class PartStats(NamedTuple):
 
 
 STATS_FIELDS = PartStats._fields
-if _native is not None and tuple(getattr(_native, "ENUM_STATS_FIELDS", STATS_FIELDS)) != STATS_FIELDS:
-    raise ImportError("the compiled cluster search was built from another version of rushhour")
+# the compiled cluster search, when the compiled module was built with it from this version
+_clusters = getattr(_native, "clusters", None)
+if _clusters is not None and tuple(getattr(_native, "ENUM_STATS_FIELDS", ())) != STATS_FIELDS:
+    _clusters = None
 
 
 @dataclass(frozen=True)
@@ -232,9 +234,9 @@ def run_part(job: Job, part: Part, native: bool | None = None) -> PartResult:
     compiled search when built (and ``native`` is not False), else with :func:`python_part`."""
     if native is None:
         native = _use_native[0]
-    if native and _native is not None:
+    if native and _clusters is not None:
         rows, cols = lane_choices(job, part)
-        text, stats = _native.clusters(
+        text, stats = _clusters(
             job.size, job.size, job.goal_row, part.walls, rows, cols, job.distances
         )
         lines = text.splitlines()

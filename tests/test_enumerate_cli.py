@@ -4,6 +4,7 @@ SIGKILL and resumed, and bad input answered with one ``error:`` line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -155,3 +156,34 @@ def test_shard_of_prints_the_shard_of_a_published_line(capsys: pytest.CaptureFix
     line = "17 GBBoJKGxIoJKAAIooKDDDooooHEEFFoHoooo 1900"
     assert main(["enumerate", "--size", "6x6", "--walls", "0-2", "--shard-of", line.split()[1], "-q"]) == 0
     assert line in capsys.readouterr().out.splitlines()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += [int(x) for x in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the workers")
+def test_a_worker_killed_with_sigkill_loses_no_part(five: str, tmp_path: Path) -> None:
+    out = tmp_path / "db"
+    proc = subprocess.Popen(
+        [*RUSHHOUR, "enumerate", "--size", "5x5", "--workers", "2", "--out", str(out), "-q"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _wait_for(out / "manifest.json", 60)
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while not workers and time.monotonic() < deadline and proc.poll() is None:
+        # the pool's workers are the children of its server process
+        workers = [w for server in _children(proc.pid) for w in _children(server)]
+        time.sleep(0.05)
+    assert workers, "no worker process was found"
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert (out / "database.txt").read_text() == five

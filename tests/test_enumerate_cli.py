@@ -114,6 +114,8 @@ def test_an_interrupted_run_says_how_to_resume(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a shell's background jobs ignore SIGINT, and so would the command: give it the default back
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     _wait_for(out / "parts" / "000001.txt", 60)
     proc.send_signal(signal.SIGINT)

@@ -236,9 +236,13 @@ def run_part(job: Job, part: Part, native: bool | None = None) -> PartResult:
         native = _use_native[0]
     if native and _clusters is not None:
         rows, cols = lane_choices(job, part)
-        text, stats = _clusters(
-            job.size, job.size, job.goal_row, part.walls, rows, cols, job.distances
-        )
+        try:
+            text, stats = _clusters(job.size, job.size, job.goal_row, part.walls, rows, cols, job.distances)
+        except ValueError as err:
+            reason = str(err).removeprefix("clusters: ")
+            raise EnumerateError(f"this database cannot be written: {reason}") from None
+        except MemoryError:
+            raise EnumerateError("out of memory while searching a part") from None
         lines = text.splitlines()
         result = PartResult(lines, PartStats(*stats))
     else:
@@ -476,6 +480,8 @@ def python_part(job: Job, part: Part) -> PartResult:
                     horizontal.append(d == 0)
                     lengths.append(length)
                     bits.append(tuple(_cell(n, d == 0, lane, p) for p in range(n)))
+        if len(lengths) - 1 + len(part.walls) > 25:  # B to Z for the other vehicles and the walls
+            raise EnumerateError("this database cannot be written: more vehicles and walls than letters A-Z")
         shape = _Shape(n, walls, tuple(horizontal), tuple(lengths), tuple(bits), goal, n - GOAL_LENGTH)
         seen: dict[tuple[int, ...], int] = {}
         for _, _, h, v in group:

@@ -261,3 +261,13 @@ def test_all_layouts_of_the_plain_search_are_distinct() -> None:
     # every layout is a legal board
     for layout in itertools.islice(layouts, 0, None, 97):
         _board(4, 1, layout)
+
+
+@pytest.mark.parametrize("native", [False, True])
+def test_more_pieces_than_letters_is_refused_by_both_searches(native: bool) -> None:
+    if native and not native_available():
+        pytest.skip("the compiled search was not built")
+    job = Job(6, 2, (28, 28))
+    part = shard_of(job, board_of("xxxxxxxxxxxxAAooooxxxxxxxxxxxxxxxxoo"))
+    with pytest.raises(EnumerateError, match="more vehicles and walls than letters"):
+        run_part(job, part, native=native)

@@ -495,7 +495,10 @@ static int shape_of(const Job *j, const Lanes *lanes, uint64_t rows, uint64_t co
             }
         }
     }
-    return s->goal < 0 ? -1 : 0;
+    /* the goal car is A; every other vehicle and every wall takes one of the letters B to Z */
+    int pieces = s->n - 1;
+    for (uint64_t w = s->walls; w; w &= w - 1) pieces++;
+    return s->goal < 0 || pieces > 25 ? -1 : 0;
 }
 
 /* the offsets of a position of the shape from its two bitboards */
@@ -741,7 +744,7 @@ PyObject *native_clusters(PyObject *self, PyObject *args) {
     job_free(j);
     if (result == -2) {
         free(out.text);
-        PyErr_SetString(PyExc_ValueError, "clusters: more vehicles than letters A-Z, or no goal car");
+        PyErr_SetString(PyExc_ValueError, "clusters: more vehicles and walls than letters A-Z");
         return NULL;
     }
     if (result < 0) {

@@ -115,7 +115,8 @@ class _Reporter:
         fresh = p.done - p.resumed
         left = (p.parts - p.done) * p.seconds / fresh if fresh else 0.0
         text = (
-            f"enumerate: {p.done:,}/{p.parts:,} parts, {p.stats.positions:,} positions, "
+            f"enumerate: {p.done:,}/{p.parts:,} parts ({p.stats.shards:,} shards), "
+            f"{p.stats.positions:,} positions, "
             f"{rate:,.0f} positions/s, about {_duration(left)} left"
         )
         self.stream.write(f"\r{text}\x1b[K" if self.tty else text + "\n")

@@ -23,6 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from rushhour.enumerate import EnumerateError, Job, Part, PartResult, run_part
+from rushhour.errors import RushHourError
 
 OnResult = Callable[[int, PartResult], None]
 RETRIES = 3  # times a part is tried again after its worker was lost
@@ -140,8 +141,13 @@ def _run_dask(
             )
             index_of[future.key] = index
             futures.append(future)
-        for future, result in distributed.as_completed(futures, with_results=True):
-            on_result(index_of[future.key], result)
+        try:
+            for future, result in distributed.as_completed(futures, with_results=True):
+                on_result(index_of[future.key], result)
+        except (RushHourError, KeyboardInterrupt):
+            raise
+        except Exception as err:  # a task failed every retry, the scheduler went away...
+            raise EnumerateError(f"the Dask cluster at {scheduler} stopped the run: {err}") from None
     finally:
         client.close()
         if cluster is not None:

@@ -23,6 +23,7 @@ each distance from a win with ``distances``.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -634,6 +635,10 @@ class PartStore:
         """The parts already finished."""
         out = {}
         for name in sorted(os.listdir(self.parts_dir)):
+            if name.endswith(".tmp"):  # a part being written when a run was killed
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(self.parts_dir, name))
+                continue
             if not re.fullmatch(r"\d{6}\.txt", name):
                 continue
             path = os.path.join(self.parts_dir, name)

@@ -95,7 +95,7 @@ def test_a_run_killed_at_random_points_resumes_to_the_same_file(five: str, tmp_p
     kills = 0
     for _ in range(4):
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.6, 2.0))
+        time.sleep(rng.uniform(0.4, 1.2))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             kills += 1

@@ -271,3 +271,13 @@ def test_more_pieces_than_letters_is_refused_by_both_searches(native: bool) -> N
     part = shard_of(job, board_of("xxxxxxxxxxxxAAooooxxxxxxxxxxxxxxxxoo"))
     with pytest.raises(EnumerateError, match="more vehicles and walls than letters"):
         run_part(job, part, native=native)
+
+
+def test_a_part_left_half_written_by_a_killed_run_is_dropped(tmp_path: Path) -> None:
+    job = Job(4, 1, (0, 0))
+    store = PartStore(str(tmp_path), job, len(parts(job)))
+    (tmp_path / "parts" / "000002.txt.4242.tmp").write_text("# part 2 shards=1\n07 BBB")
+    lines, _ = build(job, out=str(tmp_path))
+    assert lines == build(job)[0]
+    assert sorted(p.name for p in (tmp_path / "parts").iterdir()) == [f"{i:06d}.txt" for i in range(4)]
+    assert store.load().keys() == {0, 1, 2, 3}

@@ -762,3 +762,28 @@ __all__ = [
     "random_bag",
     "reading_order",
 ]
+
+
+def from_database(
+    path: str, *, min_moves: int, max_moves: int | None, count: int, seed: int
+) -> tuple[list[Puzzle], int]:
+    """Up to ``count`` puzzles drawn from a database file (``rushhour enumerate``), uniformly and without
+    repeats among its lines of ``min_moves`` to ``max_moves`` moves, and how many lines that band holds.
+    Each one is solved again, and its length must be the database's."""
+    from rushhour.enumerate import board_of, read_database
+
+    band = [
+        entry
+        for entry in read_database(path)
+        if entry[0] >= min_moves and (max_moves is None or entry[0] <= max_moves)
+    ]
+    rng = random.Random(f"rushhour-from-db:{seed}")
+    puzzles = []
+    for attempt, (moves, text, cluster) in enumerate(rng.sample(band, min(count, len(band))), 1):
+        board = board_of(text)
+        solution = solve(board)
+        if not solution.solved or solution.length != moves:
+            found = solution.length if solution.solved else "no solution"
+            raise RushHourError(f"{path}: the database gives {text} {moves} moves, the solver {found}")
+        puzzles.append(Puzzle(board, solution.moves, cluster, seed, attempt, "database", key=text))
+    return puzzles, len(band)

@@ -27,7 +27,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from rushhour.cli import core, generate, logic, play, solve
+    from rushhour.cli import core, enumerate, generate, logic, play, solve
 
     parser = _Parser(
         prog="rushhour",
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rushhour {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (core, play, logic, solve, generate):
+    for module in (core, play, logic, solve, generate, enumerate):
         module.register(sub)
     return parser
 

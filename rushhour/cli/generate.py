@@ -14,7 +14,17 @@ from rushhour.cli.core import option_count, option_jobs, option_seconds
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
-from rushhour.generate import MAX_SIDE, METHODS, MIN_SIDE, Generator, Outcome, Puzzle, Settings, Stats
+from rushhour.generate import (
+    MAX_SIDE,
+    METHODS,
+    MIN_SIDE,
+    Generator,
+    Outcome,
+    Puzzle,
+    Settings,
+    Stats,
+    from_database,
+)
 from rushhour.numbers import whole_or_none
 
 EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
@@ -103,6 +113,12 @@ def register(sub: Any) -> None:
         "order made), all at the end instead of one by one",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    p.add_argument(
+        "--from-db",
+        metavar="FILE",
+        help="draw the puzzles from a database (rushhour enumerate) instead: uniformly among its lines "
+        "of --min-moves to --max-moves moves, without repeats (the board size is the database's)",
+    )
     p.set_defaults(func=cmd_generate)
 
 
@@ -275,6 +291,8 @@ class _Progress:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    if args.from_db is not None:
+        return _generate_from_database(args, seed)
     width, height = args.size
     settings = Settings(
         width=width,
@@ -321,3 +339,38 @@ def cmd_generate(args: argparse.Namespace) -> int:
         )
         status = EXIT_SHORT
     return status
+
+
+def _generate_from_database(args: argparse.Namespace, seed: int) -> int:
+    """``generate --from-db FILE``: puzzles drawn from a database rather than rewound."""
+    puzzles, band = from_database(
+        args.from_db, min_moves=args.min_moves, max_moves=args.max_moves, count=args.count, seed=seed
+    )
+    side = puzzles[0].board.width if puzzles else args.size[0]
+    walls = max((len(p.board.walls) for p in puzzles), default=0)
+    settings = Settings(
+        width=side,
+        height=side,
+        min_moves=args.min_moves,
+        max_moves=args.max_moves,
+        walls=(0, walls),
+        seed=seed,
+    )
+    _check_format(args.fmt, settings, args.count, _is_dir(args.out))
+    writer = _Writer(args, settings, args.count)
+    command = ["rushhour generate", f"--from-db {shlex.quote(args.from_db)}", f"--min-moves {args.min_moves}"]
+    if args.max_moves is not None:
+        command.append(f"--max-moves {args.max_moves}")
+    writer.header["command"] = " ".join([*command, f"--count {args.count}", f"--seed {seed}"])
+    for puzzle in puzzles:
+        writer.add(puzzle)
+    writer.close()
+    if not args.quiet:
+        print(f"{len(puzzles)} puzzles drawn from {band:,} in the band (seed {seed})", file=sys.stderr)
+    if len(puzzles) < args.count:
+        print(
+            f"only {band} lines of the database are in the band: try a wider --min-moves/--max-moves range",
+            file=sys.stderr,
+        )
+        return EXIT_SHORT
+    return EXIT_OK

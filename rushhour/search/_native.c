@@ -24,6 +24,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include "_clusters.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -693,9 +694,24 @@ static PyMethodDef methods[] = {
      "shortest(spec, start, max_states, seconds) -> (status, explored, path or None)"},
     {"layers", native_layers, METH_VARARGS,
      "layers(spec, sources, max_states, seconds) -> (status, count, layers of keys or None)"},
+    {"clusters", native_clusters, METH_VARARGS,
+     "clusters(width, height, goal_row, walls, rows, columns, distances) -> (lines, stats); see _clusters.c"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__native(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    /* the cluster search's limits and record, written once in _clusters.h */
+    PyObject *fields = Py_BuildValue("(ssss)", ENUM_STATS_FIELDS);
+    if (!fields || PyModule_AddObject(m, "ENUM_STATS_FIELDS", fields) < 0 ||
+        PyModule_AddIntConstant(m, "ENUM_MAX_SIDE", ENUM_MAX_SIDE) < 0 ||
+        PyModule_AddIntConstant(m, "ENUM_MAX_VEHICLES", ENUM_MAX_VEHICLES) < 0) {
+        Py_XDECREF(fields);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

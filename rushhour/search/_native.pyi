@@ -5,3 +5,18 @@ def shortest(
 def layers(
     spec: tuple[object, ...], sources: list[tuple[int, ...]], max_states: int, seconds: float
 ) -> tuple[int, int, list[list[int]] | None]: ...
+
+# The cluster search of rushhour.enumerate (_clusters.c; its limits and record in _clusters.h).
+ENUM_MAX_SIDE: int
+ENUM_MAX_VEHICLES: int
+ENUM_STATS_FIELDS: tuple[str, ...]
+
+def clusters(
+    width: int,
+    height: int,
+    goal_row: int,
+    walls: tuple[int, ...],
+    rows: tuple[tuple[tuple[int, ...], ...], ...],
+    columns: tuple[tuple[tuple[int, ...], ...], ...],
+    distances: bool,
+) -> tuple[str, tuple[int, ...]]: ...

@@ -1,0 +1,177 @@
+"""``enumerate``: the complete database of a board size (see :mod:`rushhour.enumerate`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, TextIO
+
+from rushhour.cli import generate as generate_options
+from rushhour.cli.core import option_jobs
+from rushhour.enumerate import (
+    MAX_SIDE,
+    MIN_SIDE,
+    EnumerateError,
+    Job,
+    PartStats,
+    Progress,
+    board_of,
+    build,
+    shard_of,
+)
+from rushhour.numbers import whole_or_none
+
+EXIT_OK, EXIT_INTERRUPTED = 0, 130
+
+
+def _size(text: str) -> int:
+    w, x, h = text.lower().partition("x")
+    width, height = whole_or_none(w), whole_or_none(h)
+    if not x or width is None or height is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write WIDTHxHEIGHT, like 6x6")
+    if width != height:
+        raise argparse.ArgumentTypeError(f"{text} is not square: the database format holds square boards")
+    if not MIN_SIDE <= width <= MAX_SIDE:
+        raise argparse.ArgumentTypeError(
+            f"{text} is out of range: databases are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}"
+        )
+    return width
+
+
+def _row(text: str) -> int:
+    row = whole_or_none(text.strip())
+    if row is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a row number (0 is the top row)")
+    return row
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "enumerate",
+        help="the complete database of interesting puzzles of a board size",
+        description=(
+            "Enumerate every layout of cars, trucks and walls of a board size, group the positions into "
+            "clusters, and write one line per cluster whose hardest position is minimal (removing any "
+            "vehicle but the goal car, or any wall, shortens it): MOVES BOARD CLUSTER, as in Fogleman's "
+            "database.  Output is sorted by moves (descending), then board, and is the same whatever the "
+            "number of workers or the engine.  See docs/enumerate.md."
+        ),
+    )
+    p.add_argument(
+        "--size", type=_size, required=True, metavar="WxH", help="square board size, like 4x4 or 6x6"
+    )
+    p.add_argument(
+        "--walls",
+        type=generate_options._range,
+        default=(0, 0),
+        metavar="A-B",
+        help="walls per layout (default 0)",
+    )
+    p.add_argument("--goal-row", type=_row, metavar="R", help="the goal car's row (default (H-1)//2)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="save parts in DIR as they finish (a rerun resumes), and the database in DIR/database.txt",
+    )
+    p.add_argument("--distances", action="store_true", help="add the number of positions at each distance")
+    p.add_argument(
+        "--workers",
+        type=option_jobs,
+        metavar="N",
+        help="worker processes (default: all cores)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the Dask scheduler at ADDRESS, or 'local' "
+        "to start one with --workers workers (needs rushhour[cluster])",
+    )
+    p.add_argument("--shard-of", metavar="BOARD", help="run only the shard holding BOARD (a fogleman board)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr")
+    p.set_defaults(func=cmd_enumerate)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+class _Reporter:
+    """Progress on stderr, at most once a second: parts done, positions, rate, time left."""
+
+    def __init__(self, stream: TextIO, enabled: bool) -> None:
+        self.stream, self.enabled = stream, enabled
+        self.last = 0.0
+        self.tty = stream.isatty()
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 1.0 and p.done < p.parts):
+            return
+        self.last = now
+        rate = p.stats.positions / p.seconds if p.seconds > 0 else 0.0
+        fresh = p.done - p.resumed
+        left = (p.parts - p.done) * p.seconds / fresh if fresh else 0.0
+        text = (
+            f"enumerate: {p.done:,}/{p.parts:,} parts ({p.stats.shards:,} shards), "
+            f"{p.stats.positions:,} positions, "
+            f"{rate:,.0f} positions/s, about {_duration(left)} left"
+        )
+        self.stream.write(f"\r{text}\x1b[K" if self.tty else text + "\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        if self.enabled and self.tty and self.last:
+            self.stream.write("\n")
+
+
+def cmd_enumerate(args: argparse.Namespace) -> int:
+    from rushhour import parallel
+
+    size = args.size
+    goal_row = Job.default_goal_row(size) if args.goal_row is None else args.goal_row
+    job = Job(size, goal_row, args.walls, args.distances)
+    only = None
+    if args.shard_of is not None:
+        if args.out is not None:
+            raise EnumerateError("--shard-of prints one shard; it does not go with --out")
+        only = [shard_of(job, board_of(args.shard_of))]
+    workers = args.workers or parallel.default_workers()
+    reporter = _Reporter(sys.stderr, not args.quiet)
+    started = time.perf_counter()
+    try:
+        lines, stats = build(
+            job, out=args.out, workers=workers, scheduler=args.scheduler, only=only, report=reporter
+        )
+    except KeyboardInterrupt:
+        reporter.end()
+        if args.out is not None:
+            print(
+                f"interrupted: the parts finished are saved in {args.out}; run the same command to resume",
+                file=sys.stderr,
+            )
+        else:
+            print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    reporter.end()
+    if args.out is None:
+        sys.stdout.write("".join(f"{line}\n" for line in lines))
+        sys.stdout.flush()
+    if not args.quiet:
+        _summary(job, lines, stats, time.perf_counter() - started, args.out)
+    return EXIT_OK
+
+
+def _summary(job: Job, lines: list[str], stats: PartStats, seconds: float, out: str | None) -> None:
+    where = f" in {out}/database.txt" if out else ""
+    print(
+        f"{job.size}x{job.size}, walls {job.walls[0]}-{job.walls[1]}: {len(lines):,} puzzles{where}; "
+        f"{stats.shards:,} shards, {stats.clusters:,} clusters with a win, "
+        f"{stats.positions:,} positions in {_duration(seconds)}",
+        file=sys.stderr,
+    )

@@ -1,0 +1,154 @@
+"""How the parts of a database run: the one place that knows (docs/enumerate.md, "Engines").
+
+* a local process pool (the default): ``workers`` processes of this machine; a worker that dies (killed,
+  out of memory) breaks the pool, which is built again and the unfinished parts are run again;
+* Dask distributed (the optional ``rushhour[cluster]`` extra): ``scheduler`` is the address of a running
+  scheduler (``tcp://host:8786``), or ``local`` to start a scheduler and ``workers`` worker processes on
+  this machine.  Dask retries a failed task and reruns the tasks of a worker it loses.
+
+Whatever runs them, every part is computed by :func:`rushhour.enumerate.run_part` and handed to
+``on_result`` in the calling process, as parts finish (in any order): the caller writes them.  Nothing
+else in the package imports Dask.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from rushhour.enumerate import EnumerateError, Job, Part, PartResult, run_part
+from rushhour.errors import RushHourError
+
+OnResult = Callable[[int, PartResult], None]
+RETRIES = 3  # times a part is tried again after its worker was lost
+
+
+def default_workers() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def run(
+    job: Job,
+    todo: Sequence[tuple[int, Part]],
+    on_result: OnResult,
+    *,
+    workers: int,
+    scheduler: str | None = None,
+    native: bool | None = None,
+) -> None:
+    """Run the parts ``todo`` (index, part) and call ``on_result(index, result)`` for each one."""
+    if not todo:
+        return
+    if scheduler is not None:
+        _run_dask(job, todo, on_result, workers=workers, scheduler=scheduler, native=native)
+    elif workers == 1:
+        for index, part in todo:
+            on_result(index, run_part(job, part, native))
+    else:
+        _run_pool(job, todo, on_result, workers=workers, native=native)
+
+
+def _run_pool(
+    job: Job, todo: Sequence[tuple[int, Part]], on_result: OnResult, *, workers: int, native: bool | None
+) -> None:
+    pending = dict(todo)
+    losses: dict[int, int] = {}
+    context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+    while pending:
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=context)
+        try:
+            running: dict[Future[PartResult], int] = {
+                pool.submit(run_part, job, part, native): index for index, part in sorted(pending.items())
+            }
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    index = running.pop(future)
+                    result = future.result()
+                    del pending[index]
+                    on_result(index, result)
+        except BaseException as err:
+            if not isinstance(err, BrokenProcessPool):
+                _stop(pool)  # an interrupt or an error: no worker goes on with its part
+                raise
+            # a worker died: the parts it had not finished run again in a new pool
+            for index in pending:
+                losses[index] = losses.get(index, 0) + 1
+            worst = max(losses.values())
+            if worst > RETRIES:
+                raise EnumerateError(
+                    f"a worker process died {worst} times while parts were running; stopping "
+                    "(is the machine out of memory?)"
+                ) from None
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now (shutdown() alone lets them finish their parts)."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, AttributeError):
+            process.terminate()
+
+
+def _dask() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise EnumerateError("--scheduler needs Dask distributed: pip install 'rushhour[cluster]'") from None
+    return distributed
+
+
+def _run_dask(
+    job: Job,
+    todo: Sequence[tuple[int, Part]],
+    on_result: OnResult,
+    *,
+    workers: int,
+    scheduler: str,
+    native: bool | None,
+) -> None:
+    distributed = _dask()
+    cluster = None
+    try:
+        if scheduler == "local":
+            cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            client = distributed.Client(cluster)
+        else:
+            client = distributed.Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as err:
+        raise EnumerateError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
+    try:
+        token = uuid.uuid4().hex  # keys unique on a scheduler shared by several runs
+        index_of = {}
+        futures = []
+        for index, part in todo:
+            future = client.submit(
+                run_part, job, part, native, key=f"rushhour-part-{index}-{token}", retries=RETRIES, pure=False
+            )
+            index_of[future.key] = index
+            futures.append(future)
+        try:
+            for future, result in distributed.as_completed(futures, with_results=True):
+                on_result(index_of[future.key], result)
+        except (RushHourError, KeyboardInterrupt):
+            raise
+        except Exception as err:  # a task failed every retry, the scheduler went away...
+            raise EnumerateError(f"the Dask cluster at {scheduler} stopped the run: {err}") from None
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

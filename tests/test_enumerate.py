@@ -1,0 +1,283 @@
+"""The complete database (rushhour.enumerate): definitions against the published database and against an
+independent plain search of every cluster; the compiled search against the Python reference."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Vehicle
+from rushhour.enumerate import (
+    EnumerateError,
+    Job,
+    Part,
+    PartStore,
+    board_of,
+    build,
+    line_order,
+    parts,
+    python_part,
+    read_line,
+    run_part,
+    sequences,
+    shard_of,
+)
+from rushhour.search.bfs import native_available
+
+DATA = Path(__file__).parent / "data"
+SAMPLE = [line for line in (DATA / "fogleman_slice_enumerate.txt").read_text().splitlines() if line]
+native = pytest.mark.skipif(not native_available(), reason="the compiled search was not built")
+
+
+def test_lane_sequences_of_six_cells() -> None:
+    assert sorted(sequences(6)) == sorted(
+        [(), (2,), (3,), (2, 2), (2, 3), (3, 2), (3, 3), (2, 2, 2)]
+    )
+
+
+@pytest.mark.parametrize("line", SAMPLE)
+def test_the_shard_of_a_published_line_gives_that_line(line: str) -> None:
+    """Moves, the hardest position in the published lettering, and the cluster size, exactly."""
+    job = Job(6, 2, (0, 2))
+    _, board, _ = read_line(line)
+    result = run_part(job, shard_of(job, board_of(board)))
+    assert line in result.lines
+
+
+@native
+def test_the_python_reference_gives_the_same_shards_as_the_compiled_search() -> None:
+    job = Job(6, 2, (0, 2))
+    for line in SAMPLE[::12]:
+        part = shard_of(job, board_of(read_line(line)[1]))
+        assert python_part(job, part).lines == sorted(run_part(job, part, native=True).lines, key=line_order)
+        assert python_part(job, part).stats == run_part(job, part, native=True).stats
+
+
+# --- an independent plain search of every 4x4 cluster, over Board.successors ---------------------------
+Layout = tuple[frozenset[tuple[int, int]], frozenset[tuple[str, int, int, int]], int]
+
+
+@functools.cache
+def _layouts(size: int, goal_row: int, max_walls: int) -> list[Layout]:
+    """Every layout: walls, the other vehicles as (orientation, length, row, col), the goal car's column."""
+    cells = [(r, c) for r in range(size) for c in range(size)]
+    out: list[Layout] = []
+
+    def fill(k: int, used: frozenset[tuple[int, int]], walls: frozenset, vehicles: frozenset, goal: int) -> None:
+        if k == len(cells):
+            if goal >= 0:
+                out.append((walls, vehicles, goal))
+            return
+        r, c = cells[k]
+        if (r, c) in used:
+            fill(k + 1, used, walls, vehicles, goal)
+            return
+        fill(k + 1, used, walls, vehicles, goal)
+        if len(walls) < max_walls:
+            fill(k + 1, used | {(r, c)}, walls | {(r, c)}, vehicles, goal)
+        for length in (2, 3):
+            across = [(r, c + t) for t in range(length)]
+            if c + length <= size and not used & set(across):
+                if r == goal_row:
+                    if length == 2 and goal < 0:
+                        fill(k + 1, used | set(across), walls, vehicles, c)
+                else:
+                    fill(k + 1, used | set(across), walls, vehicles | {(HORIZONTAL, length, r, c)}, goal)
+            down = [(r + t, c) for t in range(length)]
+            if r + length <= size and not used & set(down):
+                fill(k + 1, used | set(down), walls, vehicles | {(VERTICAL, length, r, c)}, goal)
+
+    fill(0, frozenset(), frozenset(), frozenset(), -1)
+    return out
+
+
+def _board(size: int, goal_row: int, layout: Layout) -> Board:
+    walls, vehicles, goal = layout
+    cars = [Vehicle("A", HORIZONTAL, 2, goal_row, goal)]
+    for k, (orientation, length, r, c) in enumerate(sorted(vehicles)):
+        cars.append(Vehicle(f"V{k:02d}", orientation, length, r, c))
+    return Board(size, size, cars, walls=walls, goal="A", exit="right")
+
+
+def _key(board: Board) -> Layout:
+    others = frozenset((v.orientation, v.length, v.row, v.col) for v in board.vehicles if v.name != board.goal)
+    return (board.walls, others, board.vehicle(board.goal).col)
+
+
+def _bitboards(board: Board) -> tuple[int, int]:
+    h = v = 0
+    for vehicle in board.vehicles:
+        for r, c in board.cells_of(vehicle.name):
+            if vehicle.orientation == HORIZONTAL:
+                h |= 1 << (r * board.width + c)
+            else:
+                v |= 1 << (r * board.width + c)
+    return h, v
+
+
+def _plain_database(size: int, walls: int) -> list[tuple[int, Layout, int]]:
+    """(moves, hardest layout, cluster size) of every interesting cluster, by plain searches."""
+    goal_row = (size - 1) // 2
+    distance: dict[Layout, int] = {}
+    clusters: list[list[Board]] = []
+    seen: set[Layout] = set()
+    for layout in _layouts(size, goal_row, walls):
+        if layout in seen:
+            continue
+        start = _board(size, goal_row, layout)
+        members, queue, moves = [start], deque([start]), {start: [b for _, b in start.successors()]}
+        while queue:
+            for after in moves[queue.popleft()]:
+                if after not in moves:
+                    moves[after] = [b for _, b in after.successors()]
+                    members.append(after)
+                    queue.append(after)
+        seen.update(_key(b) for b in members)
+        clusters.append(members)
+        # distances to a win: breadth-first from all won positions at once
+        dist = {b: 0 for b in members if b.is_won()}
+        queue = deque(dist)
+        while queue:
+            b = queue.popleft()
+            for after in moves[b]:
+                if after not in dist:
+                    dist[after] = dist[b] + 1
+                    queue.append(after)
+        for b in members:
+            distance[_key(b)] = dist.get(b, -1)
+    out = []
+    for members in clusters:
+        moves = max(distance[_key(b)] for b in members)
+        if distance[_key(members[0])] < 0:
+            continue
+        hardest = min((b for b in members if distance[_key(b)] == moves), key=_bitboards)
+        walls_, vehicles, goal = _key(hardest)
+        # minimal: every layout with one vehicle or one wall fewer is nearer a win (all are listed above)
+        smaller = [(walls_, vehicles - {v}, goal) for v in vehicles] + [(walls_ - {w}, vehicles, goal) for w in walls_]
+        if all(distance[s] < moves for s in smaller):
+            out.append((moves, _key(hardest), len(members)))
+    return out
+
+
+@pytest.mark.parametrize("walls", [0, 1])
+def test_4x4_database_equals_a_plain_search_of_every_cluster(walls: int) -> None:
+    expected = _plain_database(4, walls)
+    lines, stats = build(Job(4, 1, (0, walls)))
+    found = []
+    for line in lines:
+        moves, board, cluster = read_line(line)
+        found.append((moves, _key(board_of(board)), cluster))
+    assert len(found) == len(expected) and set(found) == set(expected)
+    assert lines == sorted(lines, key=line_order)
+    assert stats.clusters >= len(expected)
+
+
+def test_4x4_python_reference_equals_the_compiled_search_part_by_part() -> None:
+    if not native_available():
+        pytest.skip("the compiled search was not built")
+    job = Job(4, 1, (0, 1), distances=True)
+    for part in parts(job):
+        assert run_part(job, part, native=False) == run_part(job, part, native=True)
+
+
+def test_distances_count_every_position_of_the_cluster() -> None:
+    lines, _ = build(Job(4, 1, (0, 0), distances=True))
+    for line in lines:
+        moves, _, cluster = read_line(line)
+        counts = [int(x) for x in line.split()[3].split(",")]
+        assert len(counts) == moves + 1 and sum(counts) == cluster and all(counts)
+
+
+def test_the_shards_union_is_the_whole_database() -> None:
+    job = Job(4, 1, (0, 1))
+    whole, _ = build(job)
+    shards = {shard_of(job, board_of(read_line(line)[1])) for line in whole}
+    union: set[str] = set()
+    for part in shards:
+        union |= set(run_part(job, part).lines)
+    assert union == set(whole)
+    # and the parts partition the layouts: no line twice
+    assert len(set(whole)) == len(whole)
+
+
+def test_a_shard_is_fixed_by_walls_and_lane_sequences() -> None:
+    job = Job(6, 2, (0, 2))
+    board = board_of("GBBoJKGxIoJKAAIooKDDDooooHEEFFoHoooo")
+    part = shard_of(job, board)
+    assert part.walls == (7,)
+    assert part.rows == ((2,), (), (2,), (3,), (2, 2), ())
+    assert part.cols == ((2,), (2,), (2,), (), (2,), (3,))
+    # a move keeps the shard
+    for _, after in board.successors():
+        assert shard_of(job, after) == part
+
+
+def test_boards_outside_the_database_are_refused() -> None:
+    job = Job(6, 2, (0, 0))
+    with pytest.raises(EnumerateError, match="walls"):
+        shard_of(job, board_of("oooooxooooooAAoooooooooooooooooooooo"))
+    with pytest.raises(EnumerateError, match="goal row"):
+        shard_of(job, board_of("oooooooooooooooooooooooooooooooooAAo"[:36]))
+    with pytest.raises(EnumerateError, match="shares the goal row"):
+        shard_of(job, board_of("ooooooooooooBBAAoooooooooooooooooooo"))
+    with pytest.raises(EnumerateError):
+        Job(9, 4)
+
+
+def test_a_directory_of_another_job_is_refused(tmp_path: Path) -> None:
+    PartStore(str(tmp_path), Job(4, 1, (0, 0)), 4)
+    with pytest.raises(EnumerateError, match="another database"):
+        PartStore(str(tmp_path), Job(4, 1, (0, 1)), 62)
+
+
+def test_a_rerun_resumes_from_the_saved_parts(tmp_path: Path) -> None:
+    job = Job(4, 1, (0, 1))
+    whole, _ = build(job)
+    every = parts(job)
+    # half the parts done by a first run that stopped
+    store = PartStore(str(tmp_path), job, len(every))
+    for index in range(0, len(every), 2):
+        store.save(index, run_part(job, every[index]))
+    ran: list[int] = []
+    lines, _ = build(job, out=str(tmp_path), report=lambda p: ran.append(p.done))
+    assert lines == whole
+    assert len(ran) == len(every) // 2
+    assert (tmp_path / "database.txt").read_text() == "".join(f"{line}\n" for line in whole)
+
+
+def test_part_type_is_a_value() -> None:
+    part = Part((), ((2,),), ((),))
+    assert part == Part((), ((2,),), ((),)) and hash(part) == hash(Part((), ((2,),), ((),)))
+
+
+def test_all_layouts_of_the_plain_search_are_distinct() -> None:
+    layouts = _layouts(4, 1, 1)
+    assert len(layouts) == len(set(layouts))
+    assert all(len(w) <= 1 for w, _, _ in layouts)
+    # every layout is a legal board
+    for layout in itertools.islice(layouts, 0, None, 97):
+        _board(4, 1, layout)
+
+
+@pytest.mark.parametrize("native", [False, True])
+def test_more_pieces_than_letters_is_refused_by_both_searches(native: bool) -> None:
+    if native and not native_available():
+        pytest.skip("the compiled search was not built")
+    job = Job(6, 2, (28, 28))
+    part = shard_of(job, board_of("xxxxxxxxxxxxAAooooxxxxxxxxxxxxxxxxoo"))
+    with pytest.raises(EnumerateError, match="more vehicles and walls than letters"):
+        run_part(job, part, native=native)
+
+
+def test_a_part_left_half_written_by_a_killed_run_is_dropped(tmp_path: Path) -> None:
+    job = Job(4, 1, (0, 0))
+    store = PartStore(str(tmp_path), job, len(parts(job)))
+    (tmp_path / "parts" / "000002.txt.4242.tmp").write_text("# part 2 shards=1\n07 BBB")
+    lines, _ = build(job, out=str(tmp_path))
+    assert lines == build(job)[0]
+    assert sorted(p.name for p in (tmp_path / "parts").iterdir()) == [f"{i:06d}.txt" for i in range(4)]
+    assert store.load().keys() == {0, 1, 2, 3}

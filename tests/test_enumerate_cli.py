@@ -1,0 +1,191 @@
+"""``rushhour enumerate`` as a user runs it: the same bytes whatever the workers or the engine (a process
+pool, or a real Dask cluster of a scheduler and two workers in separate processes), runs killed with
+SIGKILL and resumed, and bad input answered with one ``error:`` line."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rushhour.cli import main
+
+RUSHHOUR = [sys.executable, "-m", "rushhour"]
+
+
+def _run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*RUSHHOUR, *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def five() -> str:
+    """The complete 5x5 database without walls, by one worker."""
+    done = _run("enumerate", "--size", "5x5", "--workers", "1", "-q")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("\n") > 1000
+    return done.stdout
+
+
+def test_the_process_pool_gives_the_same_bytes(five: str) -> None:
+    done = _run("enumerate", "--size", "5x5", "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == five
+    assert "36/36 parts" in done.stderr and "puzzles" in done.stderr
+
+
+def _wait_for(path: Path, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{path} did not appear")
+        time.sleep(0.1)
+
+
+def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    dask = shutil.which("dask", path=os.path.dirname(sys.executable)) or shutil.which("dask")
+    if dask is None:
+        pytest.skip("the dask command is not installed")
+    info = tmp_path / "scheduler.json"
+    common = ["--no-dashboard"]
+    procs = [
+        subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file", str(info), *common],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    ]
+    try:
+        _wait_for(info, 60)
+        address = json.loads(info.read_text())["address"]
+        for _ in range(2):
+            procs.append(
+                subprocess.Popen(
+                    [dask, "worker", address, "--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1", *common],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        done = _run("enumerate", "--size", "5x5", "--scheduler", address, "--workers", "2", timeout=240)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == five
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def test_a_run_killed_at_random_points_resumes_to_the_same_file(five: str, tmp_path: Path) -> None:
+    out = tmp_path / "db"
+    rng = random.Random(15)
+    args = [*RUSHHOUR, "enumerate", "--size", "5x5", "--workers", "1", "--out", str(out), "-q"]
+    kills = 0
+    for _ in range(4):
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.4, 1.2))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait()
+    assert kills, "the run was never killed"
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (out / "database.txt").read_text() == five
+    assert sorted(p.name for p in (out / "parts").iterdir()) == [f"{i:06d}.txt" for i in range(36)]
+
+
+def test_an_interrupted_run_says_how_to_resume(tmp_path: Path) -> None:
+    out = tmp_path / "db"
+    proc = subprocess.Popen(
+        [*RUSHHOUR, "enumerate", "--size", "5x5", "--walls", "0-1", "--workers", "1", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # a shell's background jobs ignore SIGINT, and so would the command: give it the default back
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    _wait_for(out / "parts" / "000001.txt", 60)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "run the same command to resume" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--size", "5x4"], "not square"),
+        (["--size", "9x9"], "out of range"),
+        (["--size", "6x6", "--walls", "2-1"], "runs backwards"),
+        (["--size", "6x6", "--goal-row", "7"], "goal row 7"),
+        (["--size", "6x6", "--shard-of", "ooBoooooBoooAABoooooooooooooooooooo"], "square"),
+        (["--size", "6x6", "--shard-of", "ooxoooooBoooAABooooooooooooooooooooo"], "walls"),
+        (["--size", "6x6", "--shard-of", "ooBoooooBoooAABooooooooooooooooooooo", "--out", "x"], "--out"),
+    ],
+)
+def test_bad_input_is_one_error_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = main(["enumerate", *args])
+    except SystemExit as stop:  # argparse's own errors
+        code = int(stop.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_a_directory_of_another_database_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["enumerate", "--size", "4x4", "--out", str(tmp_path), "-q"]) == 0
+    assert main(["enumerate", "--size", "4x4", "--walls", "0-1", "--out", str(tmp_path), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "another database" in err and err.count("\n") == 1
+
+
+def test_shard_of_prints_the_shard_of_a_published_line(capsys: pytest.CaptureFixture[str]) -> None:
+    line = "17 GBBoJKGxIoJKAAIooKDDDooooHEEFFoHoooo 1900"
+    assert main(["enumerate", "--size", "6x6", "--walls", "0-2", "--shard-of", line.split()[1], "-q"]) == 0
+    assert line in capsys.readouterr().out.splitlines()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += [int(x) for x in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the workers")
+def test_a_worker_killed_with_sigkill_loses_no_part(five: str, tmp_path: Path) -> None:
+    out = tmp_path / "db"
+    proc = subprocess.Popen(
+        [*RUSHHOUR, "enumerate", "--size", "5x5", "--workers", "2", "--out", str(out), "-q"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _wait_for(out / "manifest.json", 60)
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while not workers and time.monotonic() < deadline and proc.poll() is None:
+        # the pool's workers are the children of its server process
+        workers = [w for server in _children(proc.pid) for w in _children(server)]
+        time.sleep(0.05)
+    assert workers, "no worker process was found"
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert (out / "database.txt").read_text() == five

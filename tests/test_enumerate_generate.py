@@ -1,0 +1,75 @@
+"""``rushhour generate --from-db``: puzzles drawn from a database made by ``rushhour enumerate``."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import pytest
+
+from rushhour.cli import main
+from rushhour.enumerate import Job, build, read_database
+from rushhour.formats import fogleman
+from rushhour.generate import from_database
+from rushhour.search import solve
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("db") / "5x5.txt"
+    lines, _ = build(Job(5, 2))
+    path.write_text("".join(f"{line}\n" for line in lines))
+    return path
+
+
+def test_drawn_puzzles_are_database_lines_in_the_band(database: Path) -> None:
+    lines = {board: (moves, cluster) for moves, board, cluster in read_database(str(database))}
+    puzzles, band = from_database(str(database), min_moves=8, max_moves=12, count=20, seed=3)
+    assert band == sum(1 for moves, _ in lines.values() if 8 <= moves <= 12)
+    assert len(puzzles) == 20 and len({p.key for p in puzzles}) == 20
+    for p in puzzles:
+        moves, cluster = lines[str(p.key)]
+        assert p.moves == moves == solve(p.board).length and p.cluster == cluster
+        assert 8 <= p.moves <= 12
+
+
+def test_the_same_seed_draws_the_same_puzzles(database: Path) -> None:
+    a, _ = from_database(str(database), min_moves=5, max_moves=None, count=5, seed=7)
+    b, _ = from_database(str(database), min_moves=5, max_moves=None, count=5, seed=7)
+    c, _ = from_database(str(database), min_moves=5, max_moves=None, count=5, seed=8)
+    assert [p.key for p in a] == [p.key for p in b] != [p.key for p in c]
+
+
+def test_draws_are_uniform_within_the_band(database: Path) -> None:
+    band = [b for m, b, _ in read_database(str(database)) if m == 3]
+    seen: collections.Counter[str] = collections.Counter()
+    for seed in range(300):
+        puzzles, _ = from_database(str(database), min_moves=3, max_moves=3, count=1, seed=seed)
+        seen[str(puzzles[0].key)] += 1
+    # every line of the band is drawn, none far more often than the others
+    assert set(seen) == set(band)
+    expected = 300 / len(band)
+    assert max(seen.values()) < 4 * expected
+
+
+def test_the_command_writes_fogleman_lines_of_the_database(database: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["generate", "--from-db", str(database), "--min-moves", "10", "--count", "3", "--seed", "1"]
+    assert main([*args, "--format", "fogleman", "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3
+    for line in out:
+        board, meta = fogleman.parse_line(line)
+        assert int(meta["moves"]) >= 10 and solve(board).length == int(meta["moves"])
+
+
+def test_a_band_too_narrow_says_so(database: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--from-db", str(database), "--min-moves", "99", "--count", "2", "-q"]) == 1
+    assert "only 0 lines" in capsys.readouterr().err
+
+
+def test_a_file_that_is_no_database_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("10 ooooAAoooooooooo 3\nnot a line\n")
+    assert main(["generate", "--from-db", str(bad), "--count", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: bad.txt, line 2") and err.count("\n") == 1

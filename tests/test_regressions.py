@@ -103,6 +103,9 @@ def test_move_notation_bounds_the_distance() -> None:
 def test_huge_option_values_are_refused_or_bounded(capsys: pytest.CaptureFixture[str]) -> None:
     assert "too large" in refused(capsys, "solve", "classic:1", "--max-states", "99999999999999999999999")
     assert "car seconds" in refused(capsys, "solve", "classic:1", "--timed", "--car-seconds", "1e100000000")
+    # play as solve: a clock setting without the clock is a mistake, never silently ignored
+    assert "go with --timed" in refused(capsys, "play", "classic:1", "--car-seconds", "3", "--no-save")
+    assert "car seconds" in refused(capsys, "play", "classic:1", "--timed", "--car-seconds", "1e99", "--no-save")
     refused(capsys, "solve", "classic:1", "--time-limit", "1e400")
     refused(capsys, "generate", "--count", "²")
     assert "above 256" in refused(capsys, "generate", "--jobs", "1e18")

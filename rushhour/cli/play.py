@@ -41,7 +41,14 @@ from rushhour.numbers import whole_or_none
 from rushhour.progress import LevelRecord, Progress, default_path, level_key
 from rushhour.render.palette import BASIC, Colour, color_depth, vehicle_colors
 from rushhour.render.text import render
-from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
+from rushhour.search.timed import (
+    DEFAULT_CAR_SECONDS,
+    DEFAULT_TRUCK_SECONDS,
+    TimeModel,
+    clock,
+    clock_report,
+    format_seconds,
+)
 
 #: how long a hint, a solution or the optimal count may search before giving up
 SOLVER_SECONDS = 60.0
@@ -505,7 +512,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         level, note = choose_level(args.board, args.pack, args.level, progress)
     timed = None
     if args.timed:
-        timed = TimeModel.one_hand(car_seconds=args.car_seconds, truck_seconds=args.truck_seconds)
+        timed = TimeModel.one_hand(
+            car_seconds=args.car_seconds or DEFAULT_CAR_SECONDS,
+            truck_seconds=args.truck_seconds or DEFAULT_TRUCK_SECONDS,
+        )
+    elif args.car_seconds is not None or args.truck_seconds is not None:
+        raise RushHourError("--car-seconds and --truck-seconds go with --timed")
     if full_screen_wanted(args):
         return play_full_screen(level, progress, args, timed, note)
     if note:
@@ -618,8 +630,16 @@ def register(sub: Any) -> None:
     p.add_argument("--daily", action="store_true", help="play the puzzle of the day (the same for everyone)")
     p.add_argument("--plain", action="store_true", help="play by typed lines, even in a terminal")
     p.add_argument("--timed", action="store_true", help="show a clock of the time your moves would take")
-    p.add_argument("--car-seconds", default="2", metavar="S", help="with --timed: seconds per cell for a car")
-    p.add_argument("--truck-seconds", default="5", metavar="S", help="with --timed: per cell for a truck")
+    p.add_argument(
+        "--car-seconds",
+        metavar="S",
+        help=f"with --timed: seconds per cell for a car (default {DEFAULT_CAR_SECONDS})",
+    )
+    p.add_argument(
+        "--truck-seconds",
+        metavar="S",
+        help=f"with --timed: per cell for a truck (default {DEFAULT_TRUCK_SECONDS})",
+    )
     add_color_flags(p)
     p.set_defaults(func=cmd_play)
 

@@ -489,7 +489,9 @@ class Controller:
             typed, self.typed = self.typed, ""
             self._set_mode(Mode.PLAY)
             found = self._find_vehicle(typed)
-            if found is None:
+            if not typed:  # nothing typed: Enter cancels, as Esc does
+                self.message = ""
+            elif found is None:
                 self.message = f"no vehicle named {typed!r} here (vehicles: {', '.join(self.board.names)})"
             else:
                 self._select(found)

@@ -119,6 +119,8 @@ def test_colon_selects_lower_case_and_long_names() -> None:
     assert c.selected == "TT" and "no vehicle named 'Q'" in c.message
     press(c, ":", "h", "esc")
     assert c.selected == "TT" and c.mode is Mode.PLAY
+    press(c, ":", "Q", "backspace", "enter")  # an empty name is no mistake: nothing changes
+    assert c.selected == "TT" and c.mode is Mode.PLAY and "no vehicle" not in c.message
 
 
 # --- sliding -------------------------------------------------------------------------------------

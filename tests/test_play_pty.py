@@ -110,7 +110,9 @@ def test_typed_moves_win_and_save_progress(tmp_path: Path, level: Path) -> None:
 def test_numbered_options_undo_redo_and_no_save(tmp_path: Path, level: Path) -> None:
     child = spawn(tmp_path, "play", str(level), "--no-save", "--no-color")
     child.expect(PROMPT)
-    child.sendline(option_number(child, "C+1"))
+    number = option_number(child, "C+1")
+    child.sendline(number)
+    child.expect(f"played {number}\\) C\\+1")  # a number is answered with the move it stands for
     child.expect("moves 1 \\| steps 1")
     child.expect(PROMPT)
     child.sendline("u")

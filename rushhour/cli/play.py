@@ -37,7 +37,7 @@ from rushhour.errors import BoardNotFoundError, RushHourError, SaveFileError
 from rushhour.formats import Entry
 from rushhour.game import Game, MoveSource, Solver
 from rushhour.levels import Pack, pack, packs, resolve_all
-from rushhour.numbers import whole_or_none
+from rushhour.numbers import is_whole, whole_or_none
 from rushhour.progress import LevelRecord, Progress, default_path, level_key
 from rushhour.render.palette import BASIC, Colour, color_depth, vehicle_colors
 from rushhour.render.text import render
@@ -348,6 +348,8 @@ class PlaySession:
             except RushHourError as err:
                 self.say(f"{err} (? for help)")
                 continue
+            if is_whole(line.strip()):  # a number picked from the list: say which move it was
+                self.say(f"played {line.strip()}) {move}")
             self.draw(game, level, highlight=move.vehicle)
             if game.won:
                 self.win(game, level)

@@ -248,6 +248,9 @@ class Controller:
         self._menu_packs = menu_packs
         self.message = ""
         self.save_note = ""
+        # why wins are not saved, when progress is kept in memory against the player's wish (the
+        # progress file could not be read); said on the win screen
+        self.unsaved_reason = ""
         self.menu_rows: list[MenuRow] = []
         self.menu_index = 0
         self._start(level)
@@ -803,6 +806,7 @@ class Controller:
         self.save_note = ""
         self.message = "SOLVED"
         if not self.progress.saving:
+            self.save_note = self.unsaved_reason
             return
         self._help_saved = (game.hints_used, game.solutions_shown > 0)
         try:

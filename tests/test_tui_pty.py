@@ -184,6 +184,20 @@ def test_a_win_without_help_is_perfect_and_saved(tmp_path: Path, level: Path) ->
     assert (record["best"], record["perfect"], record["hints"], record["solution_seen"]) == (2, True, 0, False)
 
 
+def test_progress_that_cannot_be_read_is_said_on_the_screen_and_at_the_win(tmp_path: Path, level: Path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")  # the progress file would be under a file: it cannot be read
+    p = Player(tmp_path, str(level), XDG_DATA_HOME=str(blocked))
+    p.wait_for("Progress is not saved in this session")
+    p.send("B", UP, "A", RIGHT, RIGHT, RIGHT)
+    screen = p.wait_for("*** SOLVED ***")
+    p.settle()
+    assert "Progress is not saved in this session" in " ".join(p.text.split())
+    assert "Progress saved." not in screen
+    p.send("q")
+    left_cleanly(p)
+
+
 def test_a_hint_is_played_with_enter_and_the_win_is_not_perfect(tmp_path: Path, level: Path) -> None:
     p = Player(tmp_path, str(level))
     p.wait_for("moves 0")

@@ -487,6 +487,9 @@ def play_full_screen(
         now=time.monotonic,
         timed=timed,
     )
+    if not progress.saving and not args.no_save:  # the file could not be read: said before the screen opened
+        controller.unsaved_reason = "Progress is not saved in this session: the progress file cannot be read."
+        note = f"{note} ({controller.unsaved_reason})" if note else controller.unsaved_reason
     if note:
         controller.message = note
     try:

@@ -353,6 +353,10 @@ def test_no_color_keeps_names_and_shapes(tmp_path: Path, level: Path) -> None:
     screen = p.wait_for("moves 0")
     assert "[A]" in screen and " B " in screen and " C " in screen
     assert not p.coloured()
+    # the shapes: every cell of a vehicle in reverse video, the empty cells not
+    rows = [p.screen.buffer[y] for y in range(LINES)]
+    reversed_labels = {cell.data for row in rows for cell in row.values() if cell.reverse and cell.data.strip()}
+    assert {"A", "B", "C"} <= reversed_labels and "." not in reversed_labels
     p.send("q")
     left_cleanly(p)
 

@@ -116,9 +116,10 @@ class Painter:
         return curses.color_pair(found)
 
     def fill(self, colour: Colour) -> int:
-        """A cell of this colour with its readable ink."""
+        """A cell of this colour with its readable ink; without colour, reverse video, so that every
+        vehicle still shows as a block of its own."""
         if not self.color:
-            return curses.A_NORMAL
+            return curses.A_REVERSE
         found = self._fills.get(colour)
         if found is None:  # working out the ink takes a while: once per colour
             found = self._fills[colour] = self.pair(self.number(colour.ink), self.number(colour))

@@ -37,6 +37,11 @@ def test_solve_prints_an_optimal_solution(capsys: pytest.CaptureFixture[str]) ->
     assert "positions explored in" in out
 
 
+def test_a_one_move_solution_is_said_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "....../....../.AA.../....../....../......", "--no-color")
+    assert status == 0 and "Optimal solution: 1 move, 3 steps (bfs engine, moves metric)" in out
+
+
 def test_solve_json_replays(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "solve", HARDEST, "--json", "--engine", "astar")
     data = json.loads(out)

@@ -31,6 +31,7 @@ from rushhour.cli.core import (
     option_count_or_zero,
     option_jobs,
     option_seconds,
+    plural,
 )
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
@@ -304,7 +305,7 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
         return
     quality = "Optimal solution" if solution.optimal else "Solution (not proven optimal)"
     print(
-        f"{quality}: {solution.length} moves, {solution.steps} steps "
+        f"{quality}: {plural(solution.length, 'move')}, {plural(solution.steps, 'step')} "
         f"({solution.engine} engine, {solution.metric} metric)"
     )
     if args.show:

@@ -266,6 +266,9 @@ class Controller:
             help_before=self.progress.help_before(level.key, level.board),
         )
         self._help_saved = (0, False)  # the hints and the solution of this game a save holds
+        # the win of this game a save holds (its moves and help): an undo and a redo of the last move
+        # reach the same win, which is not counted again
+        self._win_saved: tuple[tuple[Move, ...], int, bool] | None = None
         self.mode = Mode.PLAY
         self.selected: str | None = level.board.goal
         self.hint: Move | None = None
@@ -808,9 +811,14 @@ class Controller:
         if not self.progress.saving:
             self.save_note = self.unsaved_reason
             return
+        won = (game.history, game.hints_used, game.solutions_shown > 0)
+        if won == self._win_saved:
+            self.save_note = "Progress saved."
+            return
         self._help_saved = (game.hints_used, game.solutions_shown > 0)
         try:
             record_win(self.progress, self.level, self.result)
+            self._win_saved = won
             self.save_note = "Progress saved."
         except RushHourError as err:
             self.save_note = f"warning: {err}"

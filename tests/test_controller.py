@@ -197,6 +197,11 @@ def test_a_win_without_help_is_perfect_and_saved(tmp_path: Path) -> None:
     assert "PERFECT" in text and "Time: 0:12." in text and "Progress saved." in text
     record = Progress.load(tmp_path / "progress.json").get(c.level.key, c.level.board)
     assert record is not None and record.perfect and (record.best, record.best_steps) == (2, 4)
+    assert record.wins == 1
+    press(c, "u", "r")  # the same win again by undo and redo: not a second win
+    assert c.mode is Mode.WON and "Progress saved." in "\n".join(c.win_text())
+    again = Progress.load(tmp_path / "progress.json").get(c.level.key, c.level.board)
+    assert again is not None and again.wins == 1
 
 
 def test_a_hint_highlights_plays_on_enter_and_takes_perfect_away(tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ from typing import Any
 
 from rushhour.board import Board
 from rushhour.errors import ParseError, RushHourError, SaveFileError
-from rushhour.files import clean_temporaries, locked, read_regular_file, write_text_atomic
+from rushhour.files import clean_temporaries, locked, read_regular_file, real_target, write_text_atomic
 from rushhour.formats import grid
 from rushhour.formats.jsonfmt import load_json
 
@@ -224,7 +224,7 @@ def write_levels(path: Path, levels: Mapping[str, LevelRecord]) -> None:
 
 def _make_folder(path: Path) -> None:
     try:
-        Path(os.path.realpath(path)).parent.mkdir(parents=True, exist_ok=True)
+        real_target(path).parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise SaveFileError(f"cannot save the progress file {path}: {err.strerror or err}") from None
 

@@ -44,8 +44,14 @@ from rushhour.board import Move  # noqa: E402
 from rushhour.errors import RushHourError  # noqa: E402
 from rushhour.formats import parse_text  # noqa: E402
 from rushhour.game import Game  # noqa: E402
-from tests.fuzzing import FORMATS, kill_during_saves, mutate, seeds, wins_together  # noqa: E402
-from tests.test_fuzz_properties import round_trips  # noqa: E402
+from tests.fuzzing import (  # noqa: E402
+    FORMATS,
+    kill_during_saves,
+    mutate,
+    round_trips,
+    seeds,
+    wins_together,
+)
 
 
 class Hang(Exception):

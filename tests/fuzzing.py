@@ -4,6 +4,7 @@
   swapped for digits that ``str.isdigit`` accepts but :func:`int` refuses, huge numbers, line breaks,
   deep brackets...).
 * :func:`seeds` gives valid texts of every format to start from.
+* :func:`round_trips` checks that every writer that can hold an entry gives it back.
 * :func:`wins_together` runs pairs of processes that win at the same instant and counts lost wins.
 * :func:`kill_during_saves` kills processes in the middle of saving and counts corrupt files and
   lost wins (a win whose save had returned must be in the file).
@@ -20,8 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-from rushhour.errors import RushHourError
-from rushhour.formats import parse_text, write_board
+from rushhour.errors import FormatError, RushHourError
+from rushhour.formats import Entry, grid, parse_text, write_board
 from rushhour.levels import packs
 from rushhour.progress import Progress
 
@@ -113,6 +114,37 @@ def seeds() -> dict[str, list[str]]:
                 with contextlib.suppress(RushHourError):
                     out[fmt].append(write_board(entry.board, fmt, entry.meta))
     return out
+
+
+def writable_meta(fmt: str, meta: dict[str, str]) -> dict[str, str]:
+    """What a writer keeps of the metadata."""
+    if fmt == "grid":
+        return {k: v for k, v in meta.items() if k not in grid.STRUCTURAL}
+    if fmt == "json":
+        return dict(meta)
+    if fmt == "fogleman" and "moves" in meta and "cluster" in meta:
+        return {"moves": str(int(meta["moves"])), "cluster": str(int(meta["cluster"]))}
+    return {}
+
+
+def round_trips(entry: Entry) -> None:
+    """Every writer that can hold the entry writes text that reads back as the same board and the
+    metadata the format holds.  The Fogleman and CSV formats rename vehicles (the goal is A or X):
+    for them the board read back is written and read again, and must then come back the same."""
+    for fmt in FORMATS:
+        try:
+            text = write_board(entry.board, fmt, entry.meta)
+        except FormatError:
+            continue
+        text.encode("utf-8")  # what is written can be printed and saved
+        (back,) = parse_text(text, fmt=fmt)
+        assert back.meta == writable_meta(fmt, entry.meta), (fmt, text)
+        if fmt in ("fogleman", "csv"):
+            first = back.board
+            (back,) = parse_text(write_board(first, fmt, back.meta), fmt=fmt)
+            assert back.board == first, (fmt, text)
+        else:
+            assert back.board == entry.board, (fmt, text)
 
 
 # --- the progress file under hostile timing ----------------------------------------------------------

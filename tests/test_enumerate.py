@@ -176,9 +176,8 @@ def test_4x4_database_equals_a_plain_search_of_every_cluster(walls: int) -> None
     assert stats.clusters >= len(expected)
 
 
+@native
 def test_4x4_python_reference_equals_the_compiled_search_part_by_part() -> None:
-    if not native_available():
-        pytest.skip("the compiled search was not built")
     job = Job(4, 1, (0, 1), distances=True)
     for part in parts(job):
         assert run_part(job, part, native=False) == run_part(job, part, native=True)
@@ -263,14 +262,12 @@ def test_all_layouts_of_the_plain_search_are_distinct() -> None:
         _board(4, 1, layout)
 
 
-@pytest.mark.parametrize("native", [False, True])
-def test_more_pieces_than_letters_is_refused_by_both_searches(native: bool) -> None:
-    if native and not native_available():
-        pytest.skip("the compiled search was not built")
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=native)])
+def test_more_pieces_than_letters_is_refused_by_both_searches(compiled: bool) -> None:
     job = Job(6, 2, (28, 28))
     part = shard_of(job, board_of("xxxxxxxxxxxxAAooooxxxxxxxxxxxxxxxxoo"))
     with pytest.raises(EnumerateError, match="more vehicles and walls than letters"):
-        run_part(job, part, native=native)
+        run_part(job, part, native=compiled)
 
 
 def test_a_part_left_half_written_by_a_killed_run_is_dropped(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from rushhour.cli import main
+from tests.terminal import default_signals
 
 RUSHHOUR = [sys.executable, "-m", "rushhour"]
 
@@ -114,8 +115,7 @@ def test_an_interrupted_run_says_how_to_resume(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        # a shell's background jobs ignore SIGINT, and so would the command: give it the default back
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_signals,  # a shell's background jobs ignore SIGINT, and so would the command
     )
     _wait_for(out / "parts" / "000001.txt", 60)
     proc.send_signal(signal.SIGINT)

@@ -374,7 +374,7 @@ class PlaySession:
                 return True
             if name == "reset":
                 count = game.reset()
-                self.say(f"back to the start ({count} move{'s' if count != 1 else ''} taken back; r replays)")
+                self.say(f"back to the start ({plural(count, 'move')} taken back; r replays)")
                 return True
             if name == "hint":
                 self.say("thinking...")
@@ -399,7 +399,7 @@ class PlaySession:
         if steps is None:
             self.say(NO_WIN)
             return False
-        self.say(f"An optimal solution from here, {len(steps)} move{'s' if len(steps) != 1 else ''}:")
+        self.say(f"An optimal solution from here, {plural(len(steps), 'move')}:")
         self.say("  " + " ".join(str(move) for move, _ in steps))
         before = game.position
         for k, (move, after) in enumerate(steps, start=1):
@@ -581,7 +581,7 @@ def state_text(row: dict[str, Any]) -> str:
         return "-"
     help_used = []
     if row["hints"]:
-        help_used.append(f"{row['hints']} hint{'s' if row['hints'] != 1 else ''}")
+        help_used.append(plural(row["hints"], "hint"))
     if row["solution_seen"]:
         help_used.append("solution seen")
     text = f"solved in {row['best']}" + (", perfect" if row["perfect"] else "")

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from rushhour.board import METRICS, Board
@@ -13,40 +14,34 @@ from rushhour.errors import FormatError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
 from rushhour.levels import resolve_all, resolve_board
-from rushhour.numbers import NumberError, count, decimal, whole_or_none
+from rushhour.numbers import MAX_WHOLE, NumberError, count, decimal, whole_or_none
 from rushhour.render.palette import color_depth
 from rushhour.render.text import render, use_color
 
 #: the longest time limit an option takes: a year, in seconds (a float holds it exactly)
 MAX_SECONDS = 366 * 24 * 3600
-
-
-def option_count(text: str) -> int:
-    """argparse type: a count of at least 1 (``5000000``, ``5_000_000``, ``5,000,000`` or ``5e6``)."""
-    try:
-        return count(text, "the number")
-    except NumberError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
 #: the most worker processes an option may ask for
 MAX_JOBS = 256
 
 
-def option_jobs(text: str) -> int:
-    """argparse type: a number of worker processes, 1 to :data:`MAX_JOBS`."""
-    try:
-        return count(text, "the number of processes", most=MAX_JOBS)
-    except NumberError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+def _option_count(what: str, *, least: int = 1, most: int = MAX_WHOLE) -> Callable[[str], int]:
+    """An argparse type reading a count with :func:`rushhour.numbers.count`."""
+
+    def parse(text: str) -> int:
+        try:
+            return count(text, what, least=least, most=most)
+        except NumberError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return parse
 
 
-def option_count_or_zero(text: str) -> int:
-    """argparse type: a count of at least 0."""
-    try:
-        return count(text, "the number", least=0)
-    except NumberError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+#: argparse type: a count of at least 1 (``5000000``, ``5_000_000``, ``5,000,000`` or ``5e6``)
+option_count = _option_count("the number")
+#: argparse type: a number of worker processes, 1 to :data:`MAX_JOBS`
+option_jobs = _option_count("the number of processes", most=MAX_JOBS)
+#: argparse type: a count of at least 0
+option_count_or_zero = _option_count("the number", least=0)
 
 
 def option_seconds(text: str) -> float:

@@ -36,6 +36,7 @@ from typing import NamedTuple
 
 from rushhour.board import HORIZONTAL, Board
 from rushhour.errors import BoardError, FormatError, ParseError, RushHourError
+from rushhour.files import write_text_atomic
 from rushhour.search.bfs import _native, _use_native
 
 LENGTHS = (2, 3)
@@ -580,16 +581,6 @@ DIR_FORMAT = 1
 _HEADER = re.compile(r"# part (\d+) " + " ".join(rf"{f}=(\d+)" for f in STATS_FIELDS) + r"\Z")
 
 
-def _write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` so that ``path`` is either absent, the old file or the whole new one."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-
-
 class PartStore:
     """``DIR/manifest.json`` (the job and its number of parts), ``DIR/parts/NNNNNN.txt`` (each finished
     part: a header with its statistics, then its lines) and, at the end, ``DIR/database.txt``.  Every
@@ -612,7 +603,7 @@ class PartStore:
                         "use another directory"
                     )
             else:
-                _write_atomically(path, json.dumps(wanted, indent=2) + "\n")
+                write_text_atomic(path, json.dumps(wanted, indent=2) + "\n", error=EnumerateError)
         except OSError as err:
             raise EnumerateError(f"cannot use {root}: {err.strerror or err}") from None
         except ValueError:
@@ -626,10 +617,7 @@ class PartStore:
     def save(self, index: int, result: PartResult) -> None:
         stats = " ".join(f"{f}={v}" for f, v in zip(STATS_FIELDS, result.stats, strict=True))
         text = "".join(f"{line}\n" for line in [f"# part {index} {stats}", *result.lines])
-        try:
-            _write_atomically(self._path(index), text)
-        except OSError as err:
-            raise EnumerateError(f"cannot write {self._path(index)}: {err.strerror or err}") from None
+        write_text_atomic(self._path(index), text, error=EnumerateError)
 
     def load(self) -> dict[int, PartResult]:
         """The parts already finished."""
@@ -656,10 +644,7 @@ class PartStore:
 
     def finish(self, lines: Sequence[str]) -> str:
         path = os.path.join(self.root, DATABASE)
-        try:
-            _write_atomically(path, "".join(f"{line}\n" for line in lines))
-        except OSError as err:
-            raise EnumerateError(f"cannot write {path}: {err.strerror or err}") from None
+        write_text_atomic(path, "".join(f"{line}\n" for line in lines), error=EnumerateError)
         return path
 
 

@@ -274,6 +274,7 @@ def test_the_timed_clock_adds_the_time_of_the_moves() -> None:
     assert c.status_parts()[-1] == "clock 0 s"
     press(c, "C", "left", "left")
     assert c.status_parts()[-1].startswith("clock ") and c.status_parts()[-1] != "clock 0 s"
+    assert c.status_parts()[-1] == "clock 4 s"  # two cells of a car at 2 s a cell
 
 
 def test_a_search_that_gives_up_is_not_started_again_at_every_redraw() -> None:

@@ -15,7 +15,7 @@ from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
 from rushhour.levels import resolve_all, resolve_board
 from rushhour.numbers import MAX_WHOLE, NumberError, count, decimal, whole_or_none
-from rushhour.render.palette import color_depth
+from rushhour.render.palette import Colour, color_depth, vehicle_colors
 from rushhour.render.text import render, use_color
 
 #: the longest time limit an option takes: a year, in seconds (a float holds it exactly)
@@ -90,6 +90,12 @@ def color_wanted(args: argparse.Namespace) -> bool:
 def draw(board: Board, color: bool, **options: Any) -> str:
     """``board`` drawn for standard output: with colour at the terminal's depth when ``color``."""
     return render(board, color=color, depth=color_depth(os.environ), **options)
+
+
+def fixed_colors(board: Board, color: bool) -> dict[str, Colour] | None:
+    """The colours of ``board``'s vehicles, chosen once so that each keeps its colour wherever it
+    moves (pass them to :func:`draw` as ``colors``); None without colour."""
+    return vehicle_colors(board, color_depth(os.environ)) if color else None
 
 
 def plural(count: int, noun: str) -> str:

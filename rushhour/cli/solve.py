@@ -12,7 +12,6 @@ import csv
 import io
 import json
 import multiprocessing
-import os
 import statistics
 import sys
 import time
@@ -27,6 +26,7 @@ from rushhour.cli.core import (
     board_summary,
     color_wanted,
     draw,
+    fixed_colors,
     option_count,
     option_count_or_zero,
     option_jobs,
@@ -38,7 +38,6 @@ from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman, read_file
 from rushhour.levels import resolve_board
 from rushhour.numbers import whole_or_none
-from rushhour.render.palette import color_depth, vehicle_colors
 from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, TimeModel, schedule
@@ -286,8 +285,7 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
     board = solution.board
     color = color_wanted(args)
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
-    # colours chosen once from the start, so that a vehicle keeps its colour wherever it moves
-    colors = vehicle_colors(board, color_depth(os.environ)) if color else None
+    colors = fixed_colors(board, color)
     print(draw(board, color, colors=colors))
     took = f"{solution.explored:,} positions explored in {_ms(solution.seconds)}"
     if solution.engine == "sat":
@@ -500,8 +498,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     color = color_wanted(args)
     unit = "moves" if args.metric == "moves" else "steps"
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
-    # colours chosen once from the start, so that a vehicle keeps its colour wherever it moves
-    colors = vehicle_colors(board, color_depth(os.environ)) if color else None
+    colors = fixed_colors(board, color)
     print(draw(board, color, colors=colors))
     print(f"Reachable positions: {analysis.cluster_size:,} ({analysis.won_count:,} won)")
     if not analysis.solvable:

@@ -213,6 +213,11 @@ COMMAND_CHARS = frozenset(k for k in _COMMANDS if len(k) == 1)
 _ARROWS = {"left": ("H", -1), "right": ("H", 1), "up": ("V", -1), "down": ("V", 1)}
 
 
+def _ways(horizontal: bool) -> str:
+    """The two ways a vehicle slides."""
+    return "left and right" if horizontal else "up and down"
+
+
 @dataclass(frozen=True)
 class MenuRow:
     """One line of the level menu: a pack's title (``level`` None) or a level with its progress."""
@@ -625,10 +630,9 @@ class Controller:
     def _select(self, name: str) -> None:
         self.selected = name
         vehicle = self.game.position.vehicle(name)
-        ways = "left and right" if vehicle.horizontal else "up and down"
         count = sum(1 for m in self.game.options() if m.vehicle == name)
         can = f"{plural(count, 'legal move')}" if count else "no legal move here"
-        self.message = f"{name} selected ({vehicle.description}, slides {ways}; {can})"
+        self.message = f"{name} selected ({vehicle.description}, slides {_ways(vehicle.horizontal)}; {can})"
 
     def _cycle(self, step: int) -> None:
         names = self.game.position.names
@@ -644,7 +648,7 @@ class Controller:
         axis, sign = _ARROWS[name]
         vehicle = self.game.position.vehicle(self.selected)
         if (axis == "H") != vehicle.horizontal:
-            ways = "left and right" if vehicle.horizontal else "up and down"
+            ways = _ways(vehicle.horizontal)
             self.message = f"{vehicle.name} slides {ways} only (Tab or a name selects another vehicle)"
             return
         self.slide(Move(vehicle.name, sign))

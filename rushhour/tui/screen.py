@@ -49,10 +49,15 @@ class Geometry:
         return None
 
 
+def narrowest_cell(board: Board) -> int:
+    """The fewest columns a cell may have: two, or the longest vehicle name."""
+    return max(2, max(len(n) for n in board.names))
+
+
 def geometry(board: Board, lines: int, cols: int) -> Geometry | None:
     """The largest cell size that fits the terminal, the board centred; None when even the smallest
     does not fit."""
-    narrowest = max(2, max(len(n) for n in board.names))
+    narrowest = narrowest_cell(board)
     for cell_w, cell_h in CELL_SIZES:
         if cell_w < narrowest:
             continue
@@ -72,7 +77,7 @@ def label_row(cell_h: int) -> int:
 
 def needed_size(board: Board) -> tuple[int, int]:
     """The smallest terminal (columns, lines) the board fits."""
-    narrowest = max(2, max(len(n) for n in board.names))
+    narrowest = narrowest_cell(board)
     return board.width * narrowest + CHROME_COLS, board.height + CHROME_ROWS
 
 

@@ -26,10 +26,7 @@ EXIT_OK, EXIT_INTERRUPTED = 0, 130
 
 
 def _size(text: str) -> int:
-    w, x, h = text.lower().partition("x")
-    width, height = whole_or_none(w), whole_or_none(h)
-    if not x or width is None or height is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write WIDTHxHEIGHT, like 6x6")
+    width, height = generate_options.dimensions(text)
     if width != height:
         raise argparse.ArgumentTypeError(f"{text} is not square: the database format holds square boards")
     if not MIN_SIDE <= width <= MAX_SIDE:
@@ -40,7 +37,7 @@ def _size(text: str) -> int:
 
 
 def _row(text: str) -> int:
-    row = whole_or_none(text.strip())
+    row = whole_or_none(text)
     if row is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a row number (0 is the top row)")
     return row

@@ -32,11 +32,17 @@ TRIES_PER_PUZZLE = 1000
 EXTENSIONS = {"grid": "txt", "fogleman": "txt", "csv": "csv", "json": "json"}
 
 
-def _size(text: str) -> tuple[int, int]:
+def dimensions(text: str) -> tuple[int, int]:
+    """The width and height of ``WIDTHxHEIGHT`` (any numbers: the caller bounds them)."""
     w, x, h = text.lower().partition("x")
     width, height = whole_or_none(w), whole_or_none(h)
     if not x or width is None or height is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write WIDTHxHEIGHT, like 6x6 or 9x9")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write WIDTHxHEIGHT, like 6x6")
+    return width, height
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, height = dimensions(text)
     if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
         raise argparse.ArgumentTypeError(
             f"{text} is out of range: sizes are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}"

@@ -10,11 +10,12 @@
 from __future__ import annotations
 
 import json
+import reprlib
 from typing import Any
 
 from rushhour.board import Board, Exit, Target, Vehicle
 from rushhour.errors import BoardError, ParseError
-from rushhour.numbers import MAX_DIGITS
+from rushhour.numbers import MAX_DIGITS, quoted
 
 
 def board_to_dict(board: Board) -> dict[str, Any]:
@@ -83,7 +84,7 @@ def board_from_dict(data: Any, source: str | None = None) -> tuple[Board, dict[s
         raise ParseError("'walls' should be a list of [row, col] cells", source=source)
     for cell in raw_walls:
         if not (isinstance(cell, list) and len(cell) == 2 and all(type(x) is int for x in cell)):
-            raise ParseError(f"wall {cell!r} should be [row, col]", source=source)
+            raise ParseError(f"wall {reprlib.repr(cell)} should be [row, col]", source=source)
         walls.append((cell[0], cell[1]))
     exit_: Exit | None = None
     target: Target | None = None
@@ -112,11 +113,12 @@ def board_from_dict(data: Any, source: str | None = None) -> tuple[Board, dict[s
         raise ParseError("'meta' should be an object", source=source)
     for key, value in meta.items():
         if not isinstance(value, str | int) or isinstance(value, bool):
-            raise ParseError(f"meta {key!r} should be text or a whole number", source=source)
+            raise ParseError(f"meta {quoted(key)} should be text or a whole number", source=source)
         for text in (key, value):
             if isinstance(text, str) and not _is_text(text):
                 raise ParseError(
-                    f"meta {key!r} holds a lone surrogate (a \\ud800-\\udfff escape), which is not text",
+                    f"meta {quoted(key)} holds a lone surrogate (a \\ud800-\\udfff escape), "
+                    "which is not text",
                     source=source,
                 )
     try:

@@ -1,6 +1,6 @@
 """The game's controller (what a key means) driven without a terminal, on the real SAT oracle.
 
-The level is the 5x5 board of tests/test_play_pty.py:
+The level is TINY of tests/boards.py:
 
     .....
     ..B..        B-1 clears A's row, then A+3 wins: 2 moves.
@@ -26,9 +26,7 @@ from rushhour.logic.oracle import legal_moves, oracle_for
 from rushhour.progress import Progress
 from rushhour.search import solve
 from rushhour.search.timed import TimeModel
-
-TINY = "# name: tiny\n# moves: 2\n.....\n..B..\nAAB..\n..CC.\n.....\n"
-SECOND = "# name: second\n# moves: 1\n.....\n.....\n.AA..\n.....\n.....\n"
+from tests.boards import SECOND, TINY
 
 
 class FakeClock:

@@ -1,6 +1,6 @@
 """`rushhour play` driven as a person plays it: through a pseudo-terminal, and with piped input.
 
-The level is a 5x5 board written to a temporary file, so each game is short:
+The level is TINY of tests/boards.py written to a temporary file, so each game is short:
 
     .....
     ..B..        B-1 clears A's row, then A+3 wins: 2 moves.
@@ -24,14 +24,13 @@ import pytest
 from rushhour.errors import RushHourError
 from rushhour.levels import packs
 from rushhour.progress import Progress, level_key
+from tests.boards import SECOND, TINY
 from tests.terminal import spawn_program
 
 COMMAND = [sys.executable, "-m", "rushhour"]
 TIMEOUT = 120  # generous: the machine may be loaded, and the move oracle compiles on first use
 PROMPT = r"your move \(A\+2, a number, or \? for help\)> "
 ANSI = "\x1b["
-TINY = "# name: tiny\n# moves: 2\n.....\n..B..\nAAB..\n..CC.\n.....\n"
-SECOND = "# name: second\n# moves: 1\n.....\n.....\n.AA..\n.....\n.....\n"
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals need a POSIX system")
 

@@ -1,7 +1,7 @@
 """The full-screen game played as a person plays it: the real program in a pseudo-terminal, its screen
 read through the ``pyte`` terminal emulator.
 
-The level is the 5x5 board of tests/test_play_pty.py (B-1 then A+3 wins in 2 moves):
+The level is TINY of tests/boards.py (B-1 then A+3 wins in 2 moves):
 
     .....
     ..B..
@@ -25,18 +25,18 @@ import pytest
 
 from rushhour.formats import parse_text
 from rushhour.levels import packs
-from rushhour.tui.screen import geometry
+from rushhour.tui.screen import geometry, needed_size
+from tests.boards import SECOND, TINY
 from tests.terminal import spawn_program
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals need a POSIX system")
 
 TIMEOUT = 60  # generous: the machine may be loaded, and the move oracle compiles on first use
 LINES, COLS = 30, 90
-TINY = "# name: tiny\n# moves: 2\n.....\n..B..\nAAB..\n..CC.\n.....\n"
-SECOND = "# name: second\n# moves: 1\n.....\n.....\n.AA..\n.....\n.....\n"
 UP, DOWN, RIGHT, LEFT = "\x1bOA", "\x1bOB", "\x1bOC", "\x1bOD"  # what xterm sends in keypad mode
 ENTER, ESC, TAB = "\r", "\x1b", "\t"
 ALT_SCREEN_ON, ALT_SCREEN_OFF = "\x1b[?1049h", "\x1b[?1049l"
+WIN = ("B", UP, "A", RIGHT, RIGHT, RIGHT)  # B-1 then A+3, slide by slide
 
 
 class Player:
@@ -174,7 +174,7 @@ def test_select_slide_refuse_undo_redo_and_reset(tmp_path: Path, level: Path) ->
 def test_a_win_without_help_is_perfect_and_saved(tmp_path: Path, level: Path) -> None:
     p = Player(tmp_path, str(level))
     p.wait_for("moves 0 | steps 0")
-    p.send("B", UP, "A", RIGHT, RIGHT, RIGHT)
+    p.send(*WIN)
     screen = p.wait_for("*** SOLVED ***")
     assert "Solved in 2 moves (4 steps)." in screen and "PERFECT: 2 moves, the optimum!" in screen
     assert "Time: 0:0" in screen and "Progress saved." in screen
@@ -189,7 +189,7 @@ def test_progress_that_cannot_be_read_is_said_on_the_screen_and_at_the_win(tmp_p
     blocked.write_text("")  # the progress file would be under a file: it cannot be read
     p = Player(tmp_path, str(level), XDG_DATA_HOME=str(blocked))
     p.wait_for("Progress is not saved in this session")
-    p.send("B", UP, "A", RIGHT, RIGHT, RIGHT)
+    p.send(*WIN)
     screen = p.wait_for("*** SOLVED ***")
     p.settle()
     assert "Progress is not saved in this session" in " ".join(p.text.split())
@@ -298,6 +298,20 @@ def test_a_resize_redraws_and_too_small_waits(tmp_path: Path, level: Path) -> No
     left_cleanly(p)
 
 
+@pytest.mark.parametrize("name", ["A", "CAR", "CAR1", "LONGCAR", "VERYLONGNAME"])
+def test_the_size_a_board_needs_is_the_smallest_it_is_drawn_in(name: str) -> None:
+    vehicles = [
+        {"name": name, "orientation": "H", "length": 2, "row": 2, "col": 0},
+        {"name": "B", "orientation": "V", "length": 2, "row": 0, "col": 3},
+    ]
+    text = json.dumps({"width": 6, "height": 6, "vehicles": vehicles, "goal": name})
+    board = parse_text(text, source="test", fmt="json")[0].board
+    cols, lines = needed_size(board)
+    geo = geometry(board, lines, cols)
+    assert geo is not None and geo.cell_w >= len(name)
+    assert geometry(board, lines - 1, cols) is None and geometry(board, lines, cols - 1) is None
+
+
 def test_the_help_in_a_small_terminal_folds_its_lines_and_says_how_to_leave(
     tmp_path: Path, level: Path
 ) -> None:
@@ -369,7 +383,6 @@ def test_a_terminal_that_cannot_show_the_full_screen_gets_the_line_mode(tmp_path
     assert ALT_SCREEN_ON not in p.raw + (p.child.before or "")
 
 
-
 def test_the_solution_seen_then_quit_takes_perfect_from_the_next_win(tmp_path: Path, level: Path) -> None:
     p = Player(tmp_path, str(level))
     p.wait_for("moves 0")
@@ -383,7 +396,7 @@ def test_the_solution_seen_then_quit_takes_perfect_from_the_next_win(tmp_path: P
     assert (record["solved"], record["solution_seen_since_win"]) == (False, True)
     again = Player(tmp_path, str(level))
     again.wait_for("moves 0 | steps 0")
-    again.send("B", UP, "A", RIGHT, RIGHT, RIGHT)
+    again.send(*WIN)
     screen = again.wait_for("*** SOLVED ***")
     assert "2 moves, the optimum, but not PERFECT: help was used." in screen
     assert "Help in earlier games of this level: the solution." in screen

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -118,13 +119,13 @@ _FIELDS: dict[str, tuple[type, ...]] = {
 
 def _record_from(key: str, value: Any) -> LevelRecord:
     if not isinstance(value, dict) or not isinstance(value.get("board"), str):
-        raise ValueError(f"level {key!r} is not a record with a board")
+        raise ValueError(f"level {reprlib.repr(key)} is not a record with a board")
     fields: dict[str, Any] = {}
     for name, types in _FIELDS.items():
         if name in value:
             item = value[name]
             if not isinstance(item, types) or (isinstance(item, bool) and bool not in types):
-                raise ValueError(f"level {key!r} has a bad {name!r}: {item!r}")
+                raise ValueError(f"level {reprlib.repr(key)} has a bad {name!r}: {reprlib.repr(item)}")
             fields[name] = item
     record = LevelRecord(**fields)
     if "solution_seen" not in value:  # written before help was fully recorded: perfect only if unhelped
@@ -149,7 +150,7 @@ def _parse(text: str) -> dict[str, LevelRecord]:
     if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
         raise _NewerVersion(version)
     if not isinstance(version, int) or version < 1:
-        raise ValueError(f"unknown version {version!r}")
+        raise ValueError(f"unknown version {reprlib.repr(version)}")
     levels = data.get("levels")
     if not isinstance(levels, dict):
         raise ValueError("it has no levels table")

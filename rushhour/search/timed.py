@@ -51,7 +51,8 @@ from fractions import Fraction
 from rushhour.board import Board, Layout, Move, cell_text, check_metric
 from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
 from rushhour.numbers import NumberError, decimal
-from rushhour.search.memory import DEFAULT_MAX_MEMORY, MemoryBudget
+from rushhour.search.bfs import Limits
+from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import tables_for
 
 HANDOVERS = ("strict", "relaxed")
@@ -369,26 +370,22 @@ def verify_schedule(board: Board, items: Iterable[TimedMove], model: TimeModel) 
 # --- shared machinery -------------------------------------------------------------------------------
 
 
-class _Clock:
-    """The limits of a timed search: states, seconds and memory (see :class:`MemoryBudget`)."""
+class _Clock(Limits):
+    """The limits of a timed search (states, seconds and memory, as :class:`Limits`), checked state
+    by state, the clock and the memory only now and then; and the time since the start."""
+
+    __slots__ = ("started",)
 
     def __init__(
         self, time_limit: float | None, max_states: int | None, max_memory: int | None = DEFAULT_MAX_MEMORY
     ) -> None:
-        if time_limit is not None and time_limit <= 0:
-            raise SolverError(f"time limit must be more than 0 seconds, not {time_limit}")
-        if max_states is not None and max_states <= 0:
-            raise SolverError(f"state limit must be more than 0, not {max_states}")
         self.started = time.perf_counter()
-        self.deadline = None if time_limit is None else self.started + time_limit
-        self.time_limit = time_limit
-        self.max_states = max_states
-        self.memory = None if max_memory is None else MemoryBudget(max_memory)
+        super().__init__(max_states, time_limit, max_memory)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
-    def check(self, count: int, what: str, bound: Callable[[], str] | None = None) -> None:
+    def check(self, count: int, what: str = "positions", bound: Callable[[], str] | None = None) -> None:
         if self.max_states is not None and count > self.max_states:
             raise LimitReachedError(
                 f"stopped at the state limit of {self.max_states} {what}{bound() if bound else ''}",

@@ -49,18 +49,17 @@ class Geometry:
         return None
 
 
-def narrowest_cell(board: Board) -> int:
-    """The fewest columns a cell may have: two, or the longest vehicle name."""
-    return max(2, max(len(n) for n in board.names))
+def cell_sizes(board: Board) -> list[tuple[int, int]]:
+    """The cell sizes this board may be drawn with, largest first: those of :data:`CELL_SIZES` wide
+    enough for its longest vehicle name, else one line as wide as that name."""
+    narrowest = max(2, max(len(n) for n in board.names))
+    return [size for size in CELL_SIZES if size[0] >= narrowest] or [(narrowest, 1)]
 
 
 def geometry(board: Board, lines: int, cols: int) -> Geometry | None:
     """The largest cell size that fits the terminal, the board centred; None when even the smallest
     does not fit."""
-    narrowest = narrowest_cell(board)
-    for cell_w, cell_h in CELL_SIZES:
-        if cell_w < narrowest:
-            continue
+    for cell_w, cell_h in cell_sizes(board):
         width = board.width * cell_w + CHROME_COLS
         height = board.height * cell_h + CHROME_ROWS
         if width <= cols and height <= lines:
@@ -77,8 +76,8 @@ def label_row(cell_h: int) -> int:
 
 def needed_size(board: Board) -> tuple[int, int]:
     """The smallest terminal (columns, lines) the board fits."""
-    narrowest = narrowest_cell(board)
-    return board.width * narrowest + CHROME_COLS, board.height + CHROME_ROWS
+    cell_w, cell_h = cell_sizes(board)[-1]
+    return board.width * cell_w + CHROME_COLS, board.height * cell_h + CHROME_ROWS
 
 
 class Painter:

@@ -86,7 +86,7 @@ def read_file(path: str, fmt: str | None = None) -> list[Entry]:
     except FileNotFoundError:
         raise BoardNotFoundError(f"no such file: {path}") from None
     except OSError as err:
-        raise BoardNotFoundError(f"cannot read {path}: {err.strerror}") from None
+        raise BoardNotFoundError(f"cannot read {path}: {err.strerror or err}") from None
     if b"\x00" in data:
         raise ParseError("this is a binary file, not a board", source=path)
     try:

@@ -257,8 +257,8 @@ def vehicle_colors(board: Board, depth: int = BASIC) -> dict[str, Colour]:
     families, at ``depth`` (:data:`BASIC`, :data:`XTERM_256` or :data:`TRUE_COLOR`)."""
     choices = palette(_check_depth(depth))
     others = [name for name in board.names if name != board.goal]
-    touching = contact_graph(board)
     cells = {name: board.cells_of(name) for name in board.names}
+    touching = _contacts(board, cells, diagonal=False)
     near = {"corner": _contacts(board, cells, diagonal=True), "slide": _swept_contacts(board)}
     chosen: dict[str, Colour] = {board.goal: goal_color(depth)}
     for name in _smallest_last({n: touching[n] - {board.goal} for n in others}, others):

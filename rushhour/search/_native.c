@@ -706,10 +706,11 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (!m) return NULL;
     /* the cluster search's limits and record, written once in _clusters.h */
     PyObject *fields = Py_BuildValue("(ssss)", ENUM_STATS_FIELDS);
-    if (!fields || PyModule_AddObject(m, "ENUM_STATS_FIELDS", fields) < 0 ||
-        PyModule_AddIntConstant(m, "ENUM_MAX_SIDE", ENUM_MAX_SIDE) < 0 ||
-        PyModule_AddIntConstant(m, "ENUM_MAX_VEHICLES", ENUM_MAX_VEHICLES) < 0) {
-        Py_XDECREF(fields);
+    int failed = !fields || PyModule_AddObjectRef(m, "ENUM_STATS_FIELDS", fields) < 0 ||
+                 PyModule_AddIntConstant(m, "ENUM_MAX_SIDE", ENUM_MAX_SIDE) < 0 ||
+                 PyModule_AddIntConstant(m, "ENUM_MAX_VEHICLES", ENUM_MAX_VEHICLES) < 0;
+    Py_XDECREF(fields); /* the module holds its own reference */
+    if (failed) {
         Py_DECREF(m);
         return NULL;
     }

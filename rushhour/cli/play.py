@@ -102,9 +102,10 @@ def optimal_plan(board: Board) -> list[Move] | None:
 # --- levels and where play starts -----------------------------------------------------------------
 def first_unsolved_of(progress: Progress, p: Pack) -> Level | None:
     """The first level of one pack that ``progress`` has no win of."""
-    for item in levels.play_order():
-        if item.pack == p.name and not progress.is_solved(item.key, item.entry.board):
-            return pack_level(p, item.number)
+    for number in range(1, len(p.levels) + 1):
+        level = pack_level(p, number)
+        if not progress.is_solved(level.key, level.board):
+            return level
     return None
 
 

@@ -772,6 +772,8 @@ def from_database(
     Each one is solved again, and its length must be the database's."""
     from rushhour.enumerate import board_of, read_database
 
+    if max_moves is not None and max_moves < min_moves:
+        raise RushHourError(f"--max-moves {max_moves} is below --min-moves {min_moves}: no length fits")
     band = [
         entry
         for entry in read_database(path)

@@ -73,3 +73,10 @@ def test_a_file_that_is_no_database_is_one_error_line(tmp_path: Path, capsys: py
     assert main(["generate", "--from-db", str(bad), "--count", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: bad.txt, line 2") and err.count("\n") == 1
+
+
+def test_a_band_that_runs_backwards_is_one_error_line(database: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["generate", "--from-db", str(database), "--min-moves", "10", "--max-moves", "5"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err == "error: --max-moves 5 is below --min-moves 10: no length fits\n"

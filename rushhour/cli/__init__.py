@@ -58,6 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_stdout()
         return EXIT_OK
     except OSError as err:
+        if err.filename is not None:  # a file the command used, not its output
+            print(f"error: {err.filename}: {err.strerror or err}", file=sys.stderr)
+            return EXIT_ERROR
         # the output could not be written (`> /dev/full`, a disk that filled up...)
         _drop_stdout()
         print(f"error: cannot write the output: {err.strerror or err}", file=sys.stderr)

@@ -562,8 +562,7 @@ class Controller:
             self.open_menu()
         elif name in ("u", "ctrl-z"):
             self.result = None
-            self._set_mode(Mode.PLAY)
-            self._since = self._now()
+            self._set_mode(Mode.PLAY)  # the stopwatch runs again
             self.message = f"undid {self.game.undo()}"
         elif name in ("q", "ctrl-c", "ctrl-d"):
             self.quit()

@@ -202,6 +202,19 @@ def test_a_win_without_help_is_perfect_and_saved(tmp_path: Path) -> None:
     assert again is not None and again.wins == 1
 
 
+def test_an_undo_on_the_win_screen_starts_the_stopwatch_again() -> None:
+    c, clock = make()
+    press(c, "B", "up", "A", "right", "right")
+    clock.now += 4
+    press(c, "right")
+    assert c.mode is Mode.WON
+    clock.now += 60  # the win screen: the stopwatch waits
+    press(c, "u")
+    assert c.mode is Mode.PLAY and c.result is None and c.elapsed() == 4
+    clock.now += 3
+    assert c.elapsed() == 7
+
+
 def test_a_hint_highlights_plays_on_enter_and_takes_perfect_away(tmp_path: Path) -> None:
     progress = Progress(tmp_path / "progress.json")
     c, _ = make(progress=progress)

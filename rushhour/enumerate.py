@@ -693,17 +693,16 @@ def build(
     results: dict[int, PartResult] = store.load() if store is not None else {}
     resumed = len(results)
     started = time.perf_counter()
-    fresh: list[PartStats] = []
+    fresh = total([])  # what the parts run now searched, kept as they finish
 
     def on_result(index: int, result: PartResult) -> None:
+        nonlocal fresh
         if store is not None:
             store.save(index, result)
         results[index] = result
-        fresh.append(result.stats)
+        fresh = total([fresh, result.stats])
         if report is not None:
-            report(
-                Progress(len(results), len(todo_parts), resumed, total(fresh), time.perf_counter() - started)
-            )
+            report(Progress(len(results), len(todo_parts), resumed, fresh, time.perf_counter() - started))
 
     todo = [(i, p) for i, p in enumerate(todo_parts) if i not in results]
     parallel.run(job, todo, on_result, workers=workers, scheduler=scheduler, native=native)

@@ -6,6 +6,11 @@ Every error the library raises on purpose is a :class:`RushHourError`; the comma
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for annotations only: board.py imports this module
+    from rushhour.board import Move
+
 
 class RushHourError(Exception):
     """Base class of every error raised by rushhour on purpose."""
@@ -65,10 +70,24 @@ class SolverError(RushHourError):
 
 
 class LimitReachedError(SolverError):
-    """A search stopped at --max-states or --time-limit before it could answer."""
+    """A search stopped at a limit (positions, time, memory) before it could answer.
 
-    def __init__(self, message: str, *, explored: int = 0) -> None:
+    What it learned is kept: ``explored`` positions, ``lower_bound`` (a proven lower bound on the
+    optimal length, or None) and ``best`` (the shortest solution found so far as a tuple of moves
+    that reach a win, or None).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        explored: int = 0,
+        lower_bound: int | None = None,
+        best: tuple[Move, ...] | None = None,
+    ) -> None:
         self.explored = explored
+        self.lower_bound = lower_bound
+        self.best = best
         super().__init__(message)
 
 

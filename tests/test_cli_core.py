@@ -64,7 +64,7 @@ def test_convert_round_trips_through_every_format(
     assert code == 0
     again = parse_text(out_file.read_text(), fmt=fmt, size=(6, 6))[0].board
     original = parse_text(HARDEST)[0].board
-    assert again.rows() == [r.replace("A", "X") if fmt == "csv" else r for r in original.rows()]
+    assert again == original
 
 
 def test_convert_a_database_file_to_a_grid_pack(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

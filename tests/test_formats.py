@@ -6,13 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 from rushhour.board import Board, Vehicle
 from rushhour.errors import BoardNotFoundError, FormatError, ParseError, RushHourError
-from rushhour.formats import detect, parse_text, read_file, write_board
+from rushhour.formats import FORMATS, detect, parse_text, read_file, write_board
+from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.formats.csvfmt import parse_csv, write_csv
-from rushhour.formats.fogleman import parse_line, write_line
+from rushhour.formats.fogleman import fogleman_names, parse_line, write_line
 from rushhour.formats.grid import parse_document, parse_grid, write_document, write_grid
 from rushhour.formats.jsonfmt import parse_json, write_json
 from rushhour.levels import resolve_all, resolve_board
@@ -40,9 +41,50 @@ def test_fogleman_round_trip(board: Board) -> None:
     assert parse_line(write_line(board))[0] == board
 
 
-@given(boards(wrap=False, walls=False, goal_name="X", exit_side="right"))
+@given(boards(wrap=False, walls=False, max_side=16))
 def test_csv_round_trip(board: Board) -> None:
-    assert parse_csv(write_csv(board), size=(board.width, board.height)) == board
+    text = write_csv(board, {"name": "x"})
+    assert parse_text(text, fmt="csv")[0].board == board
+    assert parse_text(text)[0].meta == {"name": "x"}
+
+
+def _held(board: Board, fmt: str) -> Board | None:
+    """The board a format reads back after writing ``board``, or None when it cannot hold it."""
+    if fmt == "grid":
+        return board if len(board.names) <= len(VEHICLE_CHARS) else None
+    if fmt == "csv":
+        return None if board.wrap or board.walls else board
+    if fmt == "fogleman":
+        if board.wrap or board.width != board.height or board.exit is None or board.exit.side != "right":
+            return None
+        if len(board.names) > 26:
+            return None
+        rename = fogleman_names(board)  # names other than A and single capitals are relabelled
+        vehicles = [Vehicle(rename[v.name], v.orientation, v.length, v.row, v.col) for v in board.vehicles]
+        return Board(board.width, board.height, vehicles, walls=board.walls, goal="A", exit="right")
+    return board
+
+
+@settings(max_examples=60)
+@given(boards(max_side=16, max_vehicles=20))
+def test_every_format_to_every_other_and_back(board: Board) -> None:
+    """Random boards of every kind (walls, trucks, wrap-around, any exit, vertical goals, 3x3 to
+    16x16) through each format, then each other one and back: the same board, or a FormatError from
+    the writer of a format that cannot hold it."""
+    for first in FORMATS:
+        expected = _held(board, first)
+        if expected is None:
+            with pytest.raises(FormatError):
+                write_board(board, first)
+            continue
+        (one,) = parse_text(write_board(board, first, {"name": "b"}))
+        assert one.board == expected, first
+        for second in FORMATS:
+            if _held(expected, second) is None:
+                continue
+            (two,) = parse_text(write_board(one.board, second, one.meta))
+            (back,) = parse_text(write_board(two.board, first, two.meta))
+            assert back.board == _held(_held(expected, second) or expected, first), (first, second)
 
 
 def test_grid_keeps_fifty_vehicles_and_long_names() -> None:
@@ -66,11 +108,51 @@ def test_fogleman_database_line_and_relabelling() -> None:
     assert again.goal == "A" and again.vehicle("A").row == 2 and len(again.names) == 2
 
 
-def test_csv_swaps_the_goal_name_to_x() -> None:
+def test_csv_states_size_goal_and_exit() -> None:
     board = parse_line(HARDEST)[0]
-    again = parse_csv(write_csv(board), size=(6, 6))
-    assert again.goal == "X" and again.vehicle("X") == Vehicle("X", "H", 2, 2, 3)
-    assert again.rows() == [row.replace("A", "X") for row in board.rows()]
+    text = write_csv(board)
+    assert text.startswith("# size: 6x6\n# goal: A\nvehicle,orientation,col,row,length\n")
+    assert parse_csv(text) == board  # not read back as the smallest square that holds it (3x3)
+    tall = Board(
+        4, 7, [Vehicle("car9", "V", 2, 3, 1), Vehicle("X", "H", 2, 0, 0)], goal="car9", exit="bottom"
+    )
+    text = write_csv(tall)
+    assert "# size: 4x7\n# goal: car9\n# exit: bottom\n" in text
+    assert parse_csv(text) == tall
+
+
+def test_csv_reads_the_course_files_as_before() -> None:
+    """No header lines: X is the goal, leaving to the right; the size is given, or the file name's."""
+    old = "vehicle,orientation,col,row,length\nX,H,1,3,2\nA,V,3,1,3\n"
+    board = parse_csv(old, size=(6, 6))
+    assert board.goal == "X" and board.exit is not None and board.exit.side == "right"
+    assert (board.width, board.height) == (6, 6)
+    assert parse_csv(old).width == 3  # the smallest square that holds every vehicle
+    # a goal of another name is no longer renamed X: the goal line names it
+    assert write_csv(board).startswith("# size: 6x6\nvehicle,")
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("# size: 6\nvehicle,orientation,col,row,length\nX,H,1,3,2\n", "line 1: size '6' should read"),
+        (
+            "# wrap: yes\nvehicle,orientation,col,row,length\nX,H,1,3,2\n",
+            "line 1: the CSV format has no 'wrap'",
+        ),
+        ("# exit: up\nvehicle,orientation,col,row,length\nX,H,1,3,2\n", "line 1: exit 'up' is not a side"),
+        ("# goal: A\nvehicle,orientation,col,row,length\nX,H,1,3,2\n", "the goal vehicle A is missing"),
+        (
+            "# exit: top\nvehicle,orientation,col,row,length\nX,H,1,3,2\n",
+            "line 1: goal vehicle X is horizontal",
+        ),
+        ("# size: 6x6\nvehicle,orientation,col,row,length\nX,H,1,3,2\nA,D,1,1,2\n", "line 4: vehicle A"),
+    ],
+)
+def test_csv_header_line_errors(text: str, fragment: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_csv(text, source="r.csv")
+    assert fragment in str(caught.value)
 
 
 def test_csv_size_from_file_name(tmp_path: Path) -> None:

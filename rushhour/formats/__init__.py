@@ -62,7 +62,8 @@ def parse_text(
         board, meta = jsonfmt.parse_json(text, source)
         return [Entry(board, meta, label)]
     if fmt == "csv":
-        return [Entry(csvfmt.parse_csv(text, source, size), {}, label)]
+        board, meta = csvfmt.parse_csv_entry(text, source, size)
+        return [Entry(board, meta, label)]
     if fmt == "fogleman":
         entries: list[Entry] = []
         for number, line in enumerate(text.splitlines(), start=1):
@@ -107,7 +108,7 @@ def write_board(board: Board, fmt: str, meta: dict[str, str] | None = None) -> s
     if fmt == "fogleman":
         return fogleman.write_line(board, meta) + "\n"
     if fmt == "csv":
-        return csvfmt.write_csv(board)
+        return csvfmt.write_csv(board, meta)
     if fmt == "json":
         return jsonfmt.write_json(board, meta)
     raise RushHourError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")

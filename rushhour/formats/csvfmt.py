@@ -1,9 +1,14 @@
 """The course CSV format: ``vehicle,orientation,col,row,length``, one vehicle per line.
 
-Columns and rows count from 1 at the top left; ``orientation`` is ``H`` or ``V``; ``X`` is the red
-car, which leaves through the right edge of its row.  The file does not state the board's size: it is
-taken from the caller, else from the file name (``Rushhour9x9_4.csv``), else it is the smallest square
-that holds every vehicle.  (The header may also say ``car`` instead of ``vehicle``.)
+Columns and rows count from 1 at the top left; ``orientation`` is ``H`` or ``V``.  Optional
+``# key: value`` lines before the CSV header state what the table cannot: ``size`` (``6x6``),
+``goal`` (the goal vehicle's name, default ``X``, the red car), ``exit`` (its side, default right for
+a horizontal goal and top for a vertical one) and any metadata (``name``, ``moves``...).  The writer
+always states the size, so what it writes reads back as the same board.
+
+A file without a ``size`` line (the course's own files) takes its size from the caller, else from the
+file name (``Rushhour9x9_4.csv``), else it is the smallest square that holds every vehicle.  (The
+header may also say ``car`` instead of ``vehicle``.)
 """
 
 from __future__ import annotations
@@ -12,12 +17,18 @@ import csv
 import io
 import re
 
-from rushhour.board import HORIZONTAL, MAX_SIDE, MIN_SIDE, VERTICAL, Board, Vehicle
+from rushhour.board import HORIZONTAL, MAX_SIDE, MIN_SIDE, VERTICAL, Board, Exit, Vehicle
 from rushhour.errors import BoardError, FormatError, ParseError
+from rushhour.formats.grid import STRUCTURAL, header_line, parse_exit, read_header
 from rushhour.numbers import whole_or_none
 
 HEADER = ("vehicle", "orientation", "col", "row", "length")
+#: the goal vehicle's name when no ``goal`` line says otherwise: the course's red car
+DEFAULT_GOAL = "X"
+#: header keys that shape the board; every other key is metadata
+BOARD_KEYS = ("size", "goal", "exit")
 _SIZE_RE = re.compile(r"([0-9]+)x([0-9]+)")
+_SIZE_LINE_RE = re.compile(r"([0-9]+)\s*[xX]\s*([0-9]+)\Z")
 
 
 def size_from_name(name: str | None) -> tuple[int, int] | None:
@@ -31,21 +42,80 @@ def size_from_name(name: str | None) -> tuple[int, int] | None:
     return (width, height) if width is not None and height is not None else None
 
 
+def _split_header(text: str) -> tuple[list[tuple[int, str]], int, str]:
+    """The leading ``#`` and blank lines (numbered from 1), how many lines they take, and the rest."""
+    lines = text.splitlines(keepends=True)
+    head: list[tuple[int, str]] = []
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return head, number - 1, "".join(lines[number - 1 :])
+        if stripped:
+            head.append((number, stripped))
+    return head, len(lines), ""
+
+
 def looks_like_csv(text: str) -> bool:
-    first = text.lstrip().split("\n", 1)[0].strip().lower().replace(" ", "")
+    first = _split_header(text)[2].split("\n", 1)[0].strip().lower().replace(" ", "")
     return first.startswith(("vehicle,orientation", "car,orientation"))
 
 
+def _read_board_lines(
+    head: list[tuple[int, str]], source: str | None
+) -> tuple[tuple[int, int] | None, str, str | Exit | None, dict[str, str], int]:
+    """The size, goal, exit and metadata the ``# key: value`` lines state, and the exit's line."""
+    size: tuple[int, int] | None = None
+    goal, exit_, exit_line = DEFAULT_GOAL, None, 0
+    meta: dict[str, str] = {}
+    for number, line in head:
+        entry = read_header(line)
+        if entry is None:
+            continue  # a plain comment
+        key, value = entry
+        if key == "size":
+            found = _SIZE_LINE_RE.match(value)
+            width = whole_or_none(found.group(1)) if found else None
+            height = whole_or_none(found.group(2)) if found else None
+            if width is None or height is None:
+                raise ParseError(
+                    f"size {value!r} should read WIDTHxHEIGHT, e.g. 6x6", source=source, line=number
+                )
+            size = (width, height)
+        elif key == "goal":
+            goal = value
+        elif key == "exit":
+            exit_, exit_line = parse_exit(value, source, number), number
+        elif key in STRUCTURAL:
+            raise ParseError(
+                f"the CSV format has no {key!r} line: it holds no walls, wrap-around boards or legends",
+                source=source,
+                line=number,
+            )
+        else:
+            meta[key] = value
+    return size, goal, exit_, meta, exit_line
+
+
 def parse_csv(text: str, source: str | None = None, size: tuple[int, int] | None = None) -> Board:
-    reader = csv.reader(io.StringIO(text))
+    return parse_csv_entry(text, source, size)[0]
+
+
+def parse_csv_entry(
+    text: str, source: str | None = None, size: tuple[int, int] | None = None
+) -> tuple[Board, dict[str, str]]:
+    """The board of a CSV text and the metadata of its ``# key: value`` lines; ``size`` (width,
+    height) overrides the text's own ``size`` line."""
+    head, skipped, body = _split_header(text)
+    stated_size, goal, exit_, meta, exit_line = _read_board_lines(head, source)
+    reader = csv.reader(io.StringIO(body))
     try:
         rows = list(reader)
     except csv.Error as err:  # a line break inside a field, a field over the size limit...
         reason = str(err).split(" - ")[0]
         if reason.startswith("new-line character"):
             reason = "a line break inside a field that is not quoted"
-        raise ParseError(f"not valid CSV: {reason}", source=source, line=reader.line_num) from None
-    numbered = [(n, [f.strip() for f in row]) for n, row in enumerate(rows, start=1) if any(row)]
+        raise ParseError(f"not valid CSV: {reason}", source=source, line=skipped + reader.line_num) from None
+    numbered = [(skipped + n, [f.strip() for f in row]) for n, row in enumerate(rows, start=1) if any(row)]
     if not numbered:
         raise ParseError("no board here: the CSV file is empty", source=source)
     n0, header = numbered[0]
@@ -83,7 +153,7 @@ def parse_csv(text: str, source: str | None = None, size: tuple[int, int] | None
     if not vehicles:
         raise ParseError("the CSV file lists no vehicles", source=source)
     if size is None:
-        size = size_from_name(source)
+        size = stated_size or size_from_name(source)
     if size is None:
         side = max(
             max(v.col + (v.length if v.horizontal else 1), v.row + (1 if v.horizontal else v.length))
@@ -95,21 +165,29 @@ def parse_csv(text: str, source: str | None = None, size: tuple[int, int] | None
     if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
         raise ParseError(f"board size {width}x{height} is out of range", source=source)
     try:
-        return Board(width, height, vehicles, goal="X", exit="right")
+        board = Board(width, height, vehicles, goal=goal, exit=exit_)
     except BoardError as err:
-        raise ParseError(str(err), source=source) from None
+        raise ParseError(str(err), source=source, line=exit_line or None) from None
+    return board, meta
 
 
-def write_csv(board: Board) -> str:
+def write_csv(board: Board, meta: dict[str, str] | None = None) -> str:
+    """The board as ``# size``, ``# goal`` and ``# exit`` lines (the last two when they differ from
+    the defaults), the metadata's lines, and the table; :class:`FormatError` for walls, a wrap-around
+    board or metadata that would not read back."""
     if board.wrap or board.walls:
         raise FormatError("the CSV format holds no walls and no wrap-around boards")
-    if board.exit is None or board.exit.side != "right":
-        raise FormatError("the CSV format holds boards whose red car leaves through the right edge")
-    # The red car is X in this format: swap names with whatever vehicle is called X now.
-    swap = {board.goal: "X", "X": board.goal}
+    lines = [header_line("size", f"{board.width}x{board.height}")]
+    if board.goal != DEFAULT_GOAL:
+        lines.append(header_line("goal", board.goal))
+    goal = board.vehicle(board.goal)
+    if board.exit is not None and board.exit.side != ("right" if goal.horizontal else "top"):
+        lines.append(header_line("exit", board.exit.side))
+    board_keys = {*STRUCTURAL, *BOARD_KEYS}
+    lines += [header_line(k, v) for k, v in (meta or {}).items() if k not in board_keys]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     for v in board.vehicles:
-        writer.writerow((swap.get(v.name, v.name), v.orientation, v.col + 1, v.row + 1, v.length))
-    return out.getvalue()
+        writer.writerow((v.name, v.orientation, v.col + 1, v.row + 1, v.length))
+    return "\n".join(lines) + "\n" + out.getvalue()

@@ -58,7 +58,7 @@ def _parse_bool(value: str, source: str | None, line: int) -> bool:
     raise ParseError(f"wrap must be yes or no, not {value!r}", source=source, line=line)
 
 
-def _parse_exit(value: str, source: str | None, line: int) -> str | Exit:
+def parse_exit(value: str, source: str | None, line: int) -> str | Exit:
     parts = value.split()
     if not parts or parts[0].lower() not in SIDES or len(parts) > 2:
         raise ParseError(
@@ -120,7 +120,7 @@ def _blocks(text: str) -> list[list[tuple[int, str]]]:
     return blocks
 
 
-def _read_header(line: str) -> tuple[str, str] | None:
+def read_header(line: str) -> tuple[str, str] | None:
     body = line.lstrip()[1:].strip()
     key, colon, value = body.partition(":")
     if not colon or not key.strip() or " " in key.strip():
@@ -140,7 +140,7 @@ def parse_document(text: str, source: str | None = None) -> Document:
         grid: list[tuple[int, str]] = []
         for number, line in block:
             if line.lstrip().startswith("#"):
-                entry = _read_header(line)
+                entry = read_header(line)
                 if entry:
                     headers.append((number, *entry))
             else:
@@ -169,7 +169,7 @@ def _record(
         if key == "goal":
             goal = value
         elif key == "exit":
-            exit_, exit_line = _parse_exit(value, source, number), number
+            exit_, exit_line = parse_exit(value, source, number), number
         elif key == "wrap":
             wrap = _parse_bool(value, source, number)
         elif key == "target":
@@ -261,7 +261,7 @@ def header_line(key: str, value: str) -> str:
         line.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: no text file can hold it
         raise FormatError(f"the grid format cannot hold the header {key!r}: {value!r}") from None
-    if len(line.splitlines()) != 1 or "\x00" in line or _read_header(line) != (key, value):
+    if len(line.splitlines()) != 1 or "\x00" in line or read_header(line) != (key, value):
         raise FormatError(f"the grid format cannot hold the header {key!r}: {value!r}")
     return line
 

@@ -6,8 +6,13 @@ can hang or exhaust a reader.
 
 Writing: a reader never sees half of a file.  The text goes to a temporary file beside the target,
 flushed to disk, then renamed over it; a failed write leaves the old file as it was.  A symbolic link
-is followed (the file it names is replaced and the link stays), the file's permissions are kept, and
-a target that is not a regular file (a device node, a FIFO...) is refused rather than replaced.
+is followed (the file it names is replaced and the link stays), and a target that is not a regular
+file (a device node, a FIFO...) is refused rather than replaced.
+
+Permissions: a new file gets 0666 less the umask, as any program's output (0644 under the usual
+umask 022, 0600 under 077); a replaced file keeps its own.  The progress file is no exception: it
+holds nothing secret (levels, move counts, dates), and a player who wants it private says so with
+the umask or ``chmod``, which later saves keep.
 
 Updating: :func:`locked` holds an exclusive lock (``fcntl.flock``, or ``msvcrt.locking`` on Windows)
 on a ``.lock`` file beside a target, so that read-merge-write updates by several processes at once

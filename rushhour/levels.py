@@ -18,7 +18,6 @@ today's), or the ``name`` of a built-in level.
 from __future__ import annotations
 
 import datetime
-import math
 import os
 import re
 import sys
@@ -28,14 +27,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rushhour.errors import BoardNotFoundError, RushHourError
-from rushhour.formats import Entry, fogleman, grid, parse_text, read_file
-from rushhour.formats.cells import EMPTY_CHARS, VEHICLE_CHARS, WALL_CHARS
+from rushhour.formats import Entry, grid, read_file
+from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import whole_or_none
 
 if TYPE_CHECKING:
     from rushhour.progress import Progress
-
-_INLINE_GRID_CHARS = set(VEHICLE_CHARS) | EMPTY_CHARS | WALL_CHARS | {"/"}
 
 
 @dataclass(frozen=True)
@@ -80,10 +77,17 @@ def packs() -> tuple[Pack, ...]:
     return tuple(found)
 
 
+def _find_pack(name: str) -> Pack | None:
+    """The pack called ``name``, matched without regard to case."""
+    folded = name.casefold()
+    return next((p for p in packs() if p.name.casefold() == folded), None)
+
+
 def pack(name: str) -> Pack:
-    for p in packs():
-        if p.name == name:
-            return p
+    """The built-in pack called ``name`` (``Classic`` and ``CLASSIC`` name ``classic`` too)."""
+    found = _find_pack(name)
+    if found is not None:
+        return found
     known = ", ".join(p.name for p in packs())
     raise BoardNotFoundError(f"no built-in pack called {name!r} (packs: {known})")
 
@@ -153,7 +157,7 @@ DAILY_SIZE = (6, 6)
 DAILY_MOVES = (20, 35)
 #: enough tries that no day goes without a puzzle (30 days measured took 1 to 14)
 DAILY_TRIES = 2000
-_DAILY_RE = re.compile(r"daily(?::(\d{4}-\d{2}-\d{2}))?\Z")
+_DAILY_RE = re.compile(r"daily(?::(\d{4}-\d{2}-\d{2}))?\Z", re.IGNORECASE)
 
 
 def daily_key(day: datetime.date) -> str:
@@ -228,15 +232,35 @@ def _pick(entries: list[Entry], index: int | None, where: str) -> Entry:
     return entries[index - 1]
 
 
-def _square_token(text: str) -> bool:
-    """One word as long as a square board (9 to 256 characters): read it as a Fogleman board, so that
-    a typo gets the format's own precise error."""
-    side = math.isqrt(len(text))
-    return " " not in text and "/" not in text and side * side == len(text) and 3 <= side <= 16
-
-
 def _looks_like_path(text: str) -> bool:
-    return text.lower().endswith((".txt", ".csv", ".json")) or text.startswith(("/", "./", "../", "~"))
+    """Whether a text that names no file was meant as one: a board file's suffix, a leading ``/``,
+    ``./``, ``../`` or ``~``, or a folder that exists before its last ``/``."""
+    if text.lower().endswith((".txt", ".csv", ".json")) or text.startswith(("/", "./", "../", "~")):
+        return True
+    head = os.path.dirname(text)
+    return bool(head) and ":" not in text and os.path.isdir(head)
+
+
+def _named(text: str) -> list[Entry] | None:
+    """The board a name gives: a pack level (``classic:12``), a pack (its first level), a day's
+    puzzle, or a level's ``name``; matched without regard to case."""
+    name, number = _split_index(text)
+    found = _find_pack(name)
+    if found is not None:
+        return [found.levels[0]] if number is None else [level(found.name, number)]
+    day = _daily_spec(text)
+    if day is not None:
+        return [day.entry]
+    return _level_named(text)
+
+
+def _level_named(text: str) -> list[Entry] | None:
+    exact = [e for p in packs() for e in p.levels if e.meta.get("name") == text]
+    if exact:
+        return exact[:1]
+    folded = text.casefold()
+    loose = [e for p in packs() for e in p.levels if e.meta.get("name", "").casefold() == folded]
+    return loose if len(loose) == 1 else None
 
 
 def resolve_all(spec: str) -> list[Entry]:
@@ -247,25 +271,15 @@ def resolve_all(spec: str) -> list[Entry]:
     if index is not None and os.path.exists(path):
         return [_pick(read_file(path), index, path)]
     text = spec.strip()
-    if "\n" not in text and fogleman.looks_like_fogleman(text):
-        return parse_text(text, source="inline board", fmt="fogleman")
     if _looks_like_path(text):
         raise BoardNotFoundError(f"no such file: {spec}")
-    if "/" in text and set(text) <= _INLINE_GRID_CHARS:
-        return parse_text(text.replace("/", "\n"), source="inline board", fmt="grid")
-    name, number = _split_index(text)
-    for p in packs():
-        if p.name == name:
-            return [p.levels[0]] if number is None else [level(name, number)]
-    day = _daily_spec(text)
-    if day is not None:
-        return [day.entry]
-    for p in packs():
-        for entry in p.levels:
-            if entry.meta.get("name") == text:
-                return [entry]
-    if _square_token(text):
-        return parse_text(text, source="inline board", fmt="fogleman")
+    if is_inline(text):
+        return [parse_inline(text)]
+    named = _named(text)
+    if named is not None:
+        return named
+    if meant_as_inline(text):
+        return [parse_inline(text)]
     known = ", ".join(p.name for p in packs())
     raise BoardNotFoundError(f"{spec!r} is not a file, an inline board or a built-in board (packs: {known})")
 

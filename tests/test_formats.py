@@ -324,6 +324,61 @@ def test_resolving_board_arguments(tmp_path: Path) -> None:
         resolve_board("classic:99")
 
 
+ROWS = "AA...B/.....B/CC.D../...D../EEE.../......"
+
+
+def test_inline_boards_take_what_the_screen_draws() -> None:
+    plain = resolve_board(ROWS).board
+    # '#' is a wall as the screen draws it, the same board as with 'x'
+    assert (
+        resolve_board(ROWS.replace("AA...B", "AA..#B")).board
+        == resolve_board(ROWS.replace("AA...B", "AA..xB")).board
+    )
+    assert resolve_board(ROWS.replace("AA...B", "AA..#B")).board.walls == {(0, 4)}
+    # cells spaced as on the screen, and '*' (an empty target cell) for '.'
+    spaced = " / ".join("  ".join(row) for row in ROWS.split("/"))
+    assert resolve_board(spaced).board == plain
+    assert resolve_board(ROWS.replace("EEE...", "EEE.*.")).board == plain
+    assert resolve_board(HARDEST.replace("o", "*")).board == resolve_board(HARDEST).board
+    assert resolve_board(HARDEST[:3] + "#" + HARDEST[4:]).board.walls == {(0, 3)}
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (HARDEST[:-1], "inline board: 35 characters is not a board: a one-line board is square"),
+        (HARDEST.replace("o", ".")[:-1], "35 characters is not a board"),
+        (ROWS.replace("EEE...", "EEE...."), "inline board: row 5 has 7 cells but row 1 has 6"),
+        (ROWS.replace("CC.D..", "CC?D.."), "inline board: row 3, column 3: unknown character '?'"),
+        (ROWS.replace("/", "//", 1), "inline board: row 2 is empty"),
+        (ROWS.replace("...D..", "...DD."), "inline board: row 3, column 4: vehicle D is not a straight line"),
+        (HARDEST[:-1] + "?", "inline board, column 36: unknown character '?'"),
+    ],
+)
+def test_inline_board_errors_say_what_is_wrong(spec: str, message: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        resolve_board(spec)
+    assert message in str(caught.value)
+
+
+def test_a_path_is_still_a_missing_file(tmp_path: Path) -> None:
+    (tmp_path / "boards").mkdir()
+    for spec in (str(tmp_path / "boards" / "nothing"), "./AA...B", "missing/dir/board.txt"):
+        with pytest.raises(BoardNotFoundError, match="no such file"):
+            resolve_board(spec)
+    with pytest.raises(BoardNotFoundError, match="not a file, an inline board or a built-in board"):
+        resolve_board("intermedate")  # a misspelt pack is not read as a board
+
+
+def test_names_match_without_regard_to_case() -> None:
+    twelve = resolve_board("classic:12")
+    for spec in ("Classic:12", "CLASSIC:12", "Classic-12", "CLASSIC-12"):
+        again = resolve_board(spec)
+        assert again.board == twelve.board and again.meta == twelve.meta
+    assert resolve_board("BEGINNER").board == resolve_board("beginner").board
+    assert resolve_board("Daily:2026-11-23").board == resolve_board("daily:2026-11-23").board
+
+
 def test_json_meta_survives() -> None:
     board = parse_line(HARDEST)[0]
     data = json.loads(write_json(board, {"moves": "51"}))

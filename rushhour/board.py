@@ -172,13 +172,23 @@ class Layout:
         return Layout, fields + (self.lanes, self.goal, self.exit, self.target, self.wrap)
 
     def index(self, name: str) -> int:
+        """The index of the vehicle called ``name``: the vehicle of exactly that name, else the one
+        whose name differs only in case (``a`` for ``A``); never a guess between two such names."""
         try:
             return self.names.index(name)
         except ValueError:
-            known = ", ".join(self.names)
-            raise UnknownVehicleError(
-                f"no vehicle named {name!r} on this board (vehicles: {known})"
-            ) from None
+            pass
+        folded = name.casefold()
+        found = [k for k, known in enumerate(self.names) if known.casefold() == folded]
+        if len(found) == 1:
+            return found[0]
+        known = ", ".join(self.names)
+        why = f"; {' and '.join(self.names[k] for k in found)} differ only in case" if found else ""
+        raise UnknownVehicleError(f"no vehicle named {name!r} on this board (vehicles: {known}){why}")
+
+    def vehicle_name(self, name: str) -> str:
+        """The board's own spelling of a vehicle name (see :meth:`index`)."""
+        return self.names[self.index(name)]
 
     def span(self, i: int) -> int:
         """How many cells the lane of vehicle ``i`` has."""

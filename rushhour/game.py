@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rushhour.board import Board, Move
-from rushhour.errors import GameError, MoveError, RushHourError, UnknownVehicleError
+from rushhour.errors import GameError, MoveError, RushHourError
 from rushhour.numbers import is_whole
 
 MoveSource = Callable[[Board], list[Move]]
@@ -167,13 +167,7 @@ class Game:
         return Move(self._vehicle_name(move.vehicle), move.distance)
 
     def _vehicle_name(self, name: str) -> str:
-        names = self.position.names
-        if name in names:
-            return name
-        folded = [n for n in names if n.lower() == name.lower()]
-        if len(folded) == 1:
-            return folded[0]
-        raise UnknownVehicleError(f"no vehicle named {name!r} on this board (vehicles: {', '.join(names)})")
+        return self.position.layout.vehicle_name(name)
 
     def play(self, move: Move | str | int) -> Board:
         """Play a move (a :class:`Move`, its notation or a 1-based option number); return the position."""

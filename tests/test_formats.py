@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 
 from rushhour.board import Board, Vehicle
-from rushhour.errors import BoardNotFoundError, FormatError, ParseError, RushHourError
+from rushhour.cli import main
+from rushhour.errors import BoardNotFoundError, FormatError, ParseError, RushHourError, UnknownVehicleError
 from rushhour.formats import FORMATS, detect, parse_text, read_file, write_board
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.formats.csvfmt import parse_csv, write_csv
@@ -383,3 +384,34 @@ def test_json_meta_survives() -> None:
     board = parse_line(HARDEST)[0]
     data = json.loads(write_json(board, {"moves": "51"}))
     assert data["meta"] == {"moves": "51"} and data["exit"] == {"side": "right", "index": 2}
+
+
+def test_vehicle_names_in_moves_match_without_regard_to_case() -> None:
+    board = resolve_board("classic:12").board
+    assert board.apply("m-1") == board.apply("M-1")
+    first = board.legal_moves()[0]
+    second = board.apply(first).legal_moves()[-1]
+    typed = [str(first).lower(), str(second).lower()]
+    assert board.replay(typed) == board.replay([first, second]) != board
+    assert board.layout.vehicle_name("g") == "G"
+    # where two names differ only in case, each is its own vehicle and none is guessed
+    mixed = parse_grid("AA...\n.....\nbbB..\n..B..\n.....")
+    assert mixed.layout.vehicle_name("b") == "b" and mixed.layout.vehicle_name("B") == "B"
+    assert mixed.layout.vehicle_name("a") == "A"  # only one name is A in any case
+    ab = Board(6, 6, [Vehicle("Ab", "H", 2, 2, 0), Vehicle("aB", "H", 2, 0, 0)], goal="Ab")
+    with pytest.raises(UnknownVehicleError, match="Ab and aB differ only in case"):
+        ab.apply("ab+1")
+
+
+def test_format_engine_and_metric_names_match_without_regard_to_case(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["convert", "classic:12", "--to", "JSON"]) == 0
+    assert json.loads(capsys.readouterr().out)["width"] == 6
+    assert main(["solve", "beginner:1", "--engine", "AStar", "--metric", "Steps"]) == 0
+    assert main(["solve", "beginner:1"]) == 0
+    assert capsys.readouterr().out  # both solved
+    assert main(["explain", "classic:12", "m-1"]) == 0
+    assert capsys.readouterr().out.startswith("M-1 is legal")
+    assert write_board(parse_grid("AA.\n...\n..."), "Grid") == write_grid(parse_grid("AA.\n...\n..."))
+    assert parse_text(HARDEST, fmt="FOGLEMAN")[0].board == parse_line(HARDEST)[0]

@@ -78,6 +78,7 @@ def add_metric_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metric",
         choices=METRICS,
+        type=str.lower,
         default="moves",
         help="moves: slide any distance (default); steps: one cell",
     )
@@ -129,6 +130,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--oracle",
         choices=("sat", "rules"),
+        type=str.lower,
         default="sat",
         help="where the moves come from: the SAT encoding (default) or the reference rules",
     )
@@ -141,7 +143,7 @@ def register(sub: Any) -> None:
         description="Write every board of BOARD in another format.",
     )
     p.add_argument("board", metavar="BOARD")
-    p.add_argument("--to", choices=FORMATS, required=True, dest="fmt")
+    p.add_argument("--to", choices=FORMATS, type=str.lower, required=True, dest="fmt")
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.set_defaults(func=cmd_convert)
 

@@ -92,13 +92,19 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--method",
         choices=METHODS,
+        type=str.lower,
         default="rewind",
         help="rewind: the hardest start of the reachable set (default); walk: random moves back "
         "from the won position, asked of the SAT move oracle",
     )
     p.add_argument("--out", metavar="FILE|DIR", help="write to FILE, or one file per puzzle into DIR/")
     p.add_argument(
-        "--format", choices=FORMATS, default="grid", dest="fmt", help="board format (default grid)"
+        "--format",
+        choices=FORMATS,
+        type=str.lower,
+        default="grid",
+        dest="fmt",
+        help="board format (default grid)",
     )
     p.add_argument("--jobs", type=option_jobs, default=1, metavar="J", help="worker processes (default 1)")
     p.add_argument(

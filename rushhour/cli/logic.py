@@ -165,7 +165,8 @@ def cmd_encoding(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     board = resolve_board(args.board).board
     move = Move.parse(args.move)
-    board.layout.index(move.vehicle)  # unknown vehicle: an error naming the board's vehicles
+    # an unknown vehicle: an error naming the board's vehicles; ``a+1`` is A's move when unambiguous
+    move = Move(board.layout.vehicle_name(move.vehicle), move.distance)
     oracle: MoveOracle = oracle_for(board)
     verdict = oracle.explain(board, move)
     print(verdict)

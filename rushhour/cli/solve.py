@@ -61,6 +61,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--heuristic",
         choices=HEURISTICS,
+        type=str.lower,
         default="blocked",
         help="the lower bound of the astar engine (default: blocked)",
     )
@@ -107,6 +108,7 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
         p.add_argument(
             "--engine",
             choices=ENGINES,
+            type=str.lower,
             default="bfs",
             help="bfs (default) and astar: optimal; sat: SAT planning, optimal; random, improve: baselines",
         )
@@ -203,6 +205,7 @@ def add_timed_options(p: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--handover",
         choices=HANDOVERS,
+        type=str.lower,
         help="with --hands: strict (default: a cell being left is held until the move ends) or relaxed",
     )
     p.set_defaults(metric=None)  # timed play counts steps unless --metric moves; the rest, moves

@@ -56,7 +56,7 @@ def parse_text(
         raise ParseError("this is a binary file, not a board", source=source)
     if not text.strip():
         raise ParseError("no board here: the text is empty", source=source)
-    fmt = fmt or detect(text)
+    fmt = fmt.lower() if fmt else detect(text)
     label = source or "board"
     if fmt == "json":
         board, meta = jsonfmt.parse_json(text, source)
@@ -102,7 +102,9 @@ def read_file(path: str, fmt: str | None = None) -> list[Entry]:
 
 
 def write_board(board: Board, fmt: str, meta: dict[str, str] | None = None) -> str:
-    """The board in format ``fmt`` (raises :class:`FormatError` where the format cannot hold it)."""
+    """The board in format ``fmt`` (raises :class:`FormatError` where the format cannot hold it);
+    format names match without regard to case."""
+    fmt = fmt.lower()
     if fmt == "grid":
         return grid.write_grid(board, meta)
     if fmt == "fogleman":

@@ -415,3 +415,42 @@ def test_format_engine_and_metric_names_match_without_regard_to_case(
     assert capsys.readouterr().out.startswith("M-1 is legal")
     assert write_board(parse_grid("AA.\n...\n..."), "Grid") == write_grid(parse_grid("AA.\n...\n..."))
     assert parse_text(HARDEST, fmt="FOGLEMAN")[0].board == parse_line(HARDEST)[0]
+
+
+SQUARE = "BB..C../....C../AA..C../.DD..../....EE./F....../F.GGG.."  # 7x7: every format holds it
+TALL = "# goal: Q\n# exit: bottom\n# name: tall\nBB.Q.\n...Q.\nCC...\n..D..\n..D..\n.....\nEE...\n....."
+EXTENSION = {"grid": "txt", "fogleman": "txt", "csv": "csv", "json": "json"}
+
+
+def _shown(capsys: pytest.CaptureFixture[str], spec: str) -> str:
+    """What ``show`` prints of a board, without its label (a file's name differs from the board's)."""
+    assert main(["show", spec, "--no-color"]) == 0
+    out = capsys.readouterr().out
+    return out.split(": ", 1)[1]
+
+
+@pytest.mark.parametrize("first", FORMATS)
+@pytest.mark.parametrize("second", FORMATS)
+def test_convert_to_every_format_and_back_shows_the_same_board(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, first: str, second: str
+) -> None:
+    tall = tmp_path / "tall.txt"
+    tall.write_text(TALL)
+    for source in (SQUARE, str(tall)):
+        wanted = _shown(capsys, source)
+        paths = [tmp_path / f"one.{EXTENSION[first]}", tmp_path / f"two.{EXTENSION[second]}"]
+        paths.append(tmp_path / f"three.{EXTENSION[first]}")
+        steps = [
+            (source, first, paths[0]),
+            (str(paths[0]), second, paths[1]),
+            (str(paths[1]), first, paths[2]),
+        ]
+        for spec, fmt, out in steps:
+            code = main(["convert", spec, "--to", fmt, "--out", str(out)])
+            err = capsys.readouterr().err
+            if fmt == "fogleman" and source != SQUARE:  # not square, and the goal leaves at the bottom
+                assert code == 2 and err == "error: the Fogleman format holds square boards only, not 5x8\n"
+                break
+            assert code == 0, err
+        else:
+            assert _shown(capsys, str(paths[2])) == wanted, (source, first, second)

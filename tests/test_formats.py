@@ -377,7 +377,7 @@ def test_names_match_without_regard_to_case() -> None:
         again = resolve_board(spec)
         assert again.board == twelve.board and again.meta == twelve.meta
     assert resolve_board("BEGINNER").board == resolve_board("beginner").board
-    assert resolve_board("Daily:2026-11-23").board == resolve_board("daily:2026-11-23").board
+    assert resolve_board("Daily:2026-11-23").label == "daily:2026-11-23"
 
 
 def test_json_meta_survives() -> None:

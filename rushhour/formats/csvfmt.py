@@ -43,16 +43,21 @@ def size_from_name(name: str | None) -> tuple[int, int] | None:
 
 
 def _split_header(text: str) -> tuple[list[tuple[int, str]], int, str]:
-    """The leading ``#`` and blank lines (numbered from 1), how many lines they take, and the rest."""
-    lines = text.splitlines(keepends=True)
+    """The leading ``#`` and blank lines (numbered from 1), how many lines they take, and the rest;
+    the text is read no further than its first other line, however long it is."""
     head: list[tuple[int, str]] = []
-    for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
+    start = number = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end == -1 else end + 1
+        stripped = text[start:end].strip()
         if stripped and not stripped.startswith("#"):
-            return head, number - 1, "".join(lines[number - 1 :])
+            break
+        number += 1
         if stripped:
             head.append((number, stripped))
-    return head, len(lines), ""
+        start = end
+    return head, number, text[start:]
 
 
 def looks_like_csv(text: str) -> bool:

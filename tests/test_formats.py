@@ -353,7 +353,13 @@ def test_inline_boards_take_what_the_screen_draws() -> None:
         (ROWS.replace("CC.D..", "CC?D.."), "inline board: row 3, column 3: unknown character '?'"),
         (ROWS.replace("/", "//", 1), "inline board: row 2 is empty"),
         (ROWS.replace("...D..", "...DD."), "inline board: row 3, column 4: vehicle D is not a straight line"),
-        (HARDEST[:-1] + "?", "inline board, column 36: unknown character '?'"),
+        (HARDEST[:-1] + "?", "inline board: row 6, column 6 (character 36): unknown character '?'"),
+        (HARDEST[:5] + "?" + HARDEST[6:-1], "inline board, column 6: unknown character '?'"),
+        (HARDEST.replace("L", "a"), "inline board: row 1, column 5 (character 5): unknown character 'a'"),
+        (
+            f"51 {HARDEST.replace('C', 'B')} 4780",
+            "row 1, column 2 (character 2): vehicle B appears twice (again at row 4, column 1 (character 19))",
+        ),
     ],
 )
 def test_inline_board_errors_say_what_is_wrong(spec: str, message: str) -> None:

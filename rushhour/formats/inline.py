@@ -9,14 +9,15 @@ cells, as the screen spaces them::
     A A . . # B / . . . . . B / ...
     GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo
 
-Errors say exactly what is wrong, counting rows and columns from 1 (``row 2, column 3: unknown
-character '?'``, ``row 4 has 5 cells but row 1 has 6``, ``35 characters is not the square of a side
-from 3 to 16``).
+Errors say exactly what is wrong, counting rows and columns from 1: ``row 2, column 3: unknown
+character '?'`` (on one line, ``row 3, column 4 (character 16)``), ``row 4 has 5 cells but row 1 has
+6``, ``35 characters is not a board: a one-line board is square``.
 """
 
 from __future__ import annotations
 
 import math
+import re
 
 from rushhour.board import MAX_SIDE, MIN_SIDE
 from rushhour.errors import ParseError
@@ -31,6 +32,8 @@ _TABLE = str.maketrans(DRAWN)
 CHARS = frozenset(VEHICLE_CHARS) | EMPTY_CHARS | WALL_CHARS | frozenset(DRAWN)
 _FOGLEMAN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ") | EMPTY_CHARS | WALL_CHARS | frozenset(DRAWN)
 _SHORTEST = 9  # a 3x3 board
+_TYPOS = 2
+_AGAIN = re.compile(r"\(again at line \d+, column (\d+)\)")
 
 
 def is_inline(text: str) -> bool:
@@ -47,7 +50,7 @@ def meant_as_inline(text: str) -> bool:
     """Whether a text that is no board name was meant as an inline board: rows joined by ``/`` (no
     ``:``, which no board holds), or one word of at least 9 characters that is as long as a square
     board or draws one (holds ``.``, ``#`` or ``*``, or is capitals with ``o`` and ``x`` as a
-    Fogleman board is)."""
+    Fogleman board is, but for a typo or two)."""
     text = text.strip()
     if "\n" in text or ":" in text:
         return False
@@ -63,7 +66,8 @@ def meant_as_inline(text: str) -> bool:
     if side * side == len(word) and side <= MAX_SIDE:
         return True
     drawn = any(ch in word for ch in ".#*")
-    return drawn or (set(word) <= _FOGLEMAN and any(ch.isupper() for ch in word))
+    foreign = sum(ch not in _FOGLEMAN for ch in word)  # a typo or two in a Fogleman board
+    return drawn or (foreign <= _TYPOS and any(ch.isupper() for ch in word))
 
 
 def parse_inline(text: str, source: str = SOURCE) -> Entry:
@@ -108,7 +112,19 @@ def _parse_line(text: str, source: str) -> Entry:
             f"from {MIN_SIDE} to {MAX_SIDE} (9, 16, 25, 36... characters); or write the rows separated by /",
             source=source,
         )
-    found, meta = parse_line(text, source)
+    try:
+        found, meta = parse_line(text, source)
+    except ParseError as err:  # a square board: name the row and column, not only the character
+        start = text.index(board)
+        k = (err.column or 0) - 1 - start
+        if err.column is None or side * side != len(board) or not 0 <= k < len(board):
+            raise
+
+        def cell(k: int) -> str:
+            return f"row {k // side + 1}, column {k % side + 1} (character {k + 1})"
+
+        reason = _AGAIN.sub(lambda m: f"(again at {cell(int(m.group(1)) - 1 - start)})", err.reason)
+        raise ParseError(f"{cell(k)}: {reason}", source=source) from None
     return Entry(found, meta, source)
 
 

@@ -138,6 +138,10 @@ def test_csv_reads_the_course_files_as_before() -> None:
     [
         ("# size: 6\nvehicle,orientation,col,row,length\nX,H,1,3,2\n", "line 1: size '6' should read"),
         (
+            "# size: 20x6\nvehicle,orientation,col,row,length\nX,H,1,3,2\n",
+            "line 1: board size 20x6 is out of",
+        ),
+        (
             "# wrap: yes\nvehicle,orientation,col,row,length\nX,H,1,3,2\n",
             "line 1: the CSV format has no 'wrap'",
         ),

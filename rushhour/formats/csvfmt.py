@@ -79,11 +79,16 @@ def _read_board_lines(
         key, value = entry
         if key == "size":
             found = _SIZE_LINE_RE.match(value)
-            width = whole_or_none(found.group(1)) if found else None
-            height = whole_or_none(found.group(2)) if found else None
-            if width is None or height is None:
+            if found is None:
                 raise ParseError(
                     f"size {value!r} should read WIDTHxHEIGHT, e.g. 6x6", source=source, line=number
+                )
+            width, height = whole_or_none(found.group(1)), whole_or_none(found.group(2))
+            if width is None or height is None or not all(MIN_SIDE <= n <= MAX_SIDE for n in (width, height)):
+                raise ParseError(
+                    f"board size {value} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}",
+                    source=source,
+                    line=number,
                 )
             size = (width, height)
         elif key == "goal":

@@ -82,7 +82,7 @@ def test_convert_a_database_file_to_a_grid_pack(capsys: pytest.CaptureFixture[st
     [
         (["show", "nosuch.txt"], "error: no such file: nosuch.txt"),
         (["show", "AAB/..B/.B."], "vehicle B appears twice"),
-        (["moves", HARDEST[:-1] + "?"], "column 36: unknown character '?'"),
+        (["moves", HARDEST[:-1] + "?"], "row 6, column 6 (character 36): unknown character '?'"),
         (["convert", "classic:2", "--to", "csv"], "the CSV format holds no walls"),
         (["show", "classic:0"], "levels 1 to 12, not 0"),
     ],

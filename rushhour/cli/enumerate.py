@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from rushhour.cli import generate as generate_options
-from rushhour.cli.core import option_jobs
+from rushhour.cli.core import examples, option_jobs
 from rushhour.enumerate import (
     MAX_SIDE,
     MIN_SIDE,
@@ -53,6 +53,11 @@ def register(sub: Any) -> None:
             "vehicle but the goal car, or any wall, shortens it): MOVES BOARD CLUSTER, as in Fogleman's "
             "database.  Output is sorted by moves (descending), then board, and is the same whatever the "
             "number of workers or the engine.  See docs/enumerate.md."
+        ),
+        epilog=examples(
+            "rushhour enumerate --size 4x4                       # every interesting 4x4 puzzle",
+            "rushhour enumerate --size 4x4 --walls 0-1 --out db4 # saved part by part (a rerun resumes)",
+            "rushhour enumerate --size 4x4 --distances --workers 1 -q",
         ),
     )
     p.add_argument(

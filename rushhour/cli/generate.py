@@ -10,7 +10,7 @@ import shlex
 import sys
 from typing import Any, TextIO
 
-from rushhour.cli.core import option_count, option_jobs, option_seconds
+from rushhour.cli.core import examples, option_count, option_jobs, option_seconds
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
@@ -77,6 +77,11 @@ def register(sub: Any) -> None:
             "position farthest from any win.  Every puzzle is solved before it is written (its optimal "
             "length goes into its header), no two share a reachable set, and every vehicle matters.  "
             "The same --seed gives the same puzzles with any --jobs."
+        ),
+        epilog=examples(
+            "rushhour generate --count 2 --min-moves 15 --seed 7       # grid text on stdout",
+            "rushhour generate --size 5x5 --count 3 --min-moves 8 --format fogleman --seed 1",
+            "rushhour generate --count 3 --min-moves 10 --walls 1 --seed 2 --out puzzles/",
         ),
     )
     p.add_argument("--size", type=_size, default=(6, 6), metavar="WxH", help="board size (default 6x6)")

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from rushhour.board import Board, Move
-from rushhour.cli.core import add_color_flags, board_summary, color_wanted, draw
+from rushhour.cli.core import add_board, add_color_flags, board_summary, color_wanted, draw, examples
 from rushhour.errors import RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.levels import resolve_board
@@ -27,8 +27,13 @@ def register(sub: Any) -> None:
             "Show the propositions by class, the constraints, the numbers of variables and clauses, the "
             "true state propositions cell by cell and the true move propositions of a position."
         ),
+        epilog=examples(
+            "rushhour encoding classic:12",
+            "rushhour encoding classic:12 --dimacs out.cnf   # DIMACS CNF, a c line naming every variable",
+            "rushhour encoding classic:1 --dimacs -",
+        ),
     )
-    p.add_argument("board", metavar="BOARD")
+    add_board(p)
     p.add_argument(
         "--dimacs",
         metavar="FILE",
@@ -41,9 +46,13 @@ def register(sub: Any) -> None:
         help="say whether a move is legal, and why",
         description="Ask the SAT solver whether MOVE (like A+2) is legal; an illegal move is explained "
         "from the unsatisfiable core.  Exit status 0 when legal, 1 when illegal.",
+        epilog=examples(
+            "rushhour explain classic:12 A+1   # illegal: the cell it needs is taken",
+            "rushhour explain classic:12 B+1   # legal",
+        ),
     )
-    p.add_argument("board", metavar="BOARD")
-    p.add_argument("move", metavar="MOVE")
+    add_board(p)
+    p.add_argument("move", metavar="MOVE", help="a vehicle and a signed distance: A+2, B-1")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser(
@@ -53,6 +62,7 @@ def register(sub: Any) -> None:
             "Prove statements as entailments of the rules (their negation is unsatisfiable), or refute "
             "them with a counterexample position.  Exit status 0 when every outcome is the expected one."
         ),
+        epilog=examples("rushhour theorems", "rushhour theorems --size 4x4 --walls"),
     )
     p.add_argument("--size", default="6x6", metavar="WxH", help="board size (default 6x6)")
     p.add_argument("--walls", action="store_true", help="let positions have walls (default: none)")

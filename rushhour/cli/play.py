@@ -18,7 +18,14 @@ from colorama import Fore, Style
 
 from rushhour import levels
 from rushhour.board import Board, Move
-from rushhour.cli.core import add_color_flags, board_summary, color_wanted, option_count_or_zero
+from rushhour.cli.core import (
+    BOARD_HELP,
+    add_color_flags,
+    board_summary,
+    color_wanted,
+    examples,
+    option_count_or_zero,
+)
 from rushhour.controller import (
     NO_WIN,
     Controller,
@@ -28,7 +35,6 @@ from rushhour.controller import (
     leave_on_signals,
     next_level,
     pack_level,
-    plural,
     record_win,
     status_parts,
     win_lines,
@@ -49,6 +55,7 @@ from rushhour.search.timed import (
     clock_report,
     format_seconds,
 )
+from rushhour.text import plural
 
 #: how long a hint, a solution or the optimal count may search before giving up
 SOLVER_SECONDS = 60.0
@@ -628,9 +635,17 @@ def register(sub: Any) -> None:
             "In a terminal the game is full screen (keys and mouse; ? lists the keys); with --plain, "
             "or when input or output is not a terminal, moves are typed (A+2, B-1) or picked by number."
         ),
+        epilog=examples(
+            "rushhour play                       # the first unsolved built-in level",
+            "rushhour play classic:7 --plain     # typed moves, even in a terminal",
+            "rushhour play --pack beginner --level 3 --no-save",
+            "rushhour play --daily --timed       # the puzzle of the day, with a clock",
+        ),
     )
-    p.add_argument("board", nargs="?", metavar="BOARD", help="file, inline board, PACK, PACK:N or level name")
-    p.add_argument("--pack", metavar="NAME", help="play this built-in pack (its first unsolved level)")
+    p.add_argument(
+        "board", nargs="?", metavar="BOARD", help=BOARD_HELP + ", a pack (classic) or a level's name"
+    )
+    p.add_argument("--pack", metavar="PACK", help="play this built-in pack (its first unsolved level)")
     p.add_argument("--level", type=option_count_or_zero, metavar="N", help="level N of the pack or file")
     p.add_argument("--no-save", action="store_true", help="neither read nor write the progress file")
     p.add_argument("--daily", action="store_true", help="play the puzzle of the day (the same for everyone)")
@@ -653,6 +668,7 @@ def register(sub: Any) -> None:
         "levels",
         help="list the built-in packs and levels with your progress",
         description="List the built-in packs and their levels, with the progress saved by `play`.",
+        epilog=examples("rushhour levels", "rushhour levels classic --json"),
     )
     p.add_argument("pack", nargs="?", metavar="PACK", help="only this pack")
     p.add_argument("--json", action="store_true", help="machine-readable output")

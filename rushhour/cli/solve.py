@@ -21,17 +21,19 @@ from typing import Any
 
 from rushhour.board import Board
 from rushhour.cli.core import (
+    BOARD_HELP,
+    add_board,
     add_color_flags,
     add_metric_flag,
     board_summary,
     color_wanted,
     draw,
+    examples,
     fixed_colors,
     option_count,
     option_count_or_zero,
     option_jobs,
     option_seconds,
-    plural,
 )
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
@@ -41,6 +43,7 @@ from rushhour.numbers import whole_or_none
 from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, TimeModel, schedule
+from rushhour.text import plural
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_MAX_STATES = 5_000_000  # raise it with --max-states; memory is bounded by --max-memory
@@ -55,8 +58,14 @@ def register(sub: Any) -> None:
             "Find a solution of BOARD, prove it unsolvable, or solve every board of a file (--batch). "
             "Exit status: 0 solved, 1 proved unsolvable, 2 bad input, 3 stopped by a limit."
         ),
+        epilog=examples(
+            "rushhour solve classic:12                      # an optimal solution",
+            "rushhour solve classic:12 --engine astar --metric steps --show",
+            "rushhour solve classic:12 --json --csv moves.csv --svg frames",
+            "rushhour solve classic:12 --hands 3,5 --handover relaxed   # two hands, as a timeline",
+        ),
     )
-    p.add_argument("board", metavar="BOARD", nargs="?", help="file, inline board or built-in name")
+    p.add_argument("board", metavar="BOARD", nargs="?", help=BOARD_HELP + "; or --batch FILE")
     add_search_options(p)
     p.add_argument(
         "--heuristic",
@@ -94,8 +103,9 @@ def register(sub: Any) -> None:
             "Explore every position reachable from BOARD: how many, how many are won, the histogram of "
             "distances to the nearest win, and the hardest position (farthest from a win)."
         ),
+        epilog=examples("rushhour analyze classic:12", "rushhour analyze classic:1 --metric steps --json"),
     )
-    p.add_argument("board", metavar="BOARD", help="file, inline board or built-in name")
+    add_board(p)
     add_search_options(p, engines=False)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_color_flags(p)

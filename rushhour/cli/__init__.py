@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # so that a failed write (a full disk) is reported here, not at exit
         return status
     except UsageError as err:
-        print(f"error: {err} (try '{parser.subcommand(args.command).prog} --help')", file=sys.stderr)
+        print(f"error: {err}; try '{parser.subcommand(args.command).prog} --help'", file=sys.stderr)
         return EXIT_ERROR
     except RushHourError as err:
         print(f"error: {err}", file=sys.stderr)

@@ -60,17 +60,18 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"error: {message} (try '{self.prog} --help')\n")
+        sys.stderr.write(f"error: {message}; try '{self.prog} --help'\n")
         raise SystemExit(EXIT_ERROR)
 
     def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
         """As argparse, but arguments left over are refused by the subcommand that was given, so that
         the message names it (``try 'rushhour solve --help'``)."""
-        parsed, extras = self.parse_known_args(args, namespace)
+        tokens = list(sys.argv[1:] if args is None else args)
+        parsed, extras = self.parse_known_args(tokens, namespace)
+        command = self.subcommand(getattr(parsed, "command", None))
         if extras:
-            self.subcommand(getattr(parsed, "command", None)).error(
-                f"unrecognized arguments: {' '.join(extras)}"
-            )
+            command.error(f"unrecognized arguments: {' '.join(extras)}")
+        parsed.given_options = _given(command, tokens)
         return parsed
 
     def subcommand(self, name: str | None) -> argparse.ArgumentParser:
@@ -80,6 +81,50 @@ class Parser(argparse.ArgumentParser):
                 parser: argparse.ArgumentParser = action.choices[name]
                 return parser
         return self
+
+
+def _given(parser: argparse.ArgumentParser, tokens: Sequence[str]) -> frozenset[str]:
+    """The destinations of the options written in ``tokens`` (abbreviations included), whatever their
+    values: what the user asked for, as opposed to the defaults."""
+    actions = parser._option_string_actions
+    longs = [name for name in actions if name.startswith("--")]
+    found = set()
+    for token in tokens:
+        if token == "--":
+            break
+        if not token.startswith("-") or token == "-" or token[1:2].isdigit():
+            continue
+        name = token.partition("=")[0]
+        if not name.startswith("--"):
+            name = name[:2]  # -q, or -qN
+        if name in actions:
+            found.add(actions[name].dest)
+            continue
+        matches = [option for option in longs if option.startswith(name)] if name.startswith("--") else []
+        if len(matches) == 1:
+            found.add(actions[matches[0]].dest)
+    return frozenset(found)
+
+
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the option stored in ``dest`` was written on the command line (not left to its
+    default).  Without the parser's record (a namespace made by hand), whether it is set at all."""
+    record = getattr(args, "given_options", None)
+    if record is not None:
+        return dest in record
+    return getattr(args, dest, None) not in (None, False)
+
+
+def flag(dest: str) -> str:
+    """The option of a destination: ``max_states`` is ``--max-states``."""
+    return "--" + dest.replace("_", "-")
+
+
+def refuse_given(args: argparse.Namespace, dests: Sequence[str], why: str) -> None:
+    """Refuse the first option of ``dests`` that was given: ``--show does not go with --json``."""
+    for dest in dests:
+        if given(args, dest):
+            refuse(f"{flag(dest)} {why}")
 
 
 def examples(*lines: str) -> str:

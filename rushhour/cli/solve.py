@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rushhour.board import Board
+from rushhour.board import Board, Move
 from rushhour.cli.core import (
     BOARD_HELP,
     add_board,
@@ -30,10 +30,13 @@ from rushhour.cli.core import (
     draw,
     examples,
     fixed_colors,
+    given,
     option_count,
     option_count_or_zero,
     option_jobs,
     option_seconds,
+    refuse,
+    refuse_given,
 )
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
@@ -42,8 +45,8 @@ from rushhour.levels import resolve_board
 from rushhour.numbers import whole_or_none
 from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
-from rushhour.search.timed import HANDOVERS, TimeModel, schedule
-from rushhour.text import plural
+from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
+from rushhour.text import plural, runs
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_MAX_STATES = 5_000_000  # raise it with --max-states; memory is bounded by --max-memory
@@ -164,20 +167,14 @@ def _solve(args: argparse.Namespace, board: Board) -> Solution:
 
 # --- solve ---------------------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace) -> int:
-    if any(getattr(args, flag) is not None for flag in TIMED_FLAGS) or args.timed:
+    check_solve_options(args)
+    if args.timed or args.hands is not None:
         return cmd_timed(args)
     args.metric = args.metric or "moves"
     if args.batch is not None:
-        if args.board is not None:
-            raise RushHourError("give either BOARD or --batch FILE, not both")
-        for flag in ("csv", "gif", "svg"):
-            if getattr(args, flag):
-                raise RushHourError(f"--{flag} draws one solution: it does not go with --batch")
         return _batch(args)
     if args.board is None:
         raise RushHourError("no board: give BOARD, or --batch FILE to solve every board of a file")
-    if args.jobs != 1:
-        raise RushHourError("--jobs goes with --batch")
     entry = resolve_board(args.board)
     board = entry.board
     try:
@@ -192,8 +189,55 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_SOLVED if solution.solved else EXIT_UNSOLVABLE
 
 
+def check_solve_options(args: argparse.Namespace) -> None:
+    """Refuse every option that does not apply to the mode chosen (exit status 2), rather than
+    leaving it unused: each engine's own options, and what one solution, a batch or timed play take."""
+    if args.hands is None and not args.timed:
+        refuse_given(args, ("car_seconds", "truck_seconds"), "goes with --timed")
+        refuse_given(args, ("handover",), "goes with --hands")
+    elif args.hands is not None:
+        if any(given(args, dest) for dest in ("timed", "car_seconds", "truck_seconds")):
+            refuse(
+                "hands take their own time whatever the vehicle: "
+                "--hands goes without --timed, --car-seconds and --truck-seconds"
+            )
+    else:
+        refuse_given(args, ("handover",), "goes with --hands")
+    if args.timed or args.hands is not None:
+        refuse_given(
+            args,
+            ("batch", "csv", "gif", "svg", "jobs", "show", "engine", "heuristic", "seed", "max_moves"),
+            "does not go with --timed or --hands (timed play has its own search and output)",
+        )
+        return
+    engine = args.engine
+    if engine != "astar":
+        refuse_given(args, ("heuristic",), f"is the lower bound of the astar engine, not of {engine}")
+    if engine not in ("random", "improve"):
+        refuse_given(args, ("seed",), f"drives the random and improve engines, not {engine}")
+    if engine != "sat":
+        refuse_given(args, ("max_moves",), f"bounds the plans of the sat engine, not {engine}")
+    else:
+        refuse_given(
+            args,
+            ("max_states", "max_memory"),
+            "does not bound the sat engine: it explores plan lengths (use --max-moves and --time-limit)",
+        )
+    if args.batch is not None:
+        if args.board is not None:
+            refuse("give either BOARD or --batch FILE, not both")
+        refuse_given(args, ("csv", "gif", "svg", "show"), "draws one solution: it does not go with --batch")
+    else:
+        refuse_given(args, ("jobs",), "goes with --batch")
+    if args.json:
+        refuse_given(args, ("show",), "draws the positions: it does not go with --json")
+    if args.gif:
+        from rushhour.render.pictures import require_pillow
+
+        require_pillow()  # before the search, so that a missing Pillow costs nothing
+
+
 # --- timed play (rushhour.search.timed, docs/timed.md) -------------------------------------------
-TIMED_FLAGS = ("hands", "handover", "car_seconds", "truck_seconds")
 
 
 def add_timed_options(p: argparse.ArgumentParser) -> None:
@@ -219,15 +263,6 @@ def add_timed_options(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_timed(args: argparse.Namespace) -> int:
-    if args.hands is None and not args.timed:
-        raise RushHourError("--handover goes with --hands; --car-seconds and --truck-seconds with --timed")
-    if args.hands is not None and (args.timed or args.car_seconds or args.truck_seconds):
-        raise RushHourError("hands take their own time whatever the vehicle: --hands goes without --timed")
-    if args.timed and args.handover:
-        raise RushHourError("--handover goes with --hands")
-    for flag in ("batch", "csv", "gif", "svg"):
-        if getattr(args, flag):
-            raise RushHourError(f"--{flag} does not go with --timed or --hands")
     if args.board is None:
         raise RushHourError("no board: give BOARD")
     metric = args.metric or "steps"
@@ -262,8 +297,11 @@ def cmd_timed(args: argparse.Namespace) -> int:
         return status
     print(f"Fastest: {found.summary()}")
     if found.items:
-        print(found.timeline())
-    print(f"{found.explored:,} states explored in {_ms(found.seconds)}; the schedule replayed in time order.")
+        print(timeline(found))
+    print(
+        f"{plural(found.explored, 'state')} explored in {_ms(found.seconds)}; "
+        "the schedule replayed in time order."
+    )
     return status
 
 
@@ -321,14 +359,55 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
             print(f"{k:3d}. {move}")
             print(draw(position, color, highlight=move.vehicle, colors=colors))
     else:
-        width = len(str(solution.length))
-        numbered = [f"{k:>{width}}. {m}" for k, m in enumerate(solution.moves, 1)]
-        per_line = max(1, 78 // (max(len(s) for s in numbered) + 2))
-        for lo in range(0, len(numbered), per_line):
-            print(
-                "  " + "  ".join(f"{s:<{len(max(numbered, key=len))}}" for s in numbered[lo : lo + per_line])
-            )
+        print(solution_lines(solution.moves, solution.metric))
     print(took)
+
+
+def solution_lines(moves: Sequence[Move], metric: str, width: int = 78) -> str:
+    """The numbered moves in columns.  In the steps metric, consecutive steps of one vehicle are
+    joined (``10-12. M+3``) and the numbers still count every step."""
+    if metric == "steps":
+        numbered = [(run.numbers, run.move) for run in runs(moves)]
+    else:
+        numbered = [(str(k), move) for k, move in enumerate(moves, 1)]
+    number_width = max((len(n) for n, _ in numbered), default=1)
+    cells = [f"{n:>{number_width}}. {move}" for n, move in numbered]
+    cell_width = max((len(c) for c in cells), default=0)  # measured once: the listing is linear
+    per_line = max(1, width // (cell_width + 2))
+    return "\n".join(
+        "  " + "  ".join(c.ljust(cell_width) for c in cells[lo : lo + per_line]).rstrip()
+        for lo in range(0, len(cells), per_line)
+    )
+
+
+def timeline(found: Schedule) -> str:
+    """A schedule as a table of start, end, hand and move, in start order.  In the steps metric a
+    hand's consecutive steps of one vehicle the same way, each starting as the one before ends, are
+    one row (``M+3``), with the steps it joins counted."""
+    rows: list[tuple[TimedMove, int]] = []  # an item (steps joined) and how many steps it joins
+    last_of_hand: dict[str, int] = {}
+    for item in found.items:
+        k = last_of_hand.get(item.hand)
+        if found.model.metric == "steps" and k is not None:
+            before, count = rows[k]
+            if (
+                before.move.vehicle == item.move.vehicle
+                and (before.move.distance > 0) == (item.move.distance > 0)
+                and before.end == item.start
+            ):
+                joined = Move(item.move.vehicle, before.move.distance + item.move.distance)
+                rows[k] = (TimedMove(before.start, item.end, item.hand, joined), count + 1)
+                continue
+        last_of_hand[item.hand] = len(rows)
+        rows.append((item, 1))
+    table = [("start", "end", "hand", "move")]
+    for item, count in rows:
+        move = str(item.move) + (f" ({count} steps)" if count > 1 else "")
+        table.append((format_seconds(item.start), format_seconds(item.end), item.hand or "-", move))
+    widths = [max(len(r[c]) for r in table) for c in range(3)]
+    return "\n".join(
+        f"{a:>{widths[0]}}  {b:>{widths[1]}}  {c:<{widths[2]}}  {d}".rstrip() for a, b, c, d in table
+    )
 
 
 def _ms(seconds: float) -> str:

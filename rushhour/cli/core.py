@@ -300,7 +300,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(f"{title}: {board_summary(board)}")
     optimal = whole_or_none(entry.meta.get("moves", ""))
     if optimal is not None:
-        print(f"optimal solution: {optimal} moves")
+        print(f"optimal solution: {plural(optimal, 'move')}")
     print(draw(board, color_wanted(args)))
     if board.is_won():
         print(f"{board.goal} is at the exit: this position is won.")
@@ -328,8 +328,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data))
         return 0
-    noun = "move" if len(moves) == 1 else "moves"
-    print(f"{len(moves)} legal {noun} ({args.metric} metric, {args.oracle} oracle):")
+    print(f"{plural(len(moves), 'legal move')} ({args.metric} metric, {args.oracle} oracle):")
     if moves:
         print(" ".join(moves))
     return 0

@@ -26,6 +26,7 @@ from rushhour.generate import (
     from_database,
 )
 from rushhour.numbers import whole_or_none
+from rushhour.text import plural
 
 EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
 TRIES_PER_PUZZLE = 1000
@@ -215,7 +216,7 @@ class _Writer:
             else (f"{settings.min_moves}-{settings.max_moves}")
         )
         self.header["description"] = args.description or (
-            f"{count} puzzle{'s' if count != 1 else ''} of {span} moves on {settings.width}x{settings.height}"
+            f"{plural(count, 'puzzle')} of {span} moves on {settings.width}x{settings.height}"
         )
         self.header["seed"] = str(settings.seed)
         self.header["command"] = exact_command(args, settings, count)
@@ -377,10 +378,12 @@ def _generate_from_database(args: argparse.Namespace, seed: int) -> int:
         writer.add(puzzle)
     writer.close()
     if not args.quiet:
-        print(f"{len(puzzles)} puzzles drawn from {band:,} in the band (seed {seed})", file=sys.stderr)
+        drawn = plural(len(puzzles), "puzzle")
+        print(f"{drawn} drawn from {band:,} in the band (seed {seed})", file=sys.stderr)
     if len(puzzles) < args.count:
         print(
-            f"only {band} lines of the database are in the band: try a wider --min-moves/--max-moves range",
+            f"only {plural(band, 'line')} of the database {'is' if band == 1 else 'are'} in the band: "
+            "try a wider --min-moves/--max-moves range",
             file=sys.stderr,
         )
         return EXIT_SHORT

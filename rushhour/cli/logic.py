@@ -15,6 +15,7 @@ from rushhour.levels import resolve_board
 from rushhour.logic.encoding import WORD, Shape
 from rushhour.logic.oracle import MoveOracle, oracle_for
 from rushhour.numbers import quoted
+from rushhour.text import plural
 
 _SIZE_RE = re.compile(r"\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*\Z")
 
@@ -94,20 +95,21 @@ def encoding_report(board: Board, label: str) -> str:
     lines.append(f"shape: {rules.shape.describe()}")
     lines.append("  (the rules are compiled once per shape; walls and vehicles are facts of the position)")
     lines.append("")
-    lines.append(f"propositions by class ({len(rules.names)} variables):")
+    lines.append(f"propositions by class ({plural(len(rules.names), 'variable')}):")
     for family, names in rules.classes.items():
         span = ", ".join(names) if len(names) <= 2 else f"{names[0]} .. {names[-1]}"
         lines.append(f"  {family:<8} {len(names):>5}  {span}")
     lines.append("")
     total = sum(rules.constraints.values())
-    lines.append(f"constraints by family ({total} bauhaus constraints, {len(rules.clauses)} clauses):")
+    clauses = plural(len(rules.clauses), "clause")
+    lines.append(f"constraints by family ({plural(total, 'bauhaus constraint')}, {clauses}):")
     for family, count in rules.constraints.items():
         lines.append(f"  {count:>5}  {family}")
     facts = oracle.facts(board)
     lines.append("")
     lines.append(
         f"variables: {len(rules.names)}   clauses: {len(rules.clauses)}   "
-        f"facts of this position: {len(facts)} literals   solver: {oracle.backend}"
+        f"facts of this position: {plural(len(facts), 'literal')}   solver: {oracle.backend}"
     )
     lines.append("")
     lines.append("true state propositions (STATE.PART on vehicle cells, PART counted from the top/left):")
@@ -155,7 +157,7 @@ def cmd_encoding(args: argparse.Namespace) -> int:
         comment = (
             f"rushhour encoding of {entry.meta.get('name') or entry.label}\n"
             f"shape: {rules.shape.describe()}\n"
-            f"the rules ({len(rules.clauses)} clauses), then the position's facts as unit clauses\n"
+            f"the rules ({plural(len(rules.clauses), 'clause')}), then the position's facts as unit clauses\n"
             + "\n".join(f"row {r}: {row}" for r, row in enumerate(board.rows()))
         )
         text = rules.dimacs(sorted(oracle.facts(board), key=abs), comment=comment)
@@ -164,8 +166,8 @@ def cmd_encoding(args: argparse.Namespace) -> int:
             return 0
         write_text_atomic(args.dimacs, text)
         print(
-            f"wrote {args.dimacs}: {len(rules.names)} variables, "
-            f"{len(rules.clauses) + len(oracle.facts(board))} clauses"
+            f"wrote {args.dimacs}: {plural(len(rules.names), 'variable')}, "
+            f"{plural(len(rules.clauses) + len(oracle.facts(board)), 'clause')}"
         )
         return 0
     sys.stdout.write(encoding_report(board, entry.meta.get("name") or entry.label))

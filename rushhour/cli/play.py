@@ -596,8 +596,18 @@ def state_text(row: dict[str, Any]) -> str:
     return text + (f" ({', '.join(help_used)})" if help_used else "")
 
 
+def read_progress() -> Progress:
+    """The player's progress, only read: a file that cannot be read or is corrupt is reported and left
+    as it is (never moved or changed), and the levels are listed without it."""
+    try:
+        return Progress.load(move_aside=False)
+    except SaveFileError as err:
+        print(f"warning: {err}; the levels are listed without progress", file=sys.stderr)
+        return Progress.memory()
+
+
 def cmd_levels(args: argparse.Namespace) -> int:
-    progress = open_progress(False)
+    progress = read_progress()
     chosen = [pack(args.pack)] if args.pack else list(packs())
     daily = [] if args.pack else daily_rows(progress)
     if args.json:
@@ -612,11 +622,11 @@ def cmd_levels(args: argparse.Namespace) -> int:
         perfect = sum(r["perfect"] for r in rows)
         if index:
             print()
-        print(f"{p.title} ({p.name}): {len(rows)} levels, {solved} solved, {perfect} perfect")
+        print(f"{p.title} ({p.name}): {plural(len(rows), 'level')}, {solved} solved, {perfect} perfect")
         if p.description:
             print(f"  {p.description}")
         for r in rows:
-            optimal = f"{r['optimal']} moves" if r["optimal"] is not None else "? moves"
+            optimal = plural(r["optimal"], "move") if r["optimal"] is not None else "? moves"
             print(f"  {r['level']:<16} {r['name']:<18} {r['size']:>5}  {optimal:>9}   {state_text(r)}")
     if daily:
         print()

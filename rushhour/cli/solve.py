@@ -335,11 +335,11 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
     colors = fixed_colors(board, color)
     print(draw(board, color, colors=colors))
-    took = f"{solution.explored:,} positions explored in {_ms(solution.seconds)}"
+    took = f"{plural(solution.explored, 'position')} explored in {_ms(solution.seconds)}"
     if solution.engine == "sat":
-        took = f"SAT planning: {solution.explored} plan lengths tried in {_ms(solution.seconds)}"
+        took = f"SAT planning: {plural(solution.explored, 'plan length')} tried in {_ms(solution.seconds)}"
         if solution.optimal and solution.length:
-            took += f"; no plan of {solution.length - 1} moves or fewer exists"
+            took += f"; no plan of {plural(solution.length - 1, 'move')} or fewer exists"
     if not solution.solved:
         print(
             f"Unsolvable: all {solution.explored:,} reachable positions were explored and none has "
@@ -497,7 +497,7 @@ def _batch_line(args: argparse.Namespace, row: BatchRow) -> None:
         print(json.dumps(data), flush=True)
         return
     if row.status == EXIT_SOLVED:
-        result = f"{row.length:4d} moves {row.steps:4d} steps"
+        result = f"{plural(row.length, 'move'):>10} {plural(row.steps, 'step'):>10}"
         if not row.optimal:
             result += " (not proven optimal)"
     elif row.status == EXIT_UNSOLVABLE:
@@ -508,7 +508,8 @@ def _batch_line(args: argparse.Namespace, row: BatchRow) -> None:
     if row.expected is not None and row.status == EXIT_SOLVED:
         check = "" if row.length == row.expected else f"  (the file says {row.expected})"
     print(
-        f"{row.label}  {row.board}  {result}  {row.explored:,} positions  {row.seconds * 1000:.1f} ms{check}",
+        f"{row.label}  {row.board}  {result}  {plural(row.explored, 'position')}  "
+        f"{row.seconds * 1000:.1f} ms{check}",
         flush=True,
     )
 
@@ -536,9 +537,9 @@ def _batch_summary(args: argparse.Namespace, rows: Sequence[BatchRow], wall: flo
         print(json.dumps({"summary": summary}))
     else:
         line = (
-            f"{len(rows)} boards: {len(solved)} solved, {unsolvable} unsolvable, {stopped} stopped; "
-            f"median {summary['median_ms']} ms per board, {wall:.2f} s in all with {args.jobs} "
-            f"job{'s' if args.jobs != 1 else ''}"
+            f"{plural(len(rows), 'board')}: {len(solved)} solved, {unsolvable} unsolvable, "
+            f"{stopped} stopped; median {summary['median_ms']} ms per board, {wall:.2f} s in all with "
+            f"{plural(args.jobs, 'job')}"
         )
         if checked:
             line += f"; {agree}/{len(checked)} lengths agree with the file"
@@ -585,7 +586,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         return EXIT_SOLVED if analysis.solvable else EXIT_UNSOLVABLE
     board = entry.board
     color = color_wanted(args)
-    unit = "moves" if args.metric == "moves" else "steps"
+    unit = "move" if args.metric == "moves" else "step"
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
     colors = fixed_colors(board, color)
     print(draw(board, color, colors=colors))
@@ -594,14 +595,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print(f"Unsolvable: no reachable position has {board.goal} at the exit.")
         print(f"Explored in {_ms(analysis.seconds)}.")
         return EXIT_UNSOLVABLE
-    print(f"This board: {analysis.start_distance} {unit} from the nearest win.")
-    print(f"Distance to the nearest win ({unit}): positions")
+    print(f"This board: {plural(analysis.start_distance, unit)} from the nearest win.")
+    print(f"Distance to the nearest win ({unit}s): positions")
     top = max(analysis.histogram.values())
     for distance, count in sorted(analysis.histogram.items()):
         bar = "#" * max(1, round(40 * count / top))
         mark = "  <- this board" if distance == analysis.start_distance else ""
         print(f"  {distance:4d}: {count:>9,} {bar}{mark}")
-    print(f"Hardest position ({analysis.hardest_distance} {unit} from a win):")
+    print(f"Hardest position ({plural(analysis.hardest_distance, unit)} from a win):")
     print(draw(analysis.hardest, color))
     print(f"  {_board_text(analysis.hardest)}")
     print(f"Explored in {_ms(analysis.seconds)}.")

@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from rushhour.cli import generate as generate_options
-from rushhour.cli.core import examples, option_jobs
+from rushhour.cli.core import examples, option_jobs, refuse_given
 from rushhour.enumerate import (
     MAX_SIDE,
     MIN_SIDE,
@@ -143,6 +143,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         if args.out is not None:
             raise EnumerateError("--shard-of prints one shard; it does not go with --out")
         only = [shard_of(job, board_of(args.shard_of))]
+    if args.scheduler not in (None, "local"):
+        refuse_given(args, ("workers",), "starts local workers: a running Dask scheduler has its own")
     workers = args.workers or parallel.default_workers()
     reporter = _Reporter(sys.stderr, not args.quiet)
     started = time.perf_counter()

@@ -10,7 +10,7 @@ import shlex
 import sys
 from typing import Any, TextIO
 
-from rushhour.cli.core import examples, option_count, option_jobs, option_seconds
+from rushhour.cli.core import examples, option_count, option_jobs, option_seconds, refuse_given
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
@@ -301,7 +301,22 @@ class _Progress:
             self.bar.close()
 
 
+def check_generate_options(args: argparse.Namespace) -> None:
+    """Refuse the options that would go unused (exit status 2)."""
+    if args.from_db is not None:
+        refuse_given(
+            args,
+            ("size", "vehicles", "trucks", "walls", "method", "jobs", "max_tries", "time_limit"),
+            "shapes puzzles being made: it does not go with --from-db (the puzzles come from the database)",
+        )
+    if args.fmt != "grid" or _is_dir(args.out):
+        where = f"--format {args.fmt}" if args.fmt != "grid" else "--out DIR/ (one file per puzzle)"
+        why = f"goes in the header of a grid document, not with {where}"
+        refuse_given(args, ("title", "description", "order"), why)
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
+    check_generate_options(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     if args.from_db is not None:
         return _generate_from_database(args, seed)

@@ -127,6 +127,12 @@ def refuse_given(args: argparse.Namespace, dests: Sequence[str], why: str) -> No
             refuse(f"{flag(dest)} {why}")
 
 
+def refuse_color_without_drawing(args: argparse.Namespace, mode: str) -> None:
+    """``--color``/``--no-color`` colour drawings: refused where ``mode`` (``--json``) draws none."""
+    if given(args, "color"):
+        refuse(f"--color and --no-color colour the drawings: they do not go with {mode}")
+
+
 def examples(*lines: str) -> str:
     """An epilog of example commands, one a line (``command  # what it does``)."""
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)
@@ -291,6 +297,8 @@ def register(sub: Any) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    if args.json:
+        refuse_color_without_drawing(args, "--json")
     entry = resolve_board(args.board)
     board = entry.board
     if args.json:

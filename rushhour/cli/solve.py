@@ -36,6 +36,7 @@ from rushhour.cli.core import (
     option_jobs,
     option_seconds,
     refuse,
+    refuse_color_without_drawing,
     refuse_given,
 )
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
@@ -231,6 +232,9 @@ def check_solve_options(args: argparse.Namespace) -> None:
         refuse_given(args, ("jobs",), "goes with --batch")
     if args.json:
         refuse_given(args, ("show",), "draws the positions: it does not go with --json")
+        refuse_color_without_drawing(args, "--json")
+    elif args.batch is not None:
+        refuse_color_without_drawing(args, "--batch")
     if args.gif:
         from rushhour.render.pictures import require_pillow
 
@@ -570,6 +574,8 @@ def analysis_dict(analysis: Analysis, label: str = "") -> dict[str, object]:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    if args.json:
+        refuse_color_without_drawing(args, "--json")
     entry = resolve_board(args.board)
     try:
         analysis = analyze(

@@ -1,4 +1,10 @@
-"""``show``, ``moves`` and ``convert``: the board itself."""
+"""The conventions every command keeps, and ``show``, ``moves`` and ``convert``: the board itself.
+
+The conventions (docs/cli.md): the :class:`Parser` of every command (a usage error is one line,
+``error: ... try 'rushhour solve --help'``, exit status 2), help with examples, one description of
+BOARD, the options shared by several commands, and :func:`refuse` for options that do not go with the
+mode chosen.
+"""
 
 from __future__ import annotations
 
@@ -138,11 +144,9 @@ def examples(*lines: str) -> str:
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-def add_board(parser: argparse.ArgumentParser, *, optional: bool = False, more: str = "") -> None:
+def add_board(parser: argparse.ArgumentParser, *, more: str = "") -> None:
     """The BOARD argument, described the same way in every command."""
-    parser.add_argument(
-        "board", metavar="BOARD", nargs="?" if optional else None, help=BOARD_HELP + more
-    )
+    parser.add_argument("board", metavar="BOARD", help=BOARD_HELP + more)
 
 
 class UsageError(RushHourError):

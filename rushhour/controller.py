@@ -33,6 +33,7 @@ from rushhour.levels import Pack, packs
 from rushhour.numbers import whole_or_none
 from rushhour.progress import Progress, level_key
 from rushhour.search.timed import TimeModel, clock, format_seconds
+from rushhour.text import plural
 
 Explain = Callable[[Board, Move], str]
 
@@ -98,10 +99,6 @@ def next_level(level: Level) -> Level | None:
 
 
 # --- texts shared by the line mode and the full screen ---------------------------------------------
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'s' if count != 1 else ''}"
-
-
 def optimal_text(game: Game) -> str:
     try:
         optimal = game.optimal()

@@ -39,6 +39,7 @@ from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Vehicle
 from rushhour.errors import LimitReachedError, RushHourError, SolverError
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.search import Analysis, Solution, analyze, solve
+from rushhour.text import plural
 
 METHODS = ("rewind", "walk")
 MIN_SIDE, MAX_SIDE = 5, 12
@@ -644,11 +645,13 @@ class Stats:
     def summary(self) -> str:
         rate = self.made / self.seconds * 60 if self.seconds > 0 else 0.0
         lines = [
-            f"made {self.made} puzzle{'s' if self.made != 1 else ''} in {self.tries} tries, "
-            f"{self.seconds:.1f} s ({rate:.1f} a minute, {self.analyses} rewinds)"
+            f"made {plural(self.made, 'puzzle')} in {plural(self.tries, 'try', many='tries')}, "
+            f"{self.seconds:.1f} s ({rate:.1f} a minute, {plural(self.analyses, 'rewind')})"
         ]
         if self.lengths:
-            lines.append("lengths: " + ", ".join(f"{d} moves x{n}" for d, n in sorted(self.lengths.items())))
+            lines.append(
+                "lengths: " + ", ".join(f"{plural(d, 'move')} x{n}" for d, n in sorted(self.lengths.items()))
+            )
         dropped = {k: v for k, v in self.reasons.items() if k != "made"}
         if dropped:
             lines.append("dropped: " + ", ".join(f"{k} {v}" for k, v in sorted(dropped.items())))

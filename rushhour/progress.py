@@ -10,7 +10,8 @@ the same moment in several terminals all keep their wins; temporary files left b
 removed then.  A file that cannot be read, is not a regular file, or was written by a newer version
 of rushhour is reported and left alone (nothing is saved over it); a corrupt one (not JSON, nested
 absurdly deep, not a progress file) is reported and moved aside to
-``progress.json.corrupt-YYYYmmdd-HHMMSS`` before a fresh file is started.
+``progress.json.corrupt-YYYYmmdd-HHMMSS`` before a fresh file is started, except by a reader that
+never writes (``rushhour levels``), which reports it and leaves it where it is.
 
 A level is known by a key (``classic:3`` for a built-in level, ``daily:2026-11-23`` for a day's
 puzzle, ``board:<grid>`` for any other board) and by its board: when a pack's level N changes, the old
@@ -167,11 +168,12 @@ def _aside_name(path: Path) -> Path:
     return candidate
 
 
-def read_levels(path: Path) -> dict[str, LevelRecord]:
+def read_levels(path: Path, *, move_aside: bool = True) -> dict[str, LevelRecord]:
     """The records of a progress file; an absent file has none.
 
     Raises :class:`SaveFileError`: for an unreadable file (left where it is, ``moved_to`` None), or for
-    a corrupt one after moving it aside (``moved_to`` names where).
+    a corrupt one after moving it aside (``moved_to`` names where); with ``move_aside`` False (a
+    reader that will not write, like ``rushhour levels``) a corrupt file is left where it is too.
     """
     try:
         raw = read_regular_file(path, MAX_FILE_BYTES, what="a progress file", error=SaveFileError)
@@ -196,6 +198,10 @@ def read_levels(path: Path) -> dict[str, LevelRecord]:
             where = f" at line {err.line}, column {err.column}" if err.line is not None else ""
             detail = err.reason.removeprefix("not valid JSON: ").removeprefix("not valid JSON here: ")
             reason = f"it is not valid JSON ({detail}{where})"
+        if not move_aside:
+            raise SaveFileError(
+                f"the progress file {path} is corrupt ({reason}); it is left as it is"
+            ) from None
         aside = _aside_name(path)
         try:
             os.replace(path, aside)
@@ -238,11 +244,11 @@ class Progress:
         self.levels: dict[str, LevelRecord] = dict(levels or {})
 
     @classmethod
-    def load(cls, path: Path | str | None = None) -> Progress:
+    def load(cls, path: Path | str | None = None, *, move_aside: bool = True) -> Progress:
         """Read the progress file (the default one when ``path`` is None).  May raise
         :class:`SaveFileError`, see :func:`read_levels`."""
         where = default_path() if path is None else Path(path)
-        return cls(where, read_levels(where))
+        return cls(where, read_levels(where, move_aside=move_aside))
 
     @classmethod
     def memory(cls) -> Progress:

@@ -76,7 +76,7 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tm
                     stderr=subprocess.DEVNULL,
                 )
             )
-        done = _run("enumerate", "--size", "5x5", "--scheduler", address, "--workers", "2", timeout=240)
+        done = _run("enumerate", "--size", "5x5", "--scheduler", address, timeout=240)
         assert done.returncode == 0, done.stderr
         assert done.stdout == five
     finally:

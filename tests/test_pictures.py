@@ -87,5 +87,5 @@ def test_gif_frames(tmp_path: Path) -> None:
 
 def test_gif_without_pillow_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "PIL", None)
-    with pytest.raises(RushHourError, match=r"pip install 'rushhour\[pictures\]'"):
+    with pytest.raises(RushHourError, match=r"pip install Pillow"):
         pictures.write_gif(boards()[:1], str(tmp_path / "x.gif"))

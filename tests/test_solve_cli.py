@@ -142,7 +142,7 @@ def test_gif_needs_pillow(
 ) -> None:
     monkeypatch.setitem(sys.modules, "PIL", None)
     status, _, err = run(capsys, "solve", EASY, "--gif", str(tmp_path / "s.gif"))
-    assert status == 2 and "pip install 'rushhour[pictures]'" in err
+    assert status == 2 and "pip install Pillow" in err
     assert not (tmp_path / "s.gif").exists()
 
 

@@ -1,7 +1,8 @@
 """The ``rushhour`` command line: argparse subcommands, one module per group of commands.
 
 This package is the only place that reads stdin or writes to the terminal.  Every
-:class:`~rushhour.errors.RushHourError` becomes ``error: <message>`` on stderr and exit status 2.
+:class:`~rushhour.errors.RushHourError` becomes ``error: <message>`` on stderr and exit status 2, and so
+does every usage error (one line, with a hint to the command's ``--help``).
 """
 
 from __future__ import annotations
@@ -12,31 +13,31 @@ import sys
 from collections.abc import Sequence
 
 from rushhour import __version__
+from rushhour.cli.core import Parser, UsageError, examples
 from rushhour.errors import RushHourError
 
 EXIT_OK, EXIT_NO, EXIT_ERROR = 0, 1, 2
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but usage errors follow the house style: ``error: ...`` and status 2."""
+def build_parser() -> Parser:
+    from rushhour.cli import completion, core, enumerate, generate, logic, play, solve
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        sys.stderr.write(f"error: {message}\n")
-        raise SystemExit(EXIT_ERROR)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    from rushhour.cli import core, enumerate, generate, logic, play, solve
-
-    parser = _Parser(
+    parser = Parser(
         prog="rushhour",
         description="Rush Hour in propositional logic: play, solve, generate and explain puzzles.",
+        epilog=examples(
+            "rushhour play                  # the first unsolved built-in level",
+            "rushhour solve classic:12      # an optimal solution",
+            "rushhour solve --help          # the options of one command",
+        ),
     )
-    parser.add_argument("--version", action="version", version=f"rushhour {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (core, play, logic, solve, generate, enumerate):
+    version = f"rushhour {__version__}"
+    parser.add_argument("--version", action="version", version=version)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for module in (core, play, logic, solve, generate, enumerate, completion):
         module.register(sub)
+    for command in sub.choices.values():  # `rushhour solve --version` works too
+        command.add_argument("--version", action="version", version=version, help=argparse.SUPPRESS)
     return parser
 
 
@@ -50,6 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = int(args.func(args) or 0)
         sys.stdout.flush()  # so that a failed write (a full disk) is reported here, not at exit
         return status
+    except UsageError as err:
+        print(f"error: {err}; try '{parser.subcommand(args.command).prog} --help'", file=sys.stderr)
+        return EXIT_ERROR
     except RushHourError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR

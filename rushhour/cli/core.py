@@ -1,4 +1,10 @@
-"""``show``, ``moves`` and ``convert``: the board itself."""
+"""The conventions every command keeps, and ``show``, ``moves`` and ``convert``: the board itself.
+
+The conventions (docs/cli.md): the :class:`Parser` of every command (a usage error is one line,
+``error: ... try 'rushhour solve --help'``, exit status 2), help with examples, one description of
+BOARD, the options shared by several commands, and :func:`refuse` for options that do not go with the
+mode chosen.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +12,151 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from rushhour.board import METRICS, Board
-from rushhour.errors import FormatError
+from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
 from rushhour.levels import resolve_all, resolve_board
 from rushhour.numbers import MAX_WHOLE, NumberError, count, decimal, whole_or_none
 from rushhour.render.palette import Colour, color_depth, vehicle_colors
 from rushhour.render.text import render, use_color
+from rushhour.text import plural
+
+EXIT_ERROR = 2
+
+#: what a BOARD argument may be, said in the help of every command that takes one
+BOARD_HELP = (
+    "a board file (grid, Fogleman, CSV or JSON), an inline board (a Fogleman line, or grid rows "
+    "joined by /) or a built-in level (classic:12)"
+)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, but lines of a description or epilog indented by two spaces (the
+    examples) are kept as written while the other lines are filled as usual."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out: list[str] = []
+        prose: list[str] = []
+
+        def flush() -> None:
+            if prose:
+                out.append(super(HelpFormatter, self)._fill_text(" ".join(prose), width, indent))
+                prose.clear()
+
+        for line in text.splitlines():
+            if line.startswith("  ") or not line.strip():
+                flush()
+                out.append(indent + line if line.strip() else "")
+            else:
+                prose.append(line.strip())
+        flush()
+        return "\n".join(out)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line in the house style, ``error: ...`` with a hint to the
+    command's ``--help``, and exit status 2, for the top level and every subcommand alike."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"error: {message}; try '{self.prog} --help'\n")
+        raise SystemExit(EXIT_ERROR)
+
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        """As argparse, but arguments left over are refused by the subcommand that was given, so that
+        the message names it (``try 'rushhour solve --help'``)."""
+        tokens = list(sys.argv[1:] if args is None else args)
+        parsed, extras = self.parse_known_args(tokens, namespace)
+        command = self.subcommand(getattr(parsed, "command", None))
+        if extras:
+            command.error(f"unrecognized arguments: {' '.join(extras)}")
+        parsed.given_options = _given(command, tokens)
+        return parsed
+
+    def subcommand(self, name: str | None) -> argparse.ArgumentParser:
+        """The parser of subcommand ``name`` (this parser when there is none by that name)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+                parser: argparse.ArgumentParser = action.choices[name]
+                return parser
+        return self
+
+
+def _given(parser: argparse.ArgumentParser, tokens: Sequence[str]) -> frozenset[str]:
+    """The destinations of the options written in ``tokens`` (abbreviations included), whatever their
+    values: what the user asked for, as opposed to the defaults."""
+    actions = parser._option_string_actions
+    longs = [name for name in actions if name.startswith("--")]
+    found = set()
+    for token in tokens:
+        if token == "--":
+            break
+        if not token.startswith("-") or token == "-" or token[1:2].isdigit():
+            continue
+        name = token.partition("=")[0]
+        if not name.startswith("--"):
+            name = name[:2]  # -q, or -qN
+        if name in actions:
+            found.add(actions[name].dest)
+            continue
+        matches = [option for option in longs if option.startswith(name)] if name.startswith("--") else []
+        if len(matches) == 1:
+            found.add(actions[matches[0]].dest)
+    return frozenset(found)
+
+
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the option stored in ``dest`` was written on the command line (not left to its
+    default).  Without the parser's record (a namespace made by hand), whether it is set at all."""
+    record = getattr(args, "given_options", None)
+    if record is not None:
+        return dest in record
+    return getattr(args, dest, None) not in (None, False)
+
+
+def flag(dest: str) -> str:
+    """The option of a destination: ``max_states`` is ``--max-states``."""
+    return "--" + dest.replace("_", "-")
+
+
+def refuse_given(args: argparse.Namespace, dests: Sequence[str], why: str) -> None:
+    """Refuse the first option of ``dests`` that was given: ``--show does not go with --json``."""
+    for dest in dests:
+        if given(args, dest):
+            refuse(f"{flag(dest)} {why}")
+
+
+def refuse_color_without_drawing(args: argparse.Namespace, mode: str) -> None:
+    """``--color``/``--no-color`` colour drawings: refused where ``mode`` (``--json``) draws none."""
+    if given(args, "color"):
+        refuse(f"--color and --no-color colour the drawings: they do not go with {mode}")
+
+
+def examples(*lines: str) -> str:
+    """An epilog of example commands, one a line (``command  # what it does``)."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def add_board(parser: argparse.ArgumentParser, *, more: str = "") -> None:
+    """The BOARD argument, described the same way in every command."""
+    parser.add_argument("board", metavar="BOARD", help=BOARD_HELP + more)
+
+
+class UsageError(RushHourError):
+    """Options given together that do not go together (the command line reports it with a hint to
+    the command's ``--help``)."""
+
+
+def refuse(message: str) -> NoReturn:
+    """A combination of options that does not go together: an error, exit status 2."""
+    raise UsageError(message)
 
 #: the longest time limit an option takes: a year, in seconds (a float holds it exactly)
 MAX_SECONDS = 366 * 24 * 3600
@@ -99,10 +239,6 @@ def fixed_colors(board: Board, color: bool) -> dict[str, Colour] | None:
     return vehicle_colors(board, color_depth(os.environ)) if color else None
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def board_summary(board: Board) -> str:
     kinds = sorted({v.kind for v in board.vehicles})
     exit_text = f"exit {board.exit.side}" if board.exit is not None else f"target {board.target}"
@@ -114,8 +250,17 @@ def board_summary(board: Board) -> str:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("show", help="draw a board", description="Draw a board with its exit.")
-    p.add_argument("board", metavar="BOARD", help="file, inline board or built-in name")
+    p = sub.add_parser(
+        "show",
+        help="draw a board",
+        description="Draw a board with its exit, and its known optimum.",
+        epilog=examples(
+            "rushhour show classic:12",
+            "rushhour show GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo --no-color",
+            "rushhour show 'AA...B/.....B/CC.D../...D../EEE.../......' --json",
+        ),
+    )
+    add_board(p)
     p.add_argument("--json", action="store_true", help="the board as JSON instead")
     add_color_flags(p)
     p.set_defaults(func=cmd_show)
@@ -124,8 +269,12 @@ def register(sub: Any) -> None:
         "moves",
         help="list the legal moves of a position",
         description="List every legal move in A+2 notation (positive: right or down).",
+        epilog=examples(
+            "rushhour moves classic:12                      # from the SAT move oracle",
+            "rushhour moves classic:12 --oracle rules --metric steps --json",
+        ),
     )
-    p.add_argument("board", metavar="BOARD")
+    add_board(p)
     add_metric_flag(p)
     p.add_argument(
         "--oracle",
@@ -140,15 +289,22 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "convert",
         help="write a board in another format",
-        description="Write every board of BOARD in another format.",
+        description="Write every board of BOARD in another format (see docs/formats.md).",
+        epilog=examples(
+            "rushhour convert classic:12 --to fogleman",
+            "rushhour convert classic --to fogleman --out classic.txt   # a whole pack",
+            "rushhour convert classic:12 --to json --out board.json",
+        ),
     )
-    p.add_argument("board", metavar="BOARD")
-    p.add_argument("--to", choices=FORMATS, type=str.lower, required=True, dest="fmt")
+    add_board(p, more="; a file or pack of many boards converts them all")
+    p.add_argument("--to", choices=FORMATS, type=str.lower, required=True, dest="fmt", help="the format to write")
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.set_defaults(func=cmd_convert)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    if args.json:
+        refuse_color_without_drawing(args, "--json")
     entry = resolve_board(args.board)
     board = entry.board
     if args.json:
@@ -158,7 +314,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(f"{title}: {board_summary(board)}")
     optimal = whole_or_none(entry.meta.get("moves", ""))
     if optimal is not None:
-        print(f"optimal solution: {optimal} moves")
+        print(f"optimal solution: {plural(optimal, 'move')}")
     print(draw(board, color_wanted(args)))
     if board.is_won():
         print(f"{board.goal} is at the exit: this position is won.")
@@ -186,8 +342,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data))
         return 0
-    noun = "move" if len(moves) == 1 else "moves"
-    print(f"{len(moves)} legal {noun} ({args.metric} metric, {args.oracle} oracle):")
+    print(f"{plural(len(moves), 'legal move')} ({args.metric} metric, {args.oracle} oracle):")
     if moves:
         print(" ".join(moves))
     return 0

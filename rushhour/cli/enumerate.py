@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from rushhour.cli import generate as generate_options
-from rushhour.cli.core import option_jobs
+from rushhour.cli.core import examples, option_jobs, refuse_given
 from rushhour.enumerate import (
     MAX_SIDE,
     MIN_SIDE,
@@ -53,6 +53,11 @@ def register(sub: Any) -> None:
             "vehicle but the goal car, or any wall, shortens it): MOVES BOARD CLUSTER, as in Fogleman's "
             "database.  Output is sorted by moves (descending), then board, and is the same whatever the "
             "number of workers or the engine.  See docs/enumerate.md."
+        ),
+        epilog=examples(
+            "rushhour enumerate --size 4x4                       # every interesting 4x4 puzzle",
+            "rushhour enumerate --size 4x4 --walls 0-1 --out db4 # saved part by part (a rerun resumes)",
+            "rushhour enumerate --size 4x4 --distances --workers 1 -q",
         ),
     )
     p.add_argument(
@@ -138,6 +143,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         if args.out is not None:
             raise EnumerateError("--shard-of prints one shard; it does not go with --out")
         only = [shard_of(job, board_of(args.shard_of))]
+    if args.scheduler not in (None, "local"):
+        refuse_given(args, ("workers",), "starts local workers: a running Dask scheduler has its own")
     workers = args.workers or parallel.default_workers()
     reporter = _Reporter(sys.stderr, not args.quiet)
     started = time.perf_counter()

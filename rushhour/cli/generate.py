@@ -10,7 +10,7 @@ import shlex
 import sys
 from typing import Any, TextIO
 
-from rushhour.cli.core import option_count, option_jobs, option_seconds
+from rushhour.cli.core import examples, option_count, option_jobs, option_seconds, refuse_given
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
@@ -26,6 +26,7 @@ from rushhour.generate import (
     from_database,
 )
 from rushhour.numbers import whole_or_none
+from rushhour.text import plural
 
 EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
 TRIES_PER_PUZZLE = 1000
@@ -77,6 +78,11 @@ def register(sub: Any) -> None:
             "position farthest from any win.  Every puzzle is solved before it is written (its optimal "
             "length goes into its header), no two share a reachable set, and every vehicle matters.  "
             "The same --seed gives the same puzzles with any --jobs."
+        ),
+        epilog=examples(
+            "rushhour generate --count 2 --min-moves 15 --seed 7       # grid text on stdout",
+            "rushhour generate --size 5x5 --count 3 --min-moves 8 --format fogleman --seed 1",
+            "rushhour generate --count 3 --min-moves 10 --walls 1 --seed 2 --out puzzles/",
         ),
     )
     p.add_argument("--size", type=_size, default=(6, 6), metavar="WxH", help="board size (default 6x6)")
@@ -216,7 +222,7 @@ class _Writer:
             else (f"{settings.min_moves}-{settings.max_moves}")
         )
         self.header["description"] = args.description or (
-            f"{count} puzzle{'s' if count != 1 else ''} of {span} moves on {settings.width}x{settings.height}"
+            f"{plural(count, 'puzzle')} of {span} moves on {settings.width}x{settings.height}"
         )
         self.header["seed"] = str(settings.seed)
         self.header["command"] = exact_command(args, settings, count)
@@ -301,7 +307,22 @@ class _Progress:
             self.bar.close()
 
 
+def check_generate_options(args: argparse.Namespace) -> None:
+    """Refuse the options that would go unused (exit status 2)."""
+    if args.from_db is not None:
+        refuse_given(
+            args,
+            ("size", "vehicles", "trucks", "walls", "method", "jobs", "max_tries", "time_limit"),
+            "shapes puzzles being made: it does not go with --from-db (the puzzles come from the database)",
+        )
+    if args.fmt != "grid" or _is_dir(args.out):
+        where = f"--format {args.fmt}" if args.fmt != "grid" else "--out DIR/ (one file per puzzle)"
+        why = f"goes in the header of a grid document, not with {where}"
+        refuse_given(args, ("title", "description", "order"), why)
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
+    check_generate_options(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     if args.from_db is not None:
         return _generate_from_database(args, seed)
@@ -378,10 +399,12 @@ def _generate_from_database(args: argparse.Namespace, seed: int) -> int:
         writer.add(puzzle)
     writer.close()
     if not args.quiet:
-        print(f"{len(puzzles)} puzzles drawn from {band:,} in the band (seed {seed})", file=sys.stderr)
+        drawn = plural(len(puzzles), "puzzle")
+        print(f"{drawn} drawn from {band:,} in the band (seed {seed})", file=sys.stderr)
     if len(puzzles) < args.count:
         print(
-            f"only {band} lines of the database are in the band: try a wider --min-moves/--max-moves range",
+            f"only {plural(band, 'line')} of the database {'is' if band == 1 else 'are'} in the band: "
+            "try a wider --min-moves/--max-moves range",
             file=sys.stderr,
         )
         return EXIT_SHORT

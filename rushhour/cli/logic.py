@@ -8,13 +8,14 @@ import sys
 from typing import Any
 
 from rushhour.board import Board, Move
-from rushhour.cli.core import add_color_flags, board_summary, color_wanted, draw
+from rushhour.cli.core import add_board, add_color_flags, board_summary, color_wanted, draw, examples
 from rushhour.errors import RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.levels import resolve_board
 from rushhour.logic.encoding import WORD, Shape
 from rushhour.logic.oracle import MoveOracle, oracle_for
 from rushhour.numbers import quoted
+from rushhour.text import plural
 
 _SIZE_RE = re.compile(r"\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*\Z")
 
@@ -27,8 +28,13 @@ def register(sub: Any) -> None:
             "Show the propositions by class, the constraints, the numbers of variables and clauses, the "
             "true state propositions cell by cell and the true move propositions of a position."
         ),
+        epilog=examples(
+            "rushhour encoding classic:12",
+            "rushhour encoding classic:12 --dimacs out.cnf   # DIMACS CNF, a c line naming every variable",
+            "rushhour encoding classic:1 --dimacs -",
+        ),
     )
-    p.add_argument("board", metavar="BOARD")
+    add_board(p)
     p.add_argument(
         "--dimacs",
         metavar="FILE",
@@ -41,9 +47,13 @@ def register(sub: Any) -> None:
         help="say whether a move is legal, and why",
         description="Ask the SAT solver whether MOVE (like A+2) is legal; an illegal move is explained "
         "from the unsatisfiable core.  Exit status 0 when legal, 1 when illegal.",
+        epilog=examples(
+            "rushhour explain classic:12 A+1   # illegal: the cell it needs is taken",
+            "rushhour explain classic:12 B+1   # legal",
+        ),
     )
-    p.add_argument("board", metavar="BOARD")
-    p.add_argument("move", metavar="MOVE")
+    add_board(p)
+    p.add_argument("move", metavar="MOVE", help="a vehicle and a signed distance: A+2, B-1")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser(
@@ -53,6 +63,7 @@ def register(sub: Any) -> None:
             "Prove statements as entailments of the rules (their negation is unsatisfiable), or refute "
             "them with a counterexample position.  Exit status 0 when every outcome is the expected one."
         ),
+        epilog=examples("rushhour theorems", "rushhour theorems --size 4x4 --walls"),
     )
     p.add_argument("--size", default="6x6", metavar="WxH", help="board size (default 6x6)")
     p.add_argument("--walls", action="store_true", help="let positions have walls (default: none)")
@@ -84,20 +95,21 @@ def encoding_report(board: Board, label: str) -> str:
     lines.append(f"shape: {rules.shape.describe()}")
     lines.append("  (the rules are compiled once per shape; walls and vehicles are facts of the position)")
     lines.append("")
-    lines.append(f"propositions by class ({len(rules.names)} variables):")
+    lines.append(f"propositions by class ({plural(len(rules.names), 'variable')}):")
     for family, names in rules.classes.items():
         span = ", ".join(names) if len(names) <= 2 else f"{names[0]} .. {names[-1]}"
         lines.append(f"  {family:<8} {len(names):>5}  {span}")
     lines.append("")
     total = sum(rules.constraints.values())
-    lines.append(f"constraints by family ({total} bauhaus constraints, {len(rules.clauses)} clauses):")
+    clauses = plural(len(rules.clauses), "clause")
+    lines.append(f"constraints by family ({plural(total, 'bauhaus constraint')}, {clauses}):")
     for family, count in rules.constraints.items():
         lines.append(f"  {count:>5}  {family}")
     facts = oracle.facts(board)
     lines.append("")
     lines.append(
         f"variables: {len(rules.names)}   clauses: {len(rules.clauses)}   "
-        f"facts of this position: {len(facts)} literals   solver: {oracle.backend}"
+        f"facts of this position: {plural(len(facts), 'literal')}   solver: {oracle.backend}"
     )
     lines.append("")
     lines.append("true state propositions (STATE.PART on vehicle cells, PART counted from the top/left):")
@@ -145,7 +157,7 @@ def cmd_encoding(args: argparse.Namespace) -> int:
         comment = (
             f"rushhour encoding of {entry.meta.get('name') or entry.label}\n"
             f"shape: {rules.shape.describe()}\n"
-            f"the rules ({len(rules.clauses)} clauses), then the position's facts as unit clauses\n"
+            f"the rules ({plural(len(rules.clauses), 'clause')}), then the position's facts as unit clauses\n"
             + "\n".join(f"row {r}: {row}" for r, row in enumerate(board.rows()))
         )
         text = rules.dimacs(sorted(oracle.facts(board), key=abs), comment=comment)
@@ -154,8 +166,8 @@ def cmd_encoding(args: argparse.Namespace) -> int:
             return 0
         write_text_atomic(args.dimacs, text)
         print(
-            f"wrote {args.dimacs}: {len(rules.names)} variables, "
-            f"{len(rules.clauses) + len(oracle.facts(board))} clauses"
+            f"wrote {args.dimacs}: {plural(len(rules.names), 'variable')}, "
+            f"{plural(len(rules.clauses) + len(oracle.facts(board)), 'clause')}"
         )
         return 0
     sys.stdout.write(encoding_report(board, entry.meta.get("name") or entry.label))

@@ -18,7 +18,14 @@ from colorama import Fore, Style
 
 from rushhour import levels
 from rushhour.board import Board, Move
-from rushhour.cli.core import add_color_flags, board_summary, color_wanted, option_count_or_zero
+from rushhour.cli.core import (
+    BOARD_HELP,
+    add_color_flags,
+    board_summary,
+    color_wanted,
+    examples,
+    option_count_or_zero,
+)
 from rushhour.controller import (
     NO_WIN,
     Controller,
@@ -28,7 +35,6 @@ from rushhour.controller import (
     leave_on_signals,
     next_level,
     pack_level,
-    plural,
     record_win,
     status_parts,
     win_lines,
@@ -49,6 +55,7 @@ from rushhour.search.timed import (
     clock_report,
     format_seconds,
 )
+from rushhour.text import plural
 
 #: how long a hint, a solution or the optimal count may search before giving up
 SOLVER_SECONDS = 60.0
@@ -589,8 +596,18 @@ def state_text(row: dict[str, Any]) -> str:
     return text + (f" ({', '.join(help_used)})" if help_used else "")
 
 
+def read_progress() -> Progress:
+    """The player's progress, only read: a file that cannot be read or is corrupt is reported and left
+    as it is (never moved or changed), and the levels are listed without it."""
+    try:
+        return Progress.load(move_aside=False)
+    except SaveFileError as err:
+        print(f"warning: {err}; the levels are listed without progress", file=sys.stderr)
+        return Progress.memory()
+
+
 def cmd_levels(args: argparse.Namespace) -> int:
-    progress = open_progress(False)
+    progress = read_progress()
     chosen = [pack(args.pack)] if args.pack else list(packs())
     daily = [] if args.pack else daily_rows(progress)
     if args.json:
@@ -605,11 +622,11 @@ def cmd_levels(args: argparse.Namespace) -> int:
         perfect = sum(r["perfect"] for r in rows)
         if index:
             print()
-        print(f"{p.title} ({p.name}): {len(rows)} levels, {solved} solved, {perfect} perfect")
+        print(f"{p.title} ({p.name}): {plural(len(rows), 'level')}, {solved} solved, {perfect} perfect")
         if p.description:
             print(f"  {p.description}")
         for r in rows:
-            optimal = f"{r['optimal']} moves" if r["optimal"] is not None else "? moves"
+            optimal = plural(r["optimal"], "move") if r["optimal"] is not None else "? moves"
             print(f"  {r['level']:<16} {r['name']:<18} {r['size']:>5}  {optimal:>9}   {state_text(r)}")
     if daily:
         print()
@@ -628,9 +645,17 @@ def register(sub: Any) -> None:
             "In a terminal the game is full screen (keys and mouse; ? lists the keys); with --plain, "
             "or when input or output is not a terminal, moves are typed (A+2, B-1) or picked by number."
         ),
+        epilog=examples(
+            "rushhour play                       # the first unsolved built-in level",
+            "rushhour play classic:7 --plain     # typed moves, even in a terminal",
+            "rushhour play --pack beginner --level 3 --no-save",
+            "rushhour play --daily --timed       # the puzzle of the day, with a clock",
+        ),
     )
-    p.add_argument("board", nargs="?", metavar="BOARD", help="file, inline board, PACK, PACK:N or level name")
-    p.add_argument("--pack", metavar="NAME", help="play this built-in pack (its first unsolved level)")
+    p.add_argument(
+        "board", nargs="?", metavar="BOARD", help=BOARD_HELP + ", a pack (classic) or a level's name"
+    )
+    p.add_argument("--pack", metavar="PACK", help="play this built-in pack (its first unsolved level)")
     p.add_argument("--level", type=option_count_or_zero, metavar="N", help="level N of the pack or file")
     p.add_argument("--no-save", action="store_true", help="neither read nor write the progress file")
     p.add_argument("--daily", action="store_true", help="play the puzzle of the day (the same for everyone)")
@@ -653,6 +678,7 @@ def register(sub: Any) -> None:
         "levels",
         help="list the built-in packs and levels with your progress",
         description="List the built-in packs and their levels, with the progress saved by `play`.",
+        epilog=examples("rushhour levels", "rushhour levels classic --json"),
     )
     p.add_argument("pack", nargs="?", metavar="PACK", help="only this pack")
     p.add_argument("--json", action="store_true", help="machine-readable output")

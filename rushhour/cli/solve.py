@@ -19,19 +19,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rushhour.board import Board
+from rushhour.board import Board, Move
 from rushhour.cli.core import (
+    BOARD_HELP,
+    add_board,
     add_color_flags,
     add_metric_flag,
     board_summary,
     color_wanted,
     draw,
+    examples,
     fixed_colors,
+    given,
     option_count,
     option_count_or_zero,
     option_jobs,
     option_seconds,
-    plural,
+    refuse,
+    refuse_color_without_drawing,
+    refuse_given,
 )
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
@@ -40,7 +46,8 @@ from rushhour.levels import resolve_board
 from rushhour.numbers import whole_or_none
 from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
-from rushhour.search.timed import HANDOVERS, TimeModel, schedule
+from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
+from rushhour.text import plural, runs
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_MAX_STATES = 5_000_000  # raise it with --max-states; memory is bounded by --max-memory
@@ -55,8 +62,14 @@ def register(sub: Any) -> None:
             "Find a solution of BOARD, prove it unsolvable, or solve every board of a file (--batch). "
             "Exit status: 0 solved, 1 proved unsolvable, 2 bad input, 3 stopped by a limit."
         ),
+        epilog=examples(
+            "rushhour solve classic:12                      # an optimal solution",
+            "rushhour solve classic:12 --engine astar --metric steps --show",
+            "rushhour solve classic:12 --json --csv moves.csv --svg frames",
+            "rushhour solve classic:12 --hands 3,5 --handover relaxed   # two hands, as a timeline",
+        ),
     )
-    p.add_argument("board", metavar="BOARD", nargs="?", help="file, inline board or built-in name")
+    p.add_argument("board", metavar="BOARD", nargs="?", help=BOARD_HELP + "; or --batch FILE")
     add_search_options(p)
     p.add_argument(
         "--heuristic",
@@ -95,8 +108,9 @@ def register(sub: Any) -> None:
             "Explore every position reachable from BOARD: how many, how many are won, the histogram of "
             "distances to the nearest win, and the hardest position (farthest from a win)."
         ),
+        epilog=examples("rushhour analyze classic:12", "rushhour analyze classic:1 --metric steps --json"),
     )
-    p.add_argument("board", metavar="BOARD", help="file, inline board or built-in name")
+    add_board(p)
     add_search_options(p, engines=False)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_color_flags(p)
@@ -156,20 +170,14 @@ def _solve(args: argparse.Namespace, board: Board) -> Solution:
 
 # --- solve ---------------------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace) -> int:
-    if any(getattr(args, flag) is not None for flag in TIMED_FLAGS) or args.timed:
+    check_solve_options(args)
+    if args.timed or args.hands is not None:
         return cmd_timed(args)
     args.metric = args.metric or "moves"
     if args.batch is not None:
-        if args.board is not None:
-            raise RushHourError("give either BOARD or --batch FILE, not both")
-        for flag in ("csv", "gif", "svg"):
-            if getattr(args, flag):
-                raise RushHourError(f"--{flag} draws one solution: it does not go with --batch")
         return _batch(args)
     if args.board is None:
         raise RushHourError("no board: give BOARD, or --batch FILE to solve every board of a file")
-    if args.jobs != 1:
-        raise RushHourError("--jobs goes with --batch")
     entry = resolve_board(args.board)
     board = entry.board
     try:
@@ -184,8 +192,58 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_SOLVED if solution.solved else EXIT_UNSOLVABLE
 
 
+def check_solve_options(args: argparse.Namespace) -> None:
+    """Refuse every option that does not apply to the mode chosen (exit status 2), rather than
+    leaving it unused: each engine's own options, and what one solution, a batch or timed play take."""
+    if args.hands is None and not args.timed:
+        refuse_given(args, ("car_seconds", "truck_seconds"), "goes with --timed")
+        refuse_given(args, ("handover",), "goes with --hands")
+    elif args.hands is not None:
+        if any(given(args, dest) for dest in ("timed", "car_seconds", "truck_seconds")):
+            refuse(
+                "hands take their own time whatever the vehicle: "
+                "--hands goes without --timed, --car-seconds and --truck-seconds"
+            )
+    else:
+        refuse_given(args, ("handover",), "goes with --hands")
+    if args.timed or args.hands is not None:
+        refuse_given(
+            args,
+            ("batch", "csv", "gif", "svg", "jobs", "show", "engine", "heuristic", "seed", "max_moves"),
+            "does not go with --timed or --hands (timed play has its own search and output)",
+        )
+        return
+    engine = args.engine
+    if engine != "astar":
+        refuse_given(args, ("heuristic",), f"is the lower bound of the astar engine, not of {engine}")
+    if engine not in ("random", "improve"):
+        refuse_given(args, ("seed",), f"drives the random and improve engines, not {engine}")
+    if engine != "sat":
+        refuse_given(args, ("max_moves",), f"bounds the plans of the sat engine, not {engine}")
+    else:
+        refuse_given(
+            args,
+            ("max_states", "max_memory"),
+            "does not bound the sat engine: it explores plan lengths (use --max-moves and --time-limit)",
+        )
+    if args.batch is not None:
+        if args.board is not None:
+            refuse("give either BOARD or --batch FILE, not both")
+        refuse_given(args, ("csv", "gif", "svg", "show"), "draws one solution: it does not go with --batch")
+    else:
+        refuse_given(args, ("jobs",), "goes with --batch")
+    if args.json:
+        refuse_given(args, ("show",), "draws the positions: it does not go with --json")
+        refuse_color_without_drawing(args, "--json")
+    elif args.batch is not None:
+        refuse_color_without_drawing(args, "--batch")
+    if args.gif:
+        from rushhour.render.pictures import require_pillow
+
+        require_pillow()  # before the search, so that a missing Pillow costs nothing
+
+
 # --- timed play (rushhour.search.timed, docs/timed.md) -------------------------------------------
-TIMED_FLAGS = ("hands", "handover", "car_seconds", "truck_seconds")
 
 
 def add_timed_options(p: argparse.ArgumentParser) -> None:
@@ -212,15 +270,6 @@ def add_timed_options(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_timed(args: argparse.Namespace) -> int:
-    if args.hands is None and not args.timed:
-        raise RushHourError("--handover goes with --hands; --car-seconds and --truck-seconds with --timed")
-    if args.hands is not None and (args.timed or args.car_seconds or args.truck_seconds):
-        raise RushHourError("hands take their own time whatever the vehicle: --hands goes without --timed")
-    if args.timed and args.handover:
-        raise RushHourError("--handover goes with --hands")
-    for flag in ("batch", "csv", "gif", "svg"):
-        if getattr(args, flag):
-            raise RushHourError(f"--{flag} does not go with --timed or --hands")
     if args.board is None:
         raise RushHourError("no board: give BOARD")
     metric = args.metric or "steps"
@@ -255,8 +304,11 @@ def cmd_timed(args: argparse.Namespace) -> int:
         return status
     print(f"Fastest: {found.summary()}")
     if found.items:
-        print(found.timeline())
-    print(f"{found.explored:,} states explored in {_ms(found.seconds)}; the schedule replayed in time order.")
+        print(timeline(found))
+    print(
+        f"{plural(found.explored, 'state')} explored in {_ms(found.seconds)}; "
+        "the schedule replayed in time order."
+    )
     return status
 
 
@@ -290,11 +342,11 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
     colors = fixed_colors(board, color)
     print(draw(board, color, colors=colors))
-    took = f"{solution.explored:,} positions explored in {_ms(solution.seconds)}"
+    took = f"{plural(solution.explored, 'position')} explored in {_ms(solution.seconds)}"
     if solution.engine == "sat":
-        took = f"SAT planning: {solution.explored} plan lengths tried in {_ms(solution.seconds)}"
+        took = f"SAT planning: {plural(solution.explored, 'plan length')} tried in {_ms(solution.seconds)}"
         if solution.optimal and solution.length:
-            took += f"; no plan of {solution.length - 1} moves or fewer exists"
+            took += f"; no plan of {plural(solution.length - 1, 'move')} or fewer exists"
     if not solution.solved:
         print(
             f"Unsolvable: all {solution.explored:,} reachable positions were explored and none has "
@@ -314,14 +366,55 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
             print(f"{k:3d}. {move}")
             print(draw(position, color, highlight=move.vehicle, colors=colors))
     else:
-        width = len(str(solution.length))
-        numbered = [f"{k:>{width}}. {m}" for k, m in enumerate(solution.moves, 1)]
-        per_line = max(1, 78 // (max(len(s) for s in numbered) + 2))
-        for lo in range(0, len(numbered), per_line):
-            print(
-                "  " + "  ".join(f"{s:<{len(max(numbered, key=len))}}" for s in numbered[lo : lo + per_line])
-            )
+        print(solution_lines(solution.moves, solution.metric))
     print(took)
+
+
+def solution_lines(moves: Sequence[Move], metric: str, width: int = 78) -> str:
+    """The numbered moves in columns.  In the steps metric, consecutive steps of one vehicle are
+    joined (``10-12. M+3``) and the numbers still count every step."""
+    if metric == "steps":
+        numbered = [(run.numbers, run.move) for run in runs(moves)]
+    else:
+        numbered = [(str(k), move) for k, move in enumerate(moves, 1)]
+    number_width = max((len(n) for n, _ in numbered), default=1)
+    cells = [f"{n:>{number_width}}. {move}" for n, move in numbered]
+    cell_width = max((len(c) for c in cells), default=0)  # measured once: the listing is linear
+    per_line = max(1, width // (cell_width + 2))
+    return "\n".join(
+        "  " + "  ".join(c.ljust(cell_width) for c in cells[lo : lo + per_line]).rstrip()
+        for lo in range(0, len(cells), per_line)
+    )
+
+
+def timeline(found: Schedule) -> str:
+    """A schedule as a table of start, end, hand and move, in start order.  In the steps metric a
+    hand's consecutive steps of one vehicle the same way, each starting as the one before ends, are
+    one row (``M+3``), with the steps it joins counted."""
+    rows: list[tuple[TimedMove, int]] = []  # an item (steps joined) and how many steps it joins
+    last_of_hand: dict[str, int] = {}
+    for item in found.items:
+        k = last_of_hand.get(item.hand)
+        if found.model.metric == "steps" and k is not None:
+            before, count = rows[k]
+            if (
+                before.move.vehicle == item.move.vehicle
+                and (before.move.distance > 0) == (item.move.distance > 0)
+                and before.end == item.start
+            ):
+                joined = Move(item.move.vehicle, before.move.distance + item.move.distance)
+                rows[k] = (TimedMove(before.start, item.end, item.hand, joined), count + 1)
+                continue
+        last_of_hand[item.hand] = len(rows)
+        rows.append((item, 1))
+    table = [("start", "end", "hand", "move")]
+    for item, count in rows:
+        move = str(item.move) + (f" ({count} steps)" if count > 1 else "")
+        table.append((format_seconds(item.start), format_seconds(item.end), item.hand or "-", move))
+    widths = [max(len(r[c]) for r in table) for c in range(3)]
+    return "\n".join(
+        f"{a:>{widths[0]}}  {b:>{widths[1]}}  {c:<{widths[2]}}  {d}".rstrip() for a, b, c, d in table
+    )
 
 
 def _ms(seconds: float) -> str:
@@ -411,7 +504,7 @@ def _batch_line(args: argparse.Namespace, row: BatchRow) -> None:
         print(json.dumps(data), flush=True)
         return
     if row.status == EXIT_SOLVED:
-        result = f"{row.length:4d} moves {row.steps:4d} steps"
+        result = f"{plural(row.length, 'move'):>10} {plural(row.steps, 'step'):>10}"
         if not row.optimal:
             result += " (not proven optimal)"
     elif row.status == EXIT_UNSOLVABLE:
@@ -422,7 +515,8 @@ def _batch_line(args: argparse.Namespace, row: BatchRow) -> None:
     if row.expected is not None and row.status == EXIT_SOLVED:
         check = "" if row.length == row.expected else f"  (the file says {row.expected})"
     print(
-        f"{row.label}  {row.board}  {result}  {row.explored:,} positions  {row.seconds * 1000:.1f} ms{check}",
+        f"{row.label}  {row.board}  {result}  {plural(row.explored, 'position')}  "
+        f"{row.seconds * 1000:.1f} ms{check}",
         flush=True,
     )
 
@@ -450,9 +544,9 @@ def _batch_summary(args: argparse.Namespace, rows: Sequence[BatchRow], wall: flo
         print(json.dumps({"summary": summary}))
     else:
         line = (
-            f"{len(rows)} boards: {len(solved)} solved, {unsolvable} unsolvable, {stopped} stopped; "
-            f"median {summary['median_ms']} ms per board, {wall:.2f} s in all with {args.jobs} "
-            f"job{'s' if args.jobs != 1 else ''}"
+            f"{plural(len(rows), 'board')}: {len(solved)} solved, {unsolvable} unsolvable, "
+            f"{stopped} stopped; median {summary['median_ms']} ms per board, {wall:.2f} s in all with "
+            f"{plural(args.jobs, 'job')}"
         )
         if checked:
             line += f"; {agree}/{len(checked)} lengths agree with the file"
@@ -483,6 +577,8 @@ def analysis_dict(analysis: Analysis, label: str = "") -> dict[str, object]:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    if args.json:
+        refuse_color_without_drawing(args, "--json")
     entry = resolve_board(args.board)
     try:
         analysis = analyze(
@@ -499,7 +595,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         return EXIT_SOLVED if analysis.solvable else EXIT_UNSOLVABLE
     board = entry.board
     color = color_wanted(args)
-    unit = "moves" if args.metric == "moves" else "steps"
+    unit = "move" if args.metric == "moves" else "step"
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(board)}")
     colors = fixed_colors(board, color)
     print(draw(board, color, colors=colors))
@@ -508,14 +604,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print(f"Unsolvable: no reachable position has {board.goal} at the exit.")
         print(f"Explored in {_ms(analysis.seconds)}.")
         return EXIT_UNSOLVABLE
-    print(f"This board: {analysis.start_distance} {unit} from the nearest win.")
-    print(f"Distance to the nearest win ({unit}): positions")
+    print(f"This board: {plural(analysis.start_distance, unit)} from the nearest win.")
+    print(f"Distance to the nearest win ({unit}s): positions")
     top = max(analysis.histogram.values())
     for distance, count in sorted(analysis.histogram.items()):
         bar = "#" * max(1, round(40 * count / top))
         mark = "  <- this board" if distance == analysis.start_distance else ""
         print(f"  {distance:4d}: {count:>9,} {bar}{mark}")
-    print(f"Hardest position ({analysis.hardest_distance} {unit} from a win):")
+    print(f"Hardest position ({plural(analysis.hardest_distance, unit)} from a win):")
     print(draw(analysis.hardest, color))
     print(f"  {_board_text(analysis.hardest)}")
     print(f"Explored in {_ms(analysis.seconds)}.")

@@ -36,7 +36,18 @@ PALETTE = (
     "#ffbb78",
     "#c5b0d5",
 )
-PICTURES_HINT = "drawing a GIF needs Pillow: install it with  pip install 'rushhour[pictures]'"
+PICTURES_HINT = (
+    "drawing a GIF needs Pillow: install it with  pip install Pillow  "
+    "(or install rushhour with its 'pictures' extra:  pip install '.[pictures]'  in its source folder)"
+)
+
+
+def require_pillow() -> None:
+    """Raise the error saying how to install Pillow, when it is missing."""
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        raise RushHourError(PICTURES_HINT) from None
 
 Rect = tuple[int, int, int, int]  # x, y, width, height in pixels
 

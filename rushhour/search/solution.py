@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from rushhour.board import Board, Move
 from rushhour.errors import IllegalMoveError, SolverError
 from rushhour.search.tables import BITS, FIELD, Tables
+from rushhour.text import plural
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Solution:
             return "no solution found"
         quality = "optimal" if self.optimal else "not proven optimal"
         how = f"{quality}, {self.engine} engine, {self.metric} metric"
-        return f"{self.length} moves, {self.steps} steps ({how})"
+        return f"{plural(self.length, 'move')}, {plural(self.steps, 'step')} ({how})"
 
 
 def verify(board: Board, moves: Iterable[Move | str]) -> Board:

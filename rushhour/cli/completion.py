@@ -1,0 +1,333 @@
+"""``completion``: shell completion scripts for bash, zsh and fish, written from the argument parser.
+
+One walk over the parser (:func:`commands`) says what each subcommand takes: its options, which of them
+take a value, the value's fixed choices (engines, metrics, formats...) or kind (a file, a folder, a
+built-in pack), and its positional arguments (a BOARD completes to files and pack names).  Each shell's
+script is written from that, so a new option completes as soon as it is added to the parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rushhour.cli.core import examples
+
+SHELLS = ("bash", "zsh", "fish")
+
+#: what an option's value or a positional argument completes to, by its metavar
+FILE, DIR, PACK, BOARD, NOTHING = "file", "dir", "pack", "board", "nothing"
+_KINDS = {"FILE": FILE, "FILE|DIR": FILE, "DIR": DIR, "PACK": PACK, "BOARD": BOARD}
+
+
+@dataclass(frozen=True)
+class Value:
+    """What a value completes to: ``kind`` (file, dir, pack, board or nothing) or fixed ``choices``."""
+
+    kind: str = NOTHING
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Option:
+    flags: tuple[str, ...]
+    help: str
+    value: Value | None  # None: a flag that takes no value
+
+
+@dataclass
+class Command:
+    name: str
+    help: str
+    options: list[Option] = field(default_factory=list)
+    positionals: list[tuple[str, Value, bool]] = field(default_factory=list)  # metavar, value, optional
+
+
+def _value(action: argparse.Action) -> Value:
+    if action.choices is not None:
+        return Value(choices=tuple(str(c) for c in action.choices))
+    metavar = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+    return Value(kind=_KINDS.get(metavar, NOTHING))
+
+
+def _help(action: argparse.Action | None) -> str:
+    text = (action.help or "") if action is not None else ""
+    return "" if text == argparse.SUPPRESS else " ".join(text.split())
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return None
+
+
+def _options(parser: argparse.ArgumentParser) -> list[Option]:
+    out = []
+    for action in parser._actions:
+        if not action.option_strings or action.help == argparse.SUPPRESS:
+            continue
+        value = None if action.nargs == 0 else _value(action)
+        out.append(Option(tuple(action.option_strings), _help(action), value))
+    return out
+
+
+def commands(parser: argparse.ArgumentParser) -> tuple[list[Option], list[Command]]:
+    """The top level's options, and every subcommand with what it takes."""
+    sub = _subcommands(parser)
+    found: list[Command] = []
+    if sub is not None:
+        helps = {a.dest: _help(a) for a in sub._choices_actions}
+        for name, child in sub.choices.items():
+            command = Command(name, helps.get(name, ""), _options(child))
+            for action in child._actions:
+                if not action.option_strings and not isinstance(action, argparse._SubParsersAction):
+                    metavar = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+                    command.positionals.append((metavar, _value(action), action.nargs in ("?", "*")))
+            found.append(command)
+    return _options(parser), found
+
+
+# --- bash --------------------------------------------------------------------------------------------
+def _bash_words(words: Sequence[str]) -> str:
+    return " ".join(words)
+
+
+def _bash_value(value: Value, packs: Sequence[str], prog: str) -> str:
+    """Shell lines that fill COMPREPLY for a value of this kind."""
+    add = f"_{prog}_add"
+    if value.choices:
+        return f'{add} < <(compgen -W "{_bash_words(value.choices)}" -- "$cur")'
+    if value.kind == FILE:
+        return f'{add} < <(compgen -f -- "$cur")'
+    if value.kind == DIR:
+        return f'{add} < <(compgen -d -- "$cur")'
+    if value.kind == PACK:
+        return f'{add} < <(compgen -W "{_bash_words(packs)}" -- "$cur")'
+    if value.kind == BOARD:
+        return f'{add} < <(compgen -W "{_bash_words(packs)}" -- "$cur"); {add} < <(compgen -f -- "$cur")'
+    return ":"
+
+
+def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
+    top, subs = commands(parser)
+    prog = parser.prog
+    lines = [
+        f"# bash completion for {prog}: source <({prog} completion bash)",
+        f"_{prog}_add() {{",
+        "    local line",
+        '    while IFS= read -r line; do COMPREPLY+=("$line"); done',
+        "}",
+        f"_{prog}() {{",
+        "    local cur prev cmd i",
+        "    COMPREPLY=()",
+        '    cur="${COMP_WORDS[COMP_CWORD]}"',
+        '    prev=""',
+        '    (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"',
+        '    cmd=""',
+        "    for ((i = 1; i < COMP_CWORD; i++)); do",
+        '        if [[ "${COMP_WORDS[i]}" != -* ]]; then cmd="${COMP_WORDS[i]}"; break; fi',
+        "    done",
+        '    case "$cmd" in',
+        '        "")',
+        f'            _{prog}_add < <(compgen -W "{_bash_words([c.name for c in subs])} '
+        f'{_bash_words([f for o in top for f in o.flags])}" -- "$cur")',
+        "            ;;",
+    ]
+    for command in subs:
+        lines.append(f"        {command.name})")
+        valued = [o for o in command.options if o.value is not None]
+        if valued:
+            lines.append('            case "$prev" in')
+            for option in valued:
+                assert option.value is not None
+                action = _bash_value(option.value, packs, prog)
+                lines.append(f"                {'|'.join(option.flags)}) {action}; return 0 ;;")
+            lines.append("            esac")
+        flags = _bash_words([f for o in command.options for f in o.flags])
+        lines.append('            if [[ "$cur" == -* ]]; then')
+        lines.append(f'                _{prog}_add < <(compgen -W "{flags}" -- "$cur")')
+        if command.positionals:
+            lines.append("            else")
+            for _, value, _ in command.positionals[:1]:
+                lines.append("                " + _bash_value(value, packs, prog))
+        lines.append("            fi")
+        lines.append("            ;;")
+    lines += [
+        f'        *) _{prog}_add < <(compgen -f -- "$cur") ;;',
+        "    esac",
+        "    return 0",
+        "}",
+        f"complete -o filenames -F _{prog} {prog}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# --- zsh ---------------------------------------------------------------------------------------------
+def _zsh_text(text: str) -> str:
+    """Text safe inside a single-quoted _arguments spec: no quotes, brackets or colons."""
+    text = re.sub(r"[\[\]'`\\$]", "", text).replace(":", "\\:")
+    return text[:70]
+
+
+def _zsh_action(value: Value, prog: str) -> str:
+    if value.choices:
+        return "(" + " ".join(value.choices) + ")"
+    return {FILE: "_files", DIR: "_files -/", PACK: f"_{prog}_packs", BOARD: f"_{prog}_boards"}.get(
+        value.kind, " "
+    )
+
+
+def _zsh_specs(options: Sequence[Option], prog: str) -> list[str]:
+    specs = []
+    for option in options:
+        exclusive = f"({' '.join(option.flags)})" if len(option.flags) > 1 else ""
+        for flag in option.flags:
+            spec = f"{exclusive}{flag}[{_zsh_text(option.help)}]"
+            if option.value is not None:
+                metavar = option.flags[-1].lstrip("-").upper()
+                spec += f":{metavar}:{_zsh_action(option.value, prog)}"
+            specs.append(f"'{spec}'")
+    return specs
+
+
+def zsh_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
+    top, subs = commands(parser)
+    prog = parser.prog
+    lines = [
+        f"#compdef {prog}",
+        f"# zsh completion for {prog}: source <({prog} completion zsh) after compinit,",
+        f"# or save it as _{prog} in a folder of $fpath",
+        f"_{prog}_packs() {{ _values 'built-in pack' {' '.join(packs)} }}",
+        f"_{prog}_boards() {{",
+        f"    _alternative 'packs:built-in pack:({' '.join(packs)})' 'files:board file:_files'",
+        "}",
+        f"_{prog}() {{",
+        "    local curcontext=$curcontext state line",
+        "    local -a commands",
+        "    commands=(",
+    ]
+    lines += [f"        '{c.name}:{_zsh_text(c.help)}'" for c in subs]
+    lines += [
+        "    )",
+        "    _arguments -C \\",
+        *(f"        {spec} \\" for spec in _zsh_specs(top, prog)),
+        "        '1:command:->command' \\",
+        "        '*::argument:->argument'",
+        "    case $state in",
+        f"        command) _describe -t commands '{prog} command' commands ;;",
+        "        argument)",
+        "            case $line[1] in",
+    ]
+    for command in subs:
+        specs = _zsh_specs(command.options, prog)
+        for k, (metavar, value, optional) in enumerate(command.positionals, 1):
+            specs.append(f"'{k}:{':' if optional else ''}{metavar}:{_zsh_action(value, prog)}'")
+        lines.append(f"                {command.name})")
+        lines.append("                    _arguments \\")
+        lines += [f"                        {spec} \\" for spec in specs[:-1]]
+        lines.append(f"                        {specs[-1]}" if specs else "                        ''")
+        lines.append("                    ;;")
+    lines += [
+        "            esac",
+        "            ;;",
+        "    esac",
+        "}",
+        "if [[ $zsh_eval_context[-1] == loadautofunc ]]; then",
+        f'    _{prog} "$@"',
+        "else",
+        f"    compdef _{prog} {prog}",
+        "fi",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# --- fish --------------------------------------------------------------------------------------------
+def _fish_text(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'")[:70] + "'"
+
+
+def _fish_flags(option: Option) -> str:
+    parts = []
+    for flag in option.flags:
+        if flag.startswith("--"):
+            parts.append(f"-l {flag[2:]}")
+        else:
+            parts.append(f"-s {flag[1:]}")
+    return " ".join(parts)
+
+
+def _fish_value(value: Value, packs: Sequence[str]) -> str:
+    if value.choices:
+        return f"-x -a {_fish_text(' '.join(value.choices))}"
+    if value.kind == FILE:
+        return "-r -F"
+    if value.kind == DIR:
+        return "-x -a '(__fish_complete_directories)'"
+    if value.kind == PACK:
+        return f"-x -a {_fish_text(' '.join(packs))}"
+    if value.kind == BOARD:  # files too
+        return f"-F -a {_fish_text(' '.join(packs))}"
+    return "-x"
+
+
+def fish_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
+    top, subs = commands(parser)
+    prog = parser.prog
+    c = f"complete -c {prog}"
+    lines = [f"# fish completion for {prog}: {prog} completion fish | source", f"{c} -f"]
+    for option in top:
+        lines.append(f"{c} -n __fish_use_subcommand {_fish_flags(option)} -d {_fish_text(option.help)}")
+    for command in subs:
+        lines.append(f"{c} -n __fish_use_subcommand -a {command.name} -d {_fish_text(command.help)}")
+    for command in subs:
+        when = f"-n '__fish_seen_subcommand_from {command.name}'"
+        for option in command.options:
+            takes = "" if option.value is None else " " + _fish_value(option.value, packs)
+            lines.append(f"{c} {when} {_fish_flags(option)}{takes} -d {_fish_text(option.help)}")
+        for metavar, value, _ in command.positionals[:1]:
+            if value.kind != NOTHING or value.choices:
+                lines.append(f"{c} {when} {_fish_value(value, packs)} -d {_fish_text(metavar)}")
+    return "\n".join(lines) + "\n"
+
+
+WRITERS: dict[str, Callable[[argparse.ArgumentParser, Sequence[str]], str]] = {
+    "bash": bash_script,
+    "zsh": zsh_script,
+    "fish": fish_script,
+}
+
+
+def script(shell: str) -> str:
+    """The completion script of ``shell`` for the whole ``rushhour`` command."""
+    from rushhour.cli import build_parser
+    from rushhour.levels import packs
+
+    return WRITERS[shell](build_parser(), [p.name for p in packs()])
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description=(
+            "Print the completion script of SHELL: subcommands, options, the fixed values of options "
+            "(engines, metrics, formats, packs) and files for BOARD complete with Tab.  See docs/cli.md."
+        ),
+        epilog=examples(
+            "source <(rushhour completion bash)            # in ~/.bashrc",
+            "rushhour completion zsh > ~/.zfunc/_rushhour  # a folder of $fpath, before compinit",
+            "rushhour completion fish > ~/.config/fish/completions/rushhour.fish",
+        ),
+    )
+    p.add_argument("shell", metavar="SHELL", choices=SHELLS, help="bash, zsh or fish")
+    p.set_defaults(func=cmd_completion)
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    sys.stdout.write(script(args.shell))
+    return 0

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from rushhour import __version__
-from rushhour.errors import RushHourError
+from rushhour.errors import ParameterError, RushHourError
 
 EXIT_OK, EXIT_NO, EXIT_ERROR = 0, 1, 2
 
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # so that a failed write (a full disk) is reported here, not at exit
         return status
     except RushHourError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err.as_options() if isinstance(err, ParameterError) else err}", file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly

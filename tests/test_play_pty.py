@@ -255,7 +255,9 @@ def test_no_argument_starts_the_first_unsolved_built_in_level(tmp_path: Path) ->
     assert any(row.split()[0] == f"{first.name}:2" and row.rstrip().endswith("-") for row in rows)
     as_json = run_piped(tmp_path, ["levels", "--json"], "")
     assert as_json.returncode == 0, as_json.stderr
-    listed = json.loads(as_json.stdout)
+    document = json.loads(as_json.stdout)
+    assert document["schema"] == "rushhour.levels" and as_json.stdout.count("\n") == 1
+    listed = document["packs"]
     assert [p["pack"] for p in listed] == [p.name for p in packs()]
     solved = [row["level"] for p in listed for row in p["levels"] if row["solved"]]
     assert solved == [f"{first.name}:1"]

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rushhour.board import METRICS, Board
+from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import FormatError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
@@ -150,7 +151,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     entry = resolve_board(args.board)
     board = entry.board
     if args.json:
-        print(jsonfmt.write_json(board, entry.meta), end="")
+        # the board's facts as the JSON format holds them (readable back as a board), then the rest
+        facts = {**jsonfmt.board_to_dict(board), "meta": dict(entry.meta)}
+        emit("show", {**facts, "board": entry_ref(entry), "won": board.is_won()})
         return 0
     title = entry.meta.get("name") or entry.label
     print(f"{title}: {board_summary(board)}")
@@ -172,17 +175,19 @@ def moves_of(board: Board, metric: str, oracle: str) -> list[str]:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    board = resolve_board(args.board).board
+    entry = resolve_board(args.board)
+    board = entry.board
     moves = moves_of(board, args.metric, args.oracle)
     if args.json:
-        data = {
+        body = {
+            "board": entry_ref(entry),
             "metric": args.metric,
             "oracle": args.oracle,
             "count": len(moves),
             "moves": moves,
             "won": board.is_won(),
         }
-        print(json.dumps(data))
+        emit("moves", body)
         return 0
     noun = "move" if len(moves) == 1 else "moves"
     print(f"{len(moves)} legal {noun} ({args.metric} metric, {args.oracle} oracle):")

@@ -87,14 +87,20 @@ def one_line(board: Board) -> tuple[str, str]:
     >>> one_line(Board.from_text("AA.B./...B./CC.../....."))
     ('AA.B./...B./CC.../.....', 'rows')
     """
-    for fmt in ("fogleman", "rows"):
-        try:
-            text = write_one(board, fmt).strip()
-        except FormatError:
-            continue
-        if fmt == "rows" or read_one(text, fmt) == board:
-            return text, fmt
+    from rushhour.formats.fogleman import fogleman_names
     from rushhour.formats.jsonfmt import board_to_dict
+
+    try:
+        text = write_one(board, "fogleman")
+        # the format maps cells to names one to one: it holds the board when it keeps every name
+        if all(old == new for old, new in fogleman_names(board).items()):
+            return text, "fogleman"
+    except FormatError:
+        pass
+    try:
+        return write_one(board, "rows"), "rows"
+    except FormatError:
+        pass
 
     return json.dumps(board_to_dict(board), separators=(",", ":")), "json"
 

@@ -74,10 +74,10 @@ def test_from_text_reads_back_what_to_text_writes(board: Board) -> None:
     assert "\n" not in rows and Board.from_text(rows) == board
 
 
-@given(boards(square=True, letters_only=True, goal_name="A", exit_side="right", wrap=False))
+@given(boards() | boards(square=True, letters_only=True, goal_name="A", exit_side="right", wrap=False))
 def test_one_line_text_identifies_the_board(board: Board) -> None:
     text, fmt = rushhour.api.one_line(board)
-    assert "\n" not in text and Board.from_text(text, fmt) == board
+    assert "\n" not in text and Board.from_text(text, fmt) == board and Board.from_text(text) == board
 
 
 def test_from_text_detects_each_format() -> None:

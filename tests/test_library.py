@@ -132,7 +132,8 @@ def test_to_dict_is_json_and_reads_back() -> None:
     [puzzle] = rushhour.generate(1, width=5, height=5, min_moves=3, max_moves=4, seed=1)
     cnf = rushhour.logic.encode(board)
     database = rushhour.enumerate_database(3)
-    for item in (solution, analysis, puzzle, cnf, database):
+    verdict = rushhour.logic.explain(board, "A+1")
+    for item in (solution, analysis, puzzle, cnf, database, verdict):
         data = json.loads(json.dumps(item.to_dict()))
         assert data == item.to_dict()
     for item in (solution, puzzle):

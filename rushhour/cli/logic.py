@@ -7,7 +7,6 @@ import re
 import sys
 from typing import Any
 
-from rushhour.api import board_ref
 from rushhour.board import Board, Move
 from rushhour.cli.core import add_color_flags, board_summary, color_wanted, draw
 from rushhour.cli.documents import emit, entry_ref
@@ -179,16 +178,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     oracle: MoveOracle = oracle_for(board)
     verdict = oracle.explain(board, move)
     if args.json:
-        body = {
-            "board": entry_ref(entry),
-            "move": str(move),
-            "legal": verdict.legal,
-            "reason": verdict.reason,
-            "proposition": verdict.proposition,
-            "core": list(verdict.core),
-            "solver": oracle.backend,
-        }
-        emit("explain", body)
+        emit("explain", {"board": entry_ref(entry), **verdict.to_dict(), "solver": oracle.backend})
         return 0 if verdict.legal else 1
     print(verdict)
     if verdict.legal:
@@ -210,23 +200,12 @@ def cmd_theorems(args: argparse.Namespace) -> int:
     outcomes = check_all(width, height, walls=args.walls)
     unexpected = [o for o in outcomes if not o.as_expected]
     if args.json:
-        rows = [
-            {
-                "title": o.theorem.title,
-                "verdict": o.verdict.lower(),
-                "expected": "proved" if o.theorem.expected else "refuted",
-                "as_expected": o.as_expected,
-                "counterexample": None if o.counterexample is None else board_ref(o.counterexample),
-                "seconds": round(o.seconds, 6),
-            }
-            for o in outcomes
-        ]
         body = {
             "width": width,
             "height": height,
             "walls": args.walls,
             "shape": shape.describe(),
-            "theorems": rows,
+            "theorems": [o.to_dict() for o in outcomes],
             "proved": sum(o.proved for o in outcomes),
             "refuted": sum(not o.proved for o in outcomes),
             "unexpected": len(unexpected),

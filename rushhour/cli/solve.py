@@ -278,15 +278,13 @@ def solve_stopped(
 def timed_body(entry: Entry, found: Schedule, err: LimitReachedError | None = None) -> dict[str, Any]:
     """The ``rushhour.timed`` document: the schedule, with the moves listed as ``solve`` lists them;
     for a search stopped by ``err``, no schedule and what the search learned."""
-    data = found.as_dict()
-    moves = [str(m) for m in found.moves]
+    data = found.to_dict()
     body: dict[str, Any] = {
         "board": entry_ref(entry),
         "status": "solved" if found.solved else "unsolvable",
         **data,
-        "length": len(moves) if found.solved else None,
+        "length": data["length"] if found.solved else None,
         "steps": found.steps if found.solved else None,
-        "moves": moves,
         "lower_bound": None,
         "message": None,
     }

@@ -477,7 +477,17 @@ class Board:
         return reach[0], reach[1]
 
     def legal_moves(self, metric: str = "moves") -> list[Move]:
-        """Every legal move, in vehicle order, nearest first.  ``steps`` lists only distance 1."""
+        """Every legal move, in vehicle order, nearest first.  ``steps`` lists only distance 1.
+
+        These are the reference rules; :func:`rushhour.logic.legal_moves` asks the SAT encoding and
+        gives the same list.
+
+        >>> board = Board.from_text("AA.B/...B/CC../....")
+        >>> board.legal_moves()
+        [Move('A', +1), Move('B', +1), Move('B', +2), Move('C', +1), Move('C', +2)]
+        >>> board.legal_moves("steps")
+        [Move('A', +1), Move('B', +1), Move('C', +1)]
+        """
         check_metric(metric)
         occ = self.occupancy()
         moves: list[Move] = []

@@ -1,33 +1,89 @@
-"""rushhour: Rush Hour in propositional logic, played, solved, generated and explained."""
+"""rushhour: Rush Hour in propositional logic, played, solved, generated and explained.
 
+>>> import rushhour
+>>> board = rushhour.Board.from_text("AA...B/.....B/CC.D../...D../EEE.../......")
+>>> board.legal_moves()[:3]
+[Move('A', +1), Move('A', +2), Move('A', +3)]
+>>> solution = rushhour.solve(board)
+>>> solution.length, solution.optimal, [str(m) for m in solution.moves]
+(2, True, ['B+1', 'A+4'])
+
+The names a program needs are here: :func:`load`, :class:`Board` (``from_text``, ``to_text``,
+``legal_moves``), :class:`Move`, :func:`solve`, :func:`analyze`, :func:`generate`,
+:func:`enumerate_database`, the :mod:`rushhour.logic` layer and the :class:`RushHourError` family.
+Nothing heavy is imported until it is used.  docs/library.md is the guide.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rushhour.api import Database, analyze, enumerate_database, generate_puzzles, load, solve
 from rushhour.board import Board, Exit, Layout, Move, Target, Vehicle
 from rushhour.errors import (
     BoardError,
     BoardNotFoundError,
     FormatError,
+    GameError,
     IllegalMoveError,
+    LimitReachedError,
     MoveError,
+    ParameterError,
     ParseError,
     RushHourError,
+    SolverError,
     UnknownVehicleError,
 )
 
+if TYPE_CHECKING:
+    from rushhour import generate, logic
+    from rushhour.search import Analysis, Solution
+
 __version__ = "0.1.0"
 
+# ``rushhour.generate`` is the generator module, which can be called as the function
+# :func:`generate_puzzles`; it and ``rushhour.logic`` are imported on first use.
+_LAZY_MODULES = ("generate", "logic")
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f"rushhour.{name}")
+    if name in ("Solution", "Analysis"):
+        return getattr(importlib.import_module("rushhour.search"), name)
+    raise AttributeError(f"module 'rushhour' has no attribute {name!r}")
+
+
 __all__ = [
+    "Analysis",
     "Board",
     "BoardError",
     "BoardNotFoundError",
+    "Database",
     "Exit",
     "FormatError",
+    "GameError",
     "IllegalMoveError",
     "Layout",
+    "LimitReachedError",
     "Move",
     "MoveError",
+    "ParameterError",
     "ParseError",
     "RushHourError",
+    "Solution",
+    "SolverError",
     "Target",
     "UnknownVehicleError",
     "Vehicle",
     "__version__",
+    "analyze",
+    "enumerate_database",
+    "generate",
+    "generate_puzzles",
+    "load",
+    "logic",
+    "solve",
 ]

@@ -226,6 +226,11 @@ class Layout:
             return offset + length == self.height
         return offset == 0
 
+    @property
+    def goal_index(self) -> int:
+        """The goal vehicle's index in :attr:`names` (``Board.goal`` is its name)."""
+        return self.goal
+
     def goal_offsets(self) -> list[int]:
         """Every offset of the goal vehicle that wins (one, except on tiny wrap lanes)."""
         g = self.goal
@@ -290,6 +295,47 @@ class Board:
         object.__setattr__(board, "state", state)
         object.__setattr__(board, "_hash", hash((layout, state)))
         return board
+
+    @classmethod
+    def from_text(cls, text: str, format: str | None = None) -> Board:
+        """The one board of ``text``, in ``format`` or the format detected when it is None.
+
+        Every format the project reads is read: ``grid`` (rows, optionally after ``# key: value``
+        headers), ``fogleman`` (a string or a database line), ``csv``, ``json``, and ``rows``: grid rows
+        joined by ``/`` on one line.  Raises :class:`~rushhour.errors.ParseError` (with the line and
+        column) or :class:`BoardError`; a text holding several boards is refused too.
+
+        >>> board = Board.from_text("AA...B/.....B/CC.D../...D../EEE.../......")
+        >>> board.width, board.height, board.goal, board.names
+        (6, 6, 'A', ('A', 'B', 'C', 'D', 'E'))
+        >>> Board.from_text("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo").vehicle("A")
+        Vehicle(name='A', orientation='H', length=2, row=2, col=3)
+        """
+        from rushhour.api import read_one
+
+        return read_one(text, format)
+
+    def to_text(self, format: str = "grid") -> str:
+        """The board written in ``format``: ``grid``, ``fogleman``, ``csv``, ``json`` or ``rows``
+        (grid rows joined by ``/``).  :meth:`from_text` reads every one of them back as this board;
+        a format that cannot hold it raises :class:`~rushhour.errors.FormatError`.
+
+        >>> board = Board.from_text("AA...B/.....B/CC.D../...D../EEE.../......")
+        >>> board.to_text("fogleman")
+        'AAoooBoooooBCCoDoooooDooEEEooooooooo'
+        >>> print(board.to_text(), end="")
+        AA...B
+        .....B
+        CC.D..
+        ...D..
+        EEE...
+        ......
+        >>> Board.from_text(board.to_text("json")) == board
+        True
+        """
+        from rushhour.api import write_one
+
+        return write_one(self, format)
 
     def with_state(self, state: Iterable[int], *, check: bool = True) -> Board:
         """The same layout at other offsets; with ``check`` the position is validated."""
@@ -441,7 +487,17 @@ class Board:
         return reach[0], reach[1]
 
     def legal_moves(self, metric: str = "moves") -> list[Move]:
-        """Every legal move, in vehicle order, nearest first.  ``steps`` lists only distance 1."""
+        """Every legal move, in vehicle order, nearest first.  ``steps`` lists only distance 1.
+
+        These are the reference rules; :func:`rushhour.logic.legal_moves` asks the SAT encoding and
+        gives the same list.
+
+        >>> board = Board.from_text("AA.B/...B/CC../....")
+        >>> board.legal_moves()
+        [Move('A', +1), Move('B', +1), Move('B', +2), Move('C', +1), Move('C', +2)]
+        >>> board.legal_moves("steps")
+        [Move('A', +1), Move('B', +1), Move('C', +1)]
+        """
         check_metric(metric)
         occ = self.occupancy()
         moves: list[Move] = []

@@ -119,15 +119,15 @@ def status_parts(game: Game, optimal: str | None = None) -> list[str]:
 
 
 def win_lines(result: Result) -> list[str]:
-    lines = [f"Solved in {plural(result.moves, 'move')} ({plural(result.steps, 'step')})."]
+    lines = [f"Solved in {plural(result.length, 'move')} ({plural(result.steps, 'step')})."]
     if result.optimal is None:
         lines.append("The optimal number of moves of this level is not known.")
     elif result.perfect:
-        lines.append(f"PERFECT: {plural(result.moves, 'move')}, the optimum!")
-    elif result.moves == result.optimal:
-        lines.append(f"{plural(result.moves, 'move')}, the optimum, but not PERFECT: help was used.")
+        lines.append(f"PERFECT: {plural(result.length, 'move')}, the optimum!")
+    elif result.length == result.optimal:
+        lines.append(f"{plural(result.length, 'move')}, the optimum, but not PERFECT: help was used.")
     else:
-        extra = result.moves - result.optimal
+        extra = result.length - result.optimal
         lines.append(f"The optimum is {plural(result.optimal, 'move')}: {extra} more than needed.")
     notes = []
     if result.hints:
@@ -881,7 +881,7 @@ def record_win(progress: Progress, level: Level, result: Result) -> None:
     progress.record_win(
         level.key,
         level.board,
-        moves=result.moves,
+        moves=result.length,
         steps=result.steps,
         optimal=result.optimal,
         hints=result.hints,

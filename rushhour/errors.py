@@ -6,6 +6,7 @@ Every error the library raises on purpose is a :class:`RushHourError`; the comma
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # for annotations only: board.py imports this module
@@ -104,3 +105,23 @@ class SaveFileError(RushHourError):
     def __init__(self, message: str, *, moved_to: str | None = None) -> None:
         self.moved_to = moved_to
         super().__init__(message)
+
+
+class ParameterError(RushHourError):
+    """A library argument out of range.
+
+    The message names parameters as the library spells them (``min_moves must be at least 1``); the
+    ``template`` marks each name as ``{min_moves}``, so that :meth:`as_options` can name them as the
+    command line does (``--min-moves must be at least 1``).
+    """
+
+    def __init__(self, template: str) -> None:
+        self.template = template
+        super().__init__(_PARAMETER.sub(lambda m: m.group(1), template))
+
+    def as_options(self) -> str:
+        """The message with each parameter written as its command-line option."""
+        return _PARAMETER.sub(lambda m: "--" + m.group(1).replace("_", "-"), self.template)
+
+
+_PARAMETER = re.compile(r"\{([a-z_]+)\}")

@@ -29,15 +29,32 @@ Solver = Callable[[Board], Sequence[Move] | None]
 
 @dataclass(frozen=True)
 class Result:
-    """How a level was solved."""
+    """How a level was solved: ``length`` moves (``moves``, the moves themselves) of ``steps`` cells,
+    against the ``optimal`` number of moves (None when unknown), with the help used."""
 
-    moves: int
+    length: int
     steps: int
     optimal: int | None
     hints: int
     solution_shown: bool
     earlier_hints: int = 0  # hints of games of this level left unsolved before this one
     earlier_solution: bool = False  # whether one of those games showed the solution
+    moves: tuple[Move, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: every field, the moves in ``A+2`` notation, and whether the win was perfect."""
+        return {
+            "length": self.length,
+            "steps": self.steps,
+            "moves": [str(m) for m in self.moves],
+            "optimal": self.optimal,
+            "extra": self.extra,
+            "hints": self.hints,
+            "solution_shown": self.solution_shown,
+            "earlier_hints": self.earlier_hints,
+            "earlier_solution": self.earlier_solution,
+            "perfect": self.perfect,
+        }
 
     @property
     def helped(self) -> bool:
@@ -47,12 +64,12 @@ class Result:
     @property
     def perfect(self) -> bool:
         """Solved in the optimal number of moves without a hint and without seeing the solution."""
-        return self.optimal is not None and self.moves == self.optimal and not self.helped
+        return self.optimal is not None and self.length == self.optimal and not self.helped
 
     @property
     def extra(self) -> int | None:
         """Moves beyond the optimum (None when the optimum is unknown)."""
-        return None if self.optimal is None else self.moves - self.optimal
+        return None if self.optimal is None else self.length - self.optimal
 
 
 class Game:
@@ -144,6 +161,7 @@ class Game:
             self.hints_used,
             self.solutions_shown > 0,
             *self.help_before,
+            moves=self.history,
         )
 
     # --- playing ---------------------------------------------------------------------------------

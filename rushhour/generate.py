@@ -30,13 +30,16 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import random
+import sys
 import time
+import types
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Vehicle
-from rushhour.errors import LimitReachedError, RushHourError, SolverError
+from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.search import Analysis, Solution, analyze, solve
 from rushhour.text import plural
@@ -95,29 +98,30 @@ class Settings:
         if self.method not in METHODS:
             raise RushHourError(f"unknown method {self.method!r}: use {' or '.join(METHODS)}")
         if self.min_moves < 1:
-            raise RushHourError(f"--min-moves must be at least 1, not {self.min_moves}")
+            raise ParameterError(f"{{min_moves}} must be at least 1, not {self.min_moves}")
         if self.max_moves is not None and self.max_moves < self.min_moves:
-            raise RushHourError(
-                f"--max-moves {self.max_moves} is below --min-moves {self.min_moves}: no length fits"
+            raise ParameterError(
+                f"{{max_moves}} {self.max_moves} is below {{min_moves}} {self.min_moves}: no length fits"
             )
         lo, hi = self.bag
         if lo < 2 or lo > hi:
-            raise RushHourError(f"--vehicles {lo}-{hi} is not a range of at least 2 (the goal car counts)")
+            raise ParameterError(f"{{vehicles}} {lo}-{hi} is not a range of at least 2 (the goal car counts)")
         if hi > MAX_VEHICLES:
-            raise RushHourError(f"--vehicles {hi} is too many: the formats hold {MAX_VEHICLES} at most")
+            raise ParameterError(f"{{vehicles}} {hi} is too many: the formats hold {MAX_VEHICLES} at most")
         trucks = self.trucks
         if trucks is not None:
             if trucks[0] < 0 or trucks[0] > trucks[1]:
-                raise RushHourError(f"--trucks {trucks[0]}-{trucks[1]} is not a range")
+                raise ParameterError(f"{{trucks}} {trucks[0]}-{trucks[1]} is not a range")
             if trucks[0] > hi - 1:
-                raise RushHourError(
-                    f"--trucks {trucks[0]} is more than the other vehicles ({hi - 1} at most with --vehicles)"
+                raise ParameterError(
+                    f"{{trucks}} {trucks[0]} is more than the other vehicles "
+                    f"({hi - 1} at most with {{vehicles}})"
                 )
         wlo, whi = self.walls
         if wlo < 0 or wlo > whi:
-            raise RushHourError(f"--walls {wlo}-{whi} is not a range")
+            raise ParameterError(f"{{walls}} {wlo}-{whi} is not a range")
         if whi > w * h // 4:
-            raise RushHourError(f"--walls {whi} is too many for a {w}x{h} board: {w * h // 4} at most")
+            raise ParameterError(f"{{walls}} {whi} is too many for a {w}x{h} board: {w * h // 4} at most")
         if 2 * lo + (trucks[0] if trucks else 0) + wlo > w * h:
             raise RushHourError(f"{lo} vehicles and {wlo} walls do not fit on a {w}x{h} board: ask for fewer")
         return self
@@ -368,10 +372,11 @@ def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
 @dataclass(frozen=True)
 class Puzzle:
     """A verified puzzle: the start position (vehicles named in reading order, the goal car ``A``), its
-    optimal solution, and where it came from."""
+    optimal solution ``moves`` (``length`` of them, ``steps`` cells in all), the size of its reachable
+    set (``cluster``), and where it came from (``seed``, ``attempt``, ``method``)."""
 
     board: Board
-    solution: tuple[Move, ...]
+    moves: tuple[Move, ...]
     cluster: int
     seed: int
     attempt: int
@@ -380,22 +385,44 @@ class Puzzle:
     key: Hashable = field(compare=False, repr=False)
 
     @property
-    def moves(self) -> int:
-        return len(self.solution)
+    def length(self) -> int:
+        """The number of moves of the optimal solution."""
+        return len(self.moves)
+
+    @property
+    def solution(self) -> tuple[Move, ...]:
+        """The optimal solution: the same as :attr:`moves` (the older name)."""
+        return self.moves
 
     @property
     def steps(self) -> int:
-        return sum(abs(m.distance) for m in self.solution)
+        return sum(abs(m.distance) for m in self.moves)
 
     @property
     def difficulty(self) -> tuple[int, int]:
         """How hard the puzzle is: its optimal moves, then the size of its reachable set."""
-        return (self.moves, self.cluster)
+        return (self.length, self.cluster)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: the board (one line of text and its size), the optimal solution and the
+        puzzle's origin."""
+        from rushhour.api import board_ref
+
+        return {
+            "board": board_ref(self.board),
+            "length": self.length,
+            "steps": self.steps,
+            "moves": [str(m) for m in self.moves],
+            "cluster": self.cluster,
+            "seed": self.seed,
+            "attempt": self.attempt,
+            "method": self.method,
+        }
 
     def meta(self, name: str | None = None) -> dict[str, str]:
         """The header of the puzzle in a board file."""
         out = {"name": name} if name else {}
-        out["moves"] = str(self.moves)
+        out["moves"] = str(self.length)
         out["steps"] = str(self.steps)
         out["cluster"] = str(self.cluster)
         out["seed"] = str(self.seed)
@@ -678,13 +705,13 @@ class Generator:
     ) -> Iterator[Puzzle]:
         """Yield puzzles in the order of the tries that made them (the same for any ``jobs``)."""
         if count < 1:
-            raise RushHourError(f"--count must be at least 1, not {count}")
+            raise ParameterError(f"{{count}} must be at least 1, not {count}")
         if jobs < 1:
-            raise RushHourError(f"--jobs must be at least 1, not {jobs}")
+            raise ParameterError(f"{{jobs}} must be at least 1, not {jobs}")
         if max_tries is not None and max_tries < 1:
-            raise RushHourError(f"--max-tries must be at least 1, not {max_tries}")
+            raise ParameterError(f"{{max_tries}} must be at least 1, not {max_tries}")
         if time_limit is not None and not time_limit > 0:
-            raise RushHourError(f"--time-limit must be a positive number of seconds, not {time_limit}")
+            raise ParameterError(f"{{time_limit}} must be a positive number of seconds, not {time_limit}")
         began = time.perf_counter()
         # every search of every try gets the time left, so a try stops at the deadline too
         deadline = None if time_limit is None else time.time() + time_limit
@@ -704,7 +731,7 @@ class Generator:
             if puzzle is not None:
                 seen.add(puzzle.key)
                 stats.made += 1
-                stats.lengths[puzzle.moves] += 1
+                stats.lengths[puzzle.length] += 1
             stats.seconds = time.perf_counter() - began
             if on_try is not None:
                 on_try(outcome, stats)
@@ -776,7 +803,7 @@ def from_database(
     from rushhour.enumerate import board_of, read_database
 
     if max_moves is not None and max_moves < min_moves:
-        raise RushHourError(f"--max-moves {max_moves} is below --min-moves {min_moves}: no length fits")
+        raise ParameterError(f"{{max_moves}} {max_moves} is below {{min_moves}} {min_moves}: no length fits")
     band = [
         entry
         for entry in read_database(path)
@@ -792,3 +819,17 @@ def from_database(
             raise RushHourError(f"{path}: the database gives {text} {moves} moves, the solver {found}")
         puzzles.append(Puzzle(board, solution.moves, cluster, seed, attempt, "database", key=text))
     return puzzles, len(band)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable: ``rushhour.generate(5, min_moves=20, seed=7)`` is
+    :func:`rushhour.api.generate_puzzles` (the package attribute ``generate`` is this module as soon
+    as anything imports it, so the module itself is what a caller meets)."""
+
+    def __call__(self, count: int = 1, **settings: Any) -> list[Puzzle]:
+        from rushhour.api import generate_puzzles
+
+        return generate_puzzles(count, **settings)
+
+
+sys.modules[__name__].__class__ = _CallableModule

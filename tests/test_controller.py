@@ -226,7 +226,7 @@ def test_a_hint_highlights_plays_on_enter_and_takes_perfect_away(tmp_path: Path)
     assert c.game.history == (Move("B", -1),) and c.hint is None
     press(c, "A", "right", "right", "right")
     assert c.mode is Mode.WON and c.result is not None
-    assert c.result.moves == 2 and not c.result.perfect
+    assert c.result.length == 2 and not c.result.perfect
     assert "not PERFECT: help was used" in "\n".join(c.win_text())
     record = progress.get(c.level.key, c.level.board)
     assert record is not None and not record.perfect and record.hints == 1
@@ -478,7 +478,7 @@ def test_a_level_left_unsolved_after_help_is_remembered_and_the_next_win_is_not_
     # played again and won in the optimum without help: not PERFECT, the earlier help is said and saved
     again, _ = make(level, progress=Progress.load(path))
     press(again, "B", "up", "A", "right", "right", "right")
-    assert again.mode is Mode.WON and again.result is not None and again.result.moves == 2
+    assert again.mode is Mode.WON and again.result is not None and again.result.length == 2
     assert not again.result.perfect
     text = "\n".join(again.win_text())
     assert "not PERFECT: help was used" in text and "Help in earlier games of this level: 1 hint, the solution." in text

@@ -29,8 +29,8 @@ def test_drawn_puzzles_are_database_lines_in_the_band(database: Path) -> None:
     assert len(puzzles) == 20 and len({p.key for p in puzzles}) == 20
     for p in puzzles:
         moves, cluster = lines[str(p.key)]
-        assert p.moves == moves == solve(p.board).length and p.cluster == cluster
-        assert 8 <= p.moves <= 12
+        assert p.length == moves == solve(p.board).length and p.cluster == cluster
+        assert 8 <= p.length <= 12
 
 
 def test_the_same_seed_draws_the_same_puzzles(database: Path) -> None:

@@ -220,7 +220,7 @@ def test_win_ends_play_and_reports_the_result() -> None:
         game.play(move)
     assert game.won
     result = game.result()
-    assert (result.moves, result.steps, result.optimal, result.hints) == (4, 9, 4, 0)
+    assert (result.length, result.steps, result.optimal, result.hints) == (4, 9, 4, 0)
     assert result.perfect and not result.solution_shown
     with pytest.raises(GameError, match="already solved"):
         game.play("A-1")
@@ -240,7 +240,7 @@ def test_help_costs_the_perfect_score() -> None:
     for move in ("F+3", "C+1", "D-1", "A+4"):
         hinted.play(move)
     result = hinted.result()
-    assert result.moves == 4 and result.extra == 0 and result.hints == 1
+    assert result.length == 4 and result.extra == 0 and result.hints == 1
     assert result.helped and not result.perfect
     shown = new_game(EASY, optimal=4)
     steps = shown.solution()
@@ -259,7 +259,7 @@ def test_a_longer_win_is_not_perfect() -> None:
     for move in ("F+1", "F+2", "C+1", "D-1", "A+4"):
         game.play(move)
     result = game.result()
-    assert result.moves == 5 and result.extra == 1 and not result.perfect
+    assert result.length == 5 and result.extra == 1 and not result.perfect
 
 
 def test_given_optimal_is_not_asked_of_the_solver() -> None:

@@ -114,19 +114,19 @@ def test_every_puzzle_is_verified_optimal_and_the_hardest_of_its_cluster() -> No
         assert p.board.goal == "A" and not p.board.is_won()
         assert verify(p.board, p.solution).is_won()
         again = solve(p.board)
-        assert again.optimal and again.length == p.moves
+        assert again.optimal and again.length == p.length
         a = analyze(p.board)
-        assert a.start_distance == a.hardest_distance == p.moves
+        assert a.start_distance == a.hardest_distance == p.length
         assert a.cluster_size == p.cluster
         assert p.steps == sum(abs(m.distance) for m in p.solution)
 
 
 def test_lengths_stay_in_range() -> None:
-    assert all(5 <= p.moves <= 9 for p in small_run(1))
+    assert all(5 <= p.length <= 9 for p in small_run(1))
     exact = tuple(Generator(Settings(min_moves=7, max_moves=7, seed=4)).run(3))
-    assert [p.moves for p in exact] == [7, 7, 7]
+    assert [p.length for p in exact] == [7, 7, 7]
     at_least = tuple(Generator(Settings(min_moves=12, seed=4)).run(2))
-    assert all(p.moves >= 12 for p in at_least)
+    assert all(p.length >= 12 for p in at_least)
 
 
 def test_no_two_puzzles_share_a_cluster() -> None:
@@ -151,7 +151,7 @@ def test_every_vehicle_matters() -> None:
             rest = [u for u in p.board.vehicles if u.name != v.name]
             smaller = Board(p.board.width, p.board.height, rest, walls=p.board.walls)
             shorter = solve(smaller)
-            assert shorter.length < p.moves, f"{v.name} does not matter in {p.board!r}"
+            assert shorter.length < p.length, f"{v.name} does not matter in {p.board!r}"
 
 
 def test_vehicles_trucks_and_walls_are_as_asked() -> None:
@@ -168,15 +168,15 @@ def test_larger_boards() -> None:
     for p in Generator(s).run(1):
         assert (p.board.width, p.board.height) == (7, 6)
         assert p.board.layout.exit is not None and p.board.layout.exit.index == 2
-        assert 4 <= p.moves <= 8
-        assert solve(p.board).length == p.moves
+        assert 4 <= p.length <= 8
+        assert solve(p.board).length == p.length
 
 
 def test_walk_method_uses_the_walked_position() -> None:
     s = Settings(min_moves=3, max_moves=6, method="walk", seed=6)
     for p in Generator(s).run(2, max_tries=2000):
-        assert p.method == "walk" and 3 <= p.moves <= 6
-        assert solve(p.board).length == p.moves
+        assert p.method == "walk" and 3 <= p.length <= 6
+        assert solve(p.board).length == p.length
         assert analyze(p.board).cluster_size == p.cluster
 
 
@@ -228,11 +228,11 @@ def test_a_nine_by_nine_try_climbs_from_a_packed_bag() -> None:
     outcome = attempt(s, 4)
     puzzle = outcome.puzzle
     assert puzzle is not None, outcome.reason
-    assert puzzle.board.width == 9 and puzzle.moves >= 12
-    assert solve(puzzle.board).length == puzzle.moves
+    assert puzzle.board.width == 9 and puzzle.length >= 12
+    assert solve(puzzle.board).length == puzzle.length
     sketch = Sketch.of(puzzle.board)
     for k in range(len(sketch.pieces)):
-        assert solve(sketch.without(k).board(), engine="astar").length < puzzle.moves
+        assert solve(sketch.without(k).board(), engine="astar").length < puzzle.length
 
 
 def test_the_naming_is_the_same_across_a_cluster() -> None:

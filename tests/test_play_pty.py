@@ -255,7 +255,9 @@ def test_no_argument_starts_the_first_unsolved_built_in_level(tmp_path: Path) ->
     assert any(row.split()[0] == f"{first.name}:2" and row.rstrip().endswith("-") for row in rows)
     as_json = run_piped(tmp_path, ["levels", "--json"], "")
     assert as_json.returncode == 0, as_json.stderr
-    listed = json.loads(as_json.stdout)
+    document = json.loads(as_json.stdout)
+    assert document["schema"] == "rushhour.levels" and as_json.stdout.count("\n") == 1
+    listed = document["packs"]
     assert [p["pack"] for p in listed] == [p.name for p in packs()]
     solved = [row["level"] for p in listed for row in p["levels"] if row["solved"]]
     assert solved == [f"{first.name}:1"]
@@ -392,7 +394,7 @@ def test_levels_shows_the_help_a_win_had(tmp_path: Path) -> None:
     rows = {row.split()[0]: row for row in listing.stdout.splitlines() if row.startswith("  ")}
     assert rows[f"{first.name}:1"].endswith("solved in 9 (2 hints)")
     assert rows[f"{first.name}:2"].endswith("solved in 9 (solution seen)")
-    as_json = json.loads(run_piped(tmp_path, ["levels", first.name, "--json"], "").stdout)
+    as_json = json.loads(run_piped(tmp_path, ["levels", first.name, "--json"], "").stdout)["packs"]
     row = as_json[0]["levels"][1]
     assert (row["hints"], row["solution_seen"], row["perfect"]) == (0, True, False)
 
@@ -469,7 +471,7 @@ def test_a_line_mode_win_after_seeing_the_solution_is_not_perfect(tmp_path: Path
     listing = run_piped(tmp_path, ["levels", first.name], "")
     row = next(r for r in listing.stdout.splitlines() if r.split()[:1] == [f"{first.name}:1"])
     assert row.endswith(f"solved in {len(solution.moves)} (solution seen)") and "perfect" not in row
-    as_json = json.loads(run_piped(tmp_path, ["levels", first.name, "--json"], "").stdout)
+    as_json = json.loads(run_piped(tmp_path, ["levels", first.name, "--json"], "").stdout)["packs"]
     assert (as_json[0]["levels"][0]["perfect"], as_json[0]["levels"][0]["solution_seen"]) == (False, True)
 
 

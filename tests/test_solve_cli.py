@@ -45,7 +45,7 @@ def test_a_one_move_solution_is_said_in_the_singular(capsys: pytest.CaptureFixtu
 def test_solve_json_replays(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "solve", HARDEST, "--json", "--engine", "astar")
     data = json.loads(out)
-    assert status == 0 and data["solved"] and data["optimal"] and data["length"] == 51
+    assert status == 0 and data["status"] == "solved" and data["optimal"] and data["length"] == 51
     board = fogleman.parse_line(HARDEST)[0]
     verify(board, [Move.parse(m) for m in data["moves"]])
     assert data["steps"] == sum(Move.parse(m).steps for m in data["moves"])
@@ -62,7 +62,7 @@ def test_unsolvable_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "solve", UNSOLVABLE, "--no-color")
     assert status == 1 and "Unsolvable: all 8 reachable positions" in out
     status, out, _ = run(capsys, "solve", UNSOLVABLE, "--json")
-    assert status == 1 and json.loads(out)["solved"] is False and json.loads(out)["optimal"] is True
+    assert status == 1 and json.loads(out)["status"] == "unsolvable" and json.loads(out)["optimal"] is True
 
 
 @pytest.mark.parametrize(
@@ -89,7 +89,7 @@ def test_limits_stop_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "solve", HARDEST, "--max-states", "50")
     assert status == 3 and "the limit is 50" in err and "--max-states" in err
     status, out, _ = run(capsys, "solve", HARDEST, "--max-states", "50", "--json")
-    assert status == 3 and json.loads(out)["stopped"] is True
+    assert status == 3 and json.loads(out)["status"] == "stopped"
     status, _, err = run(capsys, "analyze", HARDEST, "--max-states", "50")
     assert status == 3 and "without an answer" in err
     status, _, err = run(capsys, "solve", HARDEST, "--time-limit", "0.000001")
@@ -108,7 +108,7 @@ def test_batch_lines_summary_and_jobs(capsys: pytest.CaptureFixture[str], tmp_pa
     status, out2, _ = run(capsys, "solve", "--batch", str(path), "--jobs", "2", "--json")
     assert status == 0
     records = [json.loads(line) for line in out2.splitlines()]
-    assert records[-1]["summary"]["agree"] == 12 and records[-1]["summary"]["jobs"] == 2
+    assert records[-1]["agree"] == 12 and records[-1]["jobs"] == 2
     assert [r["length"] for r in records[:-1]] == [int(line.split()[0]) for line in lines]
 
 
@@ -154,8 +154,8 @@ def test_analyze_prints_the_cluster(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Hardest position (51 moves from a win):" in out
     status, out, _ = run(capsys, "analyze", HARDEST, "--json")
     data = json.loads(out)
-    assert data["cluster_size"] == 4780 and sum(data["histogram"].values()) == 4780
-    assert data["hardest_distance"] == 51 and len(data["hardest_rows"]) == 6
+    assert data["cluster_size"] == 4780 and sum(data["histogram"]) == 4780
+    assert data["hardest_distance"] == 51 and data["hardest"]["width"] == 6
     status, out, _ = run(capsys, "analyze", UNSOLVABLE, "--no-color")
     assert status == 1 and "Unsolvable" in out
 
@@ -164,5 +164,5 @@ def test_other_engines_from_the_command_line(capsys: pytest.CaptureFixture[str])
     for engine in ("random", "improve"):
         status, out, _ = run(capsys, "solve", EASY, "--engine", engine, "--seed", "3", "--json")
         data = json.loads(out)
-        assert status == 0 and data["solved"] and data["engine"] == engine
+        assert status == 0 and data["status"] == "solved" and data["engine"] == engine
         verify(fogleman.parse_line(EASY)[0], [Move.parse(m) for m in data["moves"]])

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from rushhour import __version__
 from rushhour.cli.core import Parser, UsageError, examples
-from rushhour.errors import RushHourError
+from rushhour.errors import ParameterError, RushHourError
 
 EXIT_OK, EXIT_NO, EXIT_ERROR = 0, 1, 2
 
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {err}; try '{parser.subcommand(args.command).prog} --help'", file=sys.stderr)
         return EXIT_ERROR
     except RushHourError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err.as_options() if isinstance(err, ParameterError) else err}", file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly

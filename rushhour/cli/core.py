@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from rushhour.board import METRICS, Board
+from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
@@ -297,7 +298,9 @@ def register(sub: Any) -> None:
         ),
     )
     add_board(p, more="; a file or pack of many boards converts them all")
-    p.add_argument("--to", choices=FORMATS, type=str.lower, required=True, dest="fmt", help="the format to write")
+    p.add_argument(
+        "--to", choices=FORMATS, type=str.lower, required=True, dest="fmt", help="the format to write"
+    )
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.set_defaults(func=cmd_convert)
 
@@ -308,7 +311,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     entry = resolve_board(args.board)
     board = entry.board
     if args.json:
-        print(jsonfmt.write_json(board, entry.meta), end="")
+        # the board's facts as the JSON format holds them (readable back as a board), then the rest
+        facts = {**jsonfmt.board_to_dict(board), "meta": dict(entry.meta)}
+        emit("show", {**facts, "board": entry_ref(entry), "won": board.is_won()})
         return 0
     title = entry.meta.get("name") or entry.label
     print(f"{title}: {board_summary(board)}")
@@ -330,17 +335,19 @@ def moves_of(board: Board, metric: str, oracle: str) -> list[str]:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    board = resolve_board(args.board).board
+    entry = resolve_board(args.board)
+    board = entry.board
     moves = moves_of(board, args.metric, args.oracle)
     if args.json:
-        data = {
+        body = {
+            "board": entry_ref(entry),
             "metric": args.metric,
             "oracle": args.oracle,
             "count": len(moves),
             "moves": moves,
             "won": board.is_won(),
         }
-        print(json.dumps(data))
+        emit("moves", body)
         return 0
     print(f"{plural(len(moves), 'legal move')} ({args.metric} metric, {args.oracle} oracle):")
     if moves:

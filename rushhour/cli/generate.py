@@ -10,7 +10,9 @@ import shlex
 import sys
 from typing import Any, TextIO
 
+from rushhour.api import board_ref
 from rushhour.cli.core import examples, option_count, option_jobs, option_seconds, refuse_given
+from rushhour.cli.documents import emit
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
@@ -132,6 +134,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     p.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON document per puzzle on stdout, as it is made (the boards go to --out if given)",
+    )
+    p.add_argument(
         "--from-db",
         metavar="FILE",
         help="draw the puzzles from a database (rushhour enumerate) instead: uniformly among its lines "
@@ -208,6 +215,8 @@ class _Writer:
     def __init__(self, args: argparse.Namespace, settings: Settings, count: int) -> None:
         self.fmt: str = args.fmt
         self.out: str | None = args.out
+        self.json: bool = args.json
+        self.count = count
         self.to_dir = _is_dir(self.out)
         self.prefix: str = args.name
         self.made: list[tuple[Puzzle, dict[str, str]]] = []
@@ -241,11 +250,16 @@ class _Writer:
     def _emit(self, puzzle: Puzzle) -> None:
         meta = puzzle.meta(f"{self.prefix}-{len(self.made) + 1:02d}")
         self.made.append((puzzle, meta))
+        # where the board is written: its own file, the N-th board of --out FILE, or nowhere
+        source = self.out if self.count == 1 or self.out is None else f"{self.out}:{len(self.made)}"
         if self.to_dir and self.out is not None:
-            name = os.path.join(self.out, f"{meta['name']}.{EXTENSIONS[self.fmt]}")
-            write_text_atomic(name, write_board(puzzle.board, self.fmt, meta))
-        elif self.out is None and self.fmt in ("grid", "fogleman"):
+            source = os.path.join(self.out, f"{meta['name']}.{EXTENSIONS[self.fmt]}")
+            write_text_atomic(source, write_board(puzzle.board, self.fmt, meta))
+        elif self.out is None and self.fmt in ("grid", "fogleman") and not self.json:
             self._stream(sys.stdout, len(self.made) - 1)
+        if self.json:
+            board = board_ref(puzzle.board, name=meta["name"], source=source)
+            emit("generate", {"name": meta["name"], **puzzle.to_dict(), "board": board})
 
     def _stream(self, handle: TextIO, k: int) -> None:
         puzzle, meta = self.made[k]
@@ -276,7 +290,7 @@ class _Writer:
         if self.to_dir or not self.made:
             return
         if self.out is None:
-            if self.fmt not in ("grid", "fogleman"):
+            if self.fmt not in ("grid", "fogleman") and not self.json:
                 sys.stdout.write(self.text())
             return
         write_text_atomic(self.out, self.text())

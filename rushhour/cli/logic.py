@@ -9,9 +9,11 @@ from typing import Any
 
 from rushhour.board import Board, Move
 from rushhour.cli.core import add_board, add_color_flags, board_summary, color_wanted, draw, examples
+from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.levels import resolve_board
+from rushhour.logic import encode
 from rushhour.logic.encoding import WORD, Shape
 from rushhour.logic.oracle import MoveOracle, oracle_for
 from rushhour.numbers import quoted
@@ -40,6 +42,7 @@ def register(sub: Any) -> None:
         metavar="FILE",
         help="write the rules and the position's facts as DIMACS CNF to FILE ('-' for stdout)",
     )
+    p.add_argument("--json", action="store_true", help="the figures of the encoding as JSON")
     p.set_defaults(func=cmd_encoding)
 
     p = sub.add_parser(
@@ -54,6 +57,7 @@ def register(sub: Any) -> None:
     )
     add_board(p)
     p.add_argument("move", metavar="MOVE", help="a vehicle and a signed distance: A+2, B-1")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser(
@@ -67,6 +71,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--size", default="6x6", metavar="WxH", help="board size (default 6x6)")
     p.add_argument("--walls", action="store_true", help="let positions have walls (default: none)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     add_color_flags(p)
     p.set_defaults(func=cmd_theorems)
 
@@ -151,36 +156,44 @@ def encoding_report(board: Board, label: str) -> str:
 def cmd_encoding(args: argparse.Namespace) -> int:
     entry = resolve_board(args.board)
     board = entry.board
+    if args.json and args.dimacs == "-":
+        raise RushHourError("--json and --dimacs - both write to stdout: write the DIMACS to a file")
+    cnf = encode(board)
     if args.dimacs:
-        oracle = oracle_for(board)
-        rules = oracle.rules
+        rules = cnf.rules
         comment = (
             f"rushhour encoding of {entry.meta.get('name') or entry.label}\n"
             f"shape: {rules.shape.describe()}\n"
             f"the rules ({plural(len(rules.clauses), 'clause')}), then the position's facts as unit clauses\n"
             + "\n".join(f"row {r}: {row}" for r, row in enumerate(board.rows()))
         )
-        text = rules.dimacs(sorted(oracle.facts(board), key=abs), comment=comment)
+        text = cnf.dimacs(comment=comment)
         if args.dimacs == "-":
             sys.stdout.write(text)
             return 0
         write_text_atomic(args.dimacs, text)
-        print(
-            f"wrote {args.dimacs}: {plural(len(rules.names), 'variable')}, "
-            f"{plural(len(rules.clauses) + len(oracle.facts(board)), 'clause')}"
-        )
+        if not args.json:
+            counts = f"{plural(cnf.variables, 'variable')}, {plural(cnf.clauses, 'clause')}"
+            print(f"wrote {args.dimacs}: {counts}")
+            return 0
+    if args.json:
+        emit("encoding", {**cnf.to_dict(), "board": entry_ref(entry), "dimacs": args.dimacs})
         return 0
     sys.stdout.write(encoding_report(board, entry.meta.get("name") or entry.label))
     return 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    board = resolve_board(args.board).board
+    entry = resolve_board(args.board)
+    board = entry.board
     move = Move.parse(args.move)
     # an unknown vehicle: an error naming the board's vehicles; ``a+1`` is A's move when unambiguous
     move = Move(board.layout.vehicle_name(move.vehicle), move.distance)
     oracle: MoveOracle = oracle_for(board)
     verdict = oracle.explain(board, move)
+    if args.json:
+        emit("explain", {"board": entry_ref(entry), **verdict.to_dict(), "solver": oracle.backend})
+        return 0 if verdict.legal else 1
     print(verdict)
     if verdict.legal:
         print(f"the rules with this position's facts and {verdict.proposition} are satisfiable")
@@ -198,15 +211,28 @@ def cmd_theorems(args: argparse.Namespace) -> int:
     shape = Shape.generic(width, height)
     color = color_wanted(args)
     where = "with walls" if args.walls else "without walls"
-    print(f"Statements about every {width}x{height} position {where} ({shape.describe()}):")
     outcomes = check_all(width, height, walls=args.walls)
+    unexpected = [o for o in outcomes if not o.as_expected]
+    if args.json:
+        body = {
+            "width": width,
+            "height": height,
+            "walls": args.walls,
+            "shape": shape.describe(),
+            "theorems": [o.to_dict() for o in outcomes],
+            "proved": sum(o.proved for o in outcomes),
+            "refuted": sum(not o.proved for o in outcomes),
+            "unexpected": len(unexpected),
+        }
+        emit("theorems", body)
+        return 0 if not unexpected else 1
+    print(f"Statements about every {width}x{height} position {where} ({shape.describe()}):")
     for outcome in outcomes:
         print(f"{outcome.verdict:<8} {outcome.theorem.title}  ({outcome.seconds * 1000:.0f} ms)")
         if outcome.counterexample is not None:
             print("  counterexample:")
             for line in draw(outcome.counterexample, color).splitlines():
                 print(f"  {line}")
-    unexpected = [o for o in outcomes if not o.as_expected]
     proved = sum(o.proved for o in outcomes)
     print(f"{proved} proved, {len(outcomes) - proved} refuted, {len(unexpected)} unexpected")
     return 0 if not unexpected else 1

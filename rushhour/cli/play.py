@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -26,6 +25,7 @@ from rushhour.cli.core import (
     examples,
     option_count_or_zero,
 )
+from rushhour.cli.documents import emit
 from rushhour.controller import (
     NO_WIN,
     Controller,
@@ -614,7 +614,7 @@ def cmd_levels(args: argparse.Namespace) -> int:
         data = [{"pack": p.name, "title": p.title, "levels": level_rows(p, progress)} for p in chosen]
         if daily:
             data.append({"pack": "daily", "title": "Daily puzzles", "levels": daily})
-        print(json.dumps(data, indent=2))
+        emit("levels", {"packs": data})
         return 0
     for index, p in enumerate(chosen):
         rows = level_rows(p, progress)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import multiprocessing
 import statistics
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from rushhour.board import Board, Move
@@ -39,12 +39,12 @@ from rushhour.cli.core import (
     refuse_color_without_drawing,
     refuse_given,
 )
+from rushhour.cli.documents import emit, entry_ref, expected_length, stopped
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman, read_file
 from rushhour.levels import resolve_board
-from rushhour.numbers import whole_or_none
-from rushhour.search import ENGINES, HEURISTICS, Analysis, Solution, analyze, solve
+from rushhour.search import ENGINES, HEURISTICS, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
 from rushhour.text import plural, runs
@@ -180,13 +180,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise RushHourError("no board: give BOARD, or --batch FILE to solve every board of a file")
     entry = resolve_board(args.board)
     board = entry.board
+    began = time.perf_counter()
     try:
         solution = _solve(args, board)
     except LimitReachedError as err:
-        return _stopped(args, err)
+        return _stopped(args, "solve", solve_stopped(args, entry, err, time.perf_counter() - began))
     _export(args, solution)
     if args.json:
-        print(json.dumps(solution_dict(solution, entry.label)))
+        emit("solve", solve_body(entry, solution))
     else:
         _print_solution(args, entry, solution)
     return EXIT_SOLVED if solution.solved else EXIT_UNSOLVABLE
@@ -280,6 +281,7 @@ def cmd_timed(args: argparse.Namespace) -> int:
             metric=metric, car_seconds=args.car_seconds or 2, truck_seconds=args.truck_seconds or 5
         )
     entry = resolve_board(args.board)
+    began = time.perf_counter()
     try:
         found = schedule(
             entry.board,
@@ -289,10 +291,12 @@ def cmd_timed(args: argparse.Namespace) -> int:
             max_memory=args.max_memory * MEGABYTE,
         )
     except LimitReachedError as err:
-        return _stopped(args, err)
+        took = time.perf_counter() - began
+        nothing = Schedule(entry.board, model, (), Fraction(0), False, err.explored, took)
+        return _stopped(args, "timed", timed_body(entry, nothing, err))
     status = EXIT_SOLVED if found.solved else EXIT_UNSOLVABLE
     if args.json:
-        print(json.dumps({"board": entry.label, "position": _board_text(entry.board), **found.as_dict()}))
+        emit("timed", timed_body(entry, found))
         return status
     print(f"{entry.meta.get('name') or entry.label}: {board_summary(entry.board)}")
     print(draw(entry.board, color_wanted(args)))
@@ -312,27 +316,45 @@ def cmd_timed(args: argparse.Namespace) -> int:
     return status
 
 
-def solution_dict(solution: Solution, label: str = "") -> dict[str, object]:
-    return {
-        "board": label,
-        "position": _board_text(solution.board),
-        "engine": solution.engine,
-        "metric": solution.metric,
-        "solved": solution.solved,
-        "optimal": solution.optimal,
-        "moves": [str(m) for m in solution.moves],
-        "length": solution.length,
-        "steps": solution.steps,
-        "explored": solution.explored,
-        "seconds": round(solution.seconds, 6),
+# --- the JSON documents (docs/json.md) ------------------------------------------------------------
+def solve_body(entry: Entry, solution: Solution) -> dict[str, Any]:
+    """The ``rushhour.solve`` document of a solved or unsolvable board."""
+    return {**solution.to_dict(), "board": entry_ref(entry), "expected": expected_length(entry)}
+
+
+def solve_stopped(
+    args: argparse.Namespace, entry: Entry, err: LimitReachedError, seconds: float
+) -> dict[str, Any]:
+    """The ``rushhour.solve`` document of a search stopped by a limit: the same fields."""
+    body = stopped(entry.board, args.engine, args.metric, err, seconds)
+    return {**body, "board": entry_ref(entry), "expected": expected_length(entry)}
+
+
+def timed_body(entry: Entry, found: Schedule, err: LimitReachedError | None = None) -> dict[str, Any]:
+    """The ``rushhour.timed`` document: the schedule, with the moves listed as ``solve`` lists them;
+    for a search stopped by ``err``, no schedule and what the search learned."""
+    data = found.to_dict()
+    body: dict[str, Any] = {
+        "board": entry_ref(entry),
+        "status": "solved" if found.solved else "unsolvable",
+        **data,
+        "length": data["length"] if found.solved else None,
+        "steps": found.steps if found.solved else None,
+        "lower_bound": None,
+        "message": None,
     }
+    if err is not None:
+        body.update(status="stopped", solved=False, total=None, length=None, steps=None)
+        body.update(lower_bound=err.lower_bound, message=str(err))
+    return body
 
 
-def _stopped(args: argparse.Namespace, err: LimitReachedError) -> int:
+def _stopped(args: argparse.Namespace, command: str, body: dict[str, Any]) -> int:
+    """A search stopped by a limit: the document with ``--json``, else the message on stderr."""
     if args.json:
-        print(json.dumps({"stopped": True, "message": str(err), "explored": err.explored}))
+        emit(command, body)
     else:
-        print(f"{err} (see --max-states, --time-limit and --max-memory)", file=sys.stderr)
+        print(f"{body['message']} (see --max-states, --time-limit and --max-memory)", file=sys.stderr)
     return EXIT_STOPPED
 
 
@@ -457,23 +479,29 @@ class BatchRow:
     optimal: bool
     expected: int | None
     message: str = ""
+    #: the board's ``rushhour.solve`` document (with ``--json`` only)
+    body: dict[str, Any] | None = None
 
 
 def _batch_one(job: tuple[argparse.Namespace, Entry]) -> BatchRow:
     args, entry = job
-    expected = whole_or_none(entry.meta.get("moves", ""))
+    expected = expected_length(entry)
     text = _board_text(entry.board)
     began = time.perf_counter()
     try:
         s = _solve(args, entry.board)
     except LimitReachedError as err:
         took = time.perf_counter() - began
+        body = solve_stopped(args, entry, err, took) if args.json else None
         return BatchRow(
-            entry.label, text, EXIT_STOPPED, -1, -1, err.explored, took, False, expected, str(err)
+            entry.label, text, EXIT_STOPPED, -1, -1, err.explored, took, False, expected, str(err), body
         )
     status = EXIT_SOLVED if s.solved else EXIT_UNSOLVABLE
     length, steps = (s.length, s.steps) if s.solved else (-1, -1)
-    return BatchRow(entry.label, text, status, length, steps, s.explored, s.seconds, s.optimal, expected)
+    body = solve_body(entry, s) if args.json else None
+    return BatchRow(
+        entry.label, text, status, length, steps, s.explored, s.seconds, s.optimal, expected, "", body
+    )
 
 
 def _batch(args: argparse.Namespace) -> int:
@@ -496,12 +524,8 @@ def _batch(args: argparse.Namespace) -> int:
 
 
 def _batch_line(args: argparse.Namespace, row: BatchRow) -> None:
-    if args.json:
-        data = {k: v for k, v in row.__dict__.items() if k != "status"}
-        data["result"] = {EXIT_SOLVED: "solved", EXIT_UNSOLVABLE: "unsolvable", EXIT_STOPPED: "stopped"}[
-            row.status
-        ]
-        print(json.dumps(data), flush=True)
+    if row.body is not None:
+        emit("solve", row.body)
         return
     if row.status == EXIT_SOLVED:
         result = f"{plural(row.length, 'move'):>10} {plural(row.steps, 'step'):>10}"
@@ -541,7 +565,7 @@ def _batch_summary(args: argparse.Namespace, rows: Sequence[BatchRow], wall: flo
         "jobs": args.jobs,
     }
     if args.json:
-        print(json.dumps({"summary": summary}))
+        emit("batch", {"source": args.batch, **summary})
     else:
         line = (
             f"{plural(len(rows), 'board')}: {len(solved)} solved, {unsolvable} unsolvable, "
@@ -559,20 +583,22 @@ def _batch_summary(args: argparse.Namespace, rows: Sequence[BatchRow], wall: flo
 
 
 # --- analyze -------------------------------------------------------------------------------------
-def analysis_dict(analysis: Analysis, label: str = "") -> dict[str, object]:
+def analyze_stopped(entry: Entry, metric: str, err: LimitReachedError, seconds: float) -> dict[str, Any]:
+    """The ``rushhour.analyze`` document of an exploration stopped by a limit: the same fields."""
     return {
-        "board": label,
-        "position": _board_text(analysis.board),
-        "metric": analysis.metric,
-        "cluster_size": analysis.cluster_size,
-        "won_count": analysis.won_count,
-        "start_distance": analysis.start_distance,
-        "histogram": {str(k): v for k, v in sorted(analysis.histogram.items())},
-        "hardest": _board_text(analysis.hardest),
-        "hardest_rows": analysis.hardest.rows(),
-        "hardest_distance": analysis.hardest_distance,
-        "cluster_key": list(analysis.cluster_key),
-        "seconds": round(analysis.seconds, 6),
+        "board": entry_ref(entry),
+        "metric": metric,
+        "status": "stopped",
+        "cluster_size": None,
+        "won_count": None,
+        "start_distance": None,
+        "histogram": [],
+        "hardest": None,
+        "hardest_distance": None,
+        "cluster_key": None,
+        "explored": err.explored,
+        "seconds": round(seconds, 6),
+        "message": str(err),
     }
 
 
@@ -580,6 +606,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if args.json:
         refuse_color_without_drawing(args, "--json")
     entry = resolve_board(args.board)
+    began = time.perf_counter()
     try:
         analysis = analyze(
             entry.board,
@@ -589,9 +616,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             max_memory=args.max_memory * MEGABYTE,
         )
     except LimitReachedError as err:
-        return _stopped(args, err)
+        took = time.perf_counter() - began
+        return _stopped(args, "analyze", analyze_stopped(entry, args.metric, err, took))
     if args.json:
-        print(json.dumps(analysis_dict(analysis, entry.label)))
+        emit("analyze", {**analysis.to_dict(), "board": entry_ref(entry)})
         return EXIT_SOLVED if analysis.solvable else EXIT_UNSOLVABLE
     board = entry.board
     color = color_wanted(args)

@@ -6,5 +6,98 @@
 * :mod:`rushhour.logic.planner`: optimal plans by bounded SAT planning;
 * :mod:`rushhour.logic.sat`: the SAT solvers (python-sat, or the kissat binary as a fallback).
 
-Nothing is imported here, so that importing one of them does not load the others.
+The three functions below are the front door; each imports what it needs when called, so that
+importing this package loads none of the modules above.
+
+>>> from rushhour import Board, logic
+>>> board = Board.from_text("AA.B/...B/CC../....")
+>>> logic.legal_moves(board) == board.legal_moves()
+True
+>>> cnf = logic.encode(board)
+>>> cnf.dimacs().splitlines()[-1] == f"{cnf.facts[-1]} 0"
+True
+>>> print(logic.explain(board, "A+2"))
+A+2 is illegal: cell (0,3) is part of B (V2)
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rushhour.board import Board, Move
+    from rushhour.logic.encoding import RulesEncoding
+    from rushhour.logic.oracle import Verdict
+
+
+def legal_moves(board: Board, metric: str = "moves") -> list[Move]:
+    """The legal moves of ``board`` as the SAT oracle finds them: the same moves, in the same order,
+    as the reference rules' :meth:`Board.legal_moves` (the tests check that they agree)."""
+    from rushhour.logic.oracle import legal_moves as ask
+
+    return ask(board, metric)
+
+
+def explain(board: Board, move: Move | str) -> Verdict:
+    """Whether ``move`` (a :class:`Move` or ``"A+2"``) is legal in ``board``; an illegal move is
+    explained from an unsatisfiable core of the rules and the position's facts (``.core``)."""
+    from rushhour.logic.oracle import oracle_for
+
+    return oracle_for(board).explain(board, move)
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """The rules of ``board``'s shape in CNF (``rules``), and the position's facts: one literal per
+    cell's state and per vehicle cell's part, variables numbered from 1 in sorted name order."""
+
+    board: Board
+    rules: RulesEncoding
+    facts: tuple[int, ...]
+
+    @property
+    def variables(self) -> int:
+        return len(self.rules.names)
+
+    @property
+    def clauses(self) -> int:
+        """The rules' clauses plus one unit clause per fact."""
+        return len(self.rules.clauses) + len(self.facts)
+
+    def dimacs(self, comment: str = "") -> str:
+        """DIMACS CNF text: the rules, then the facts as unit clauses (``c`` lines name the
+        variables)."""
+        return self.rules.dimacs(self.facts, comment=comment)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready figures: the shape, the variables and clauses, propositions by class and
+        constraints by family."""
+        from rushhour.api import board_ref
+
+        rules = self.rules
+        return {
+            "board": board_ref(self.board),
+            "shape": rules.shape.describe(),
+            "variables": self.variables,
+            "clauses": self.clauses,
+            "rule_clauses": len(rules.clauses),
+            "facts": len(self.facts),
+            "classes": {family: len(names) for family, names in rules.classes.items()},
+            "constraints": dict(rules.constraints),
+        }
+
+
+def encode(board: Board) -> Encoding:
+    """The CNF of ``board``: its shape's rules (compiled once per shape) and its position's facts.
+
+    A model of ``encode(board).dimacs()`` is the position with the propositions it forces: which
+    vehicle can move where, and whether the position is won.
+    """
+    from rushhour.logic.oracle import oracle_for
+
+    oracle = oracle_for(board)
+    return Encoding(board, oracle.rules, tuple(sorted(oracle.facts(board), key=abs)))
+
+
+__all__ = ["Encoding", "encode", "explain", "legal_moves"]

@@ -59,6 +59,16 @@ class Verdict:
     def __str__(self) -> str:
         return f"{self.move} is {'legal' if self.legal else 'illegal'}: {self.reason}"
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: the move in ``A+2`` notation, the verdict, the reason, the proposition and core."""
+        return {
+            "move": str(self.move),
+            "legal": self.legal,
+            "reason": self.reason,
+            "proposition": self.proposition,
+            "core": list(self.core),
+        }
+
 
 class MoveOracle:
     """The compiled rules of one board shape and one SAT solver kept alive for them."""

@@ -52,6 +52,21 @@ class Outcome:
     def verdict(self) -> str:
         return "PROVED" if self.proved else "REFUTED"
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: the statement, ``proved`` or ``refuted`` against what was expected, and the
+        counterexample of a refuted statement as a one-line board."""
+        from rushhour.api import board_ref
+
+        example = self.counterexample
+        return {
+            "title": self.theorem.title,
+            "verdict": self.verdict.lower(),
+            "expected": "proved" if self.theorem.expected else "refuted",
+            "as_expected": self.as_expected,
+            "counterexample": None if example is None else board_ref(example),
+            "seconds": round(self.seconds, 6),
+        }
+
 
 def _v(name: str) -> nnf.Var:
     return nnf.Var(name)

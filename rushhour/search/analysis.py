@@ -44,6 +44,30 @@ class Analysis:
     def solvable(self) -> bool:
         return self.start_distance >= 0
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready, in the shape of the ``rushhour.analyze`` document (docs/json.md) without its
+        ``schema`` and ``version``.  ``histogram[d]`` counts the positions ``d`` from the nearest win;
+        distances are null for an unsolvable cluster."""
+        from rushhour.api import board_ref
+
+        solvable = self.solvable
+        top = max(self.histogram, default=-1)
+        return {
+            "board": board_ref(self.board),
+            "metric": self.metric,
+            "status": "solvable" if solvable else "unsolvable",
+            "cluster_size": self.cluster_size,
+            "won_count": self.won_count,
+            "start_distance": self.start_distance if solvable else None,
+            "histogram": [self.histogram.get(d, 0) for d in range(top + 1)],
+            "hardest": board_ref(self.hardest),
+            "hardest_distance": self.hardest_distance if solvable else None,
+            "cluster_key": list(self.cluster_key),
+            "explored": self.cluster_size,
+            "seconds": round(self.seconds, 6),
+            "message": None,
+        }
+
 
 def analyze(
     board: Board,

@@ -45,6 +45,34 @@ class Solution:
             out.append(out[-1].apply(move))
         return out
 
+    @property
+    def status(self) -> str:
+        """``solved`` or ``unsolvable`` (a search stopped by a limit raises instead of returning)."""
+        return "solved" if self.solved else "unsolvable"
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready, in the shape of the ``rushhour.solve`` document (docs/json.md) without its
+        ``schema`` and ``version``: ``length`` and ``steps`` are null for an unsolvable board, and
+        ``lower_bound`` is the length when it is proven optimal."""
+        from rushhour.api import board_ref
+
+        solved = self.solved
+        return {
+            "board": board_ref(self.board),
+            "engine": self.engine,
+            "metric": self.metric,
+            "status": self.status,
+            "optimal": self.optimal,
+            "length": self.length if solved else None,
+            "steps": self.steps if solved else None,
+            "moves": [str(m) for m in self.moves],
+            "explored": self.explored,
+            "seconds": round(self.seconds, 6),
+            "lower_bound": self.length if solved and self.optimal else None,
+            "best": None,
+            "message": self.describe(),
+        }
+
     def describe(self) -> str:
         """One line: what was found, and how."""
         if not self.solved:

@@ -266,6 +266,11 @@ class Schedule:
             "seconds": round(self.seconds, 6),
         }
 
+    def to_dict(self) -> dict[str, object]:
+        """As :meth:`as_dict`, with the names every result uses: ``moves`` the list of moves (``A+2``)
+        and ``length`` their number."""
+        return {**self.as_dict(), "length": len(self.items), "moves": [str(m) for m in self.moves]}
+
     def summary(self) -> str:
         moves = len(self.items)
         text = (

@@ -1,0 +1,319 @@
+"""The library's front door: the few functions a program needs, re-exported by :mod:`rushhour`.
+
+>>> import rushhour
+>>> board = rushhour.load("classic:1")
+>>> solution = rushhour.solve(board)
+>>> solution.length, solution.optimal, solution.moves
+(4, True, (Move('F', +3), Move('C', +1), Move('D', -1), Move('A', +4)))
+>>> rushhour.Board.from_text(board.to_text("fogleman")) == board
+True
+
+Importing this module is cheap: the solvers, the generator and the enumerator are imported when a
+function that needs them is first called.  Every error is a :class:`~rushhour.errors.RushHourError`.
+docs/library.md is the guide.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rushhour.board import Board
+from rushhour.errors import FormatError, ParseError, RushHourError
+
+if TYPE_CHECKING:
+    from rushhour.enumerate import PartStats
+    from rushhour.generate import Puzzle
+    from rushhour.search import Analysis, Solution
+
+#: the formats :meth:`Board.from_text` reads and :meth:`Board.to_text` writes
+TEXT_FORMATS = ("grid", "fogleman", "csv", "json", "rows")
+
+
+# --- boards as text -------------------------------------------------------------------------------
+def _rows_text(text: str) -> bool:
+    """Whether ``text`` is grid rows joined by ``/`` on one line."""
+    body = text.strip()
+    return "\n" not in body and "/" in body and not body.startswith(("{", "["))
+
+
+def read_one(text: str, format: str | None = None) -> Board:
+    """The one board of ``text`` (see :meth:`Board.from_text`)."""
+    from rushhour.formats import parse_text
+
+    if format is not None and format not in TEXT_FORMATS:
+        raise RushHourError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
+    if format == "rows" or (format is None and _rows_text(text)):
+        text, format = text.strip().replace("/", "\n"), "grid"
+    entries = parse_text(text, fmt=format)
+    if len(entries) != 1:
+        raise ParseError(
+            f"the text holds {len(entries)} boards, not one (rushhour.formats.parse_text reads them all)"
+        )
+    return entries[0].board
+
+
+def write_one(board: Board, format: str = "grid") -> str:
+    """``board`` in ``format`` (see :meth:`Board.to_text`)."""
+    from rushhour.formats import write_board
+
+    if format == "fogleman":
+        return write_board(board, format).rstrip("\n")
+    if format == "rows":
+        text = "/".join(board.rows())
+        try:
+            holds = read_one(text, "rows") == board
+        except RushHourError:  # the rows alone name no goal vehicle, or one that cannot leave
+            holds = False
+        if not holds:
+            raise FormatError(
+                "the rows form cannot hold this board (its names, goal, exit or wrap need a header): "
+                "use the grid or json format"
+            )
+        return text
+    if format not in TEXT_FORMATS:
+        raise RushHourError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
+    return write_board(board, format)
+
+
+def one_line(board: Board) -> tuple[str, str]:
+    """``board`` as one line of text and the format of that line: a Fogleman string when that format
+    holds the board, else grid rows joined by ``/``, else compact JSON.  :meth:`Board.from_text` reads
+    the line back as ``board``.
+
+    >>> one_line(Board.from_text("AA.B/...B/CC../...."))
+    ('AAoBoooBCCoooooo', 'fogleman')
+    >>> one_line(Board.from_text("AA.B./...B./CC.../....."))
+    ('AA.B./...B./CC.../.....', 'rows')
+    """
+    from rushhour.formats.fogleman import fogleman_names
+    from rushhour.formats.jsonfmt import board_to_dict
+
+    try:
+        text = write_one(board, "fogleman")
+        # the format maps cells to names one to one: it holds the board when it keeps every name
+        if all(old == new for old, new in fogleman_names(board).items()):
+            return text, "fogleman"
+    except FormatError:
+        pass
+    try:
+        return write_one(board, "rows"), "rows"
+    except FormatError:
+        pass
+
+    return json.dumps(board_to_dict(board), separators=(",", ":")), "json"
+
+
+#: the label :func:`rushhour.levels.resolve_board` gives a board typed on the command line
+INLINE_LABEL = "inline board"
+
+
+def board_ref(board: Board, *, name: str | None = None, source: str | None = None) -> dict[str, Any]:
+    """How a JSON document identifies a board: its text on one line (and that text's format), its
+    size, and the name and the source (file, ``pack:N``) it came from when known (else null).
+
+    >>> board_ref(Board.from_text("AA.B/...B/CC../...."), source="inline board")["source"] is None
+    True
+    """
+    text, fmt = one_line(board)
+    return {
+        "text": text,
+        "format": fmt,
+        "width": board.width,
+        "height": board.height,
+        "name": name or None,
+        "source": None if source in (None, "", INLINE_LABEL) else source,
+    }
+
+
+# --- the public functions ------------------------------------------------------------------------
+def load(name_or_path: str) -> Board:
+    """The board that a file, an inline board or a built-in name stands for (what ``BOARD`` means on
+    the command line: ``classic:12``, ``boards/classic.txt:3``, ``AA...B/.....B/...``).
+
+    >>> board = load("classic:12")
+    >>> board.width, board.height, board.goal
+    (6, 6, 'A')
+    >>> load("AA.B/...B/CC../....").names
+    ('A', 'B', 'C')
+    """
+    from rushhour.levels import resolve_board
+
+    return resolve_board(name_or_path).board
+
+
+def _board(board: Board | str) -> Board:
+    return load(board) if isinstance(board, str) else board
+
+
+def solve(
+    board: Board | str,
+    *,
+    engine: str = "bfs",
+    metric: str = "moves",
+    max_states: int | None = None,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    heuristic: str = "blocked",
+    max_moves: int | None = None,
+) -> Solution:
+    """Solve ``board`` (a :class:`Board`, or a name for :func:`load`); the answer is replayed by the
+    reference rules before it is returned.
+
+    ``engine`` is ``bfs`` (default) or ``astar`` (optimal), ``sat`` (SAT planning, optimal up to
+    ``max_moves``), ``random`` or ``improve`` (``seed``); ``metric`` ``moves`` (slide any distance)
+    or ``steps`` (one cell).  An unsolvable board gives ``solved`` False with ``optimal`` True.  A
+    search stopped by ``max_states`` or ``time_limit`` raises
+    :class:`~rushhour.errors.LimitReachedError` (with ``explored``, ``lower_bound`` and ``best``).
+
+    >>> solution = solve("AA.B/...B/CC../....")
+    >>> solution.moves, solution.length, solution.steps, solution.optimal
+    ((Move('B', +1), Move('A', +2)), 2, 3, True)
+    >>> solve("classic:1", metric="steps").length
+    9
+    """
+    from rushhour.search import solve as run
+
+    return run(
+        _board(board),
+        engine=engine,
+        metric=metric,
+        max_states=max_states,
+        time_limit=time_limit,
+        seed=seed,
+        heuristic=heuristic,
+        max_moves=max_moves,
+    )
+
+
+def analyze(
+    board: Board | str,
+    *,
+    metric: str = "moves",
+    max_states: int | None = None,
+    time_limit: float | None = None,
+) -> Analysis:
+    """Explore every position reachable from ``board``: how many, how many are won, each one's
+    distance to the nearest win, and the hardest one.
+
+    >>> analysis = analyze("AA.B/...B/CC../....")
+    >>> analysis.cluster_size, analysis.won_count, analysis.start_distance, analysis.histogram
+    (18, 4, 2, {0: 4, 1: 8, 2: 4, 3: 2})
+    """
+    from rushhour.search import analyze as run
+
+    return run(_board(board), metric=metric, max_states=max_states, time_limit=time_limit)
+
+
+def generate_puzzles(
+    count: int = 1,
+    *,
+    width: int = 6,
+    height: int = 6,
+    min_moves: int = 1,
+    max_moves: int | None = None,
+    vehicles: tuple[int, int] | None = None,
+    trucks: tuple[int, int] | None = None,
+    walls: tuple[int, int] = (0, 0),
+    method: str = "rewind",
+    seed: int = 0,
+    jobs: int = 1,
+    max_tries: int | None = None,
+    time_limit: float | None = None,
+) -> list[Puzzle]:
+    """``count`` new puzzles of ``min_moves`` to ``max_moves`` optimal moves, the same for the same
+    ``seed`` on every machine (fewer when ``max_tries`` or ``time_limit`` runs out first).  Also
+    called as ``rushhour.generate(...)``.  Each puzzle's solution is proven optimal.
+
+    >>> [puzzle] = generate_puzzles(1, min_moves=4, max_moves=6, seed=3)
+    >>> 4 <= puzzle.length <= 6, solve(puzzle.board).length == puzzle.length
+    (True, True)
+    """
+    from rushhour.generate import Generator, Settings
+
+    settings = Settings(
+        width=width,
+        height=height,
+        min_moves=min_moves,
+        max_moves=max_moves,
+        vehicles=vehicles,
+        trucks=trucks,
+        walls=walls,
+        method=method,
+        seed=seed,
+    )
+    run = Generator(settings).run(count, jobs=jobs, max_tries=max_tries, time_limit=time_limit)
+    return list(run)
+
+
+class Database:
+    """The result of :func:`enumerate_database`: the database lines (``MOVES BOARD CLUSTER``, hardest
+    first) and what was searched."""
+
+    def __init__(self, size: int, lines: Sequence[str], stats: PartStats) -> None:
+        self.size = size
+        self.lines = tuple(lines)
+        self.stats = stats
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __repr__(self) -> str:
+        return f"<Database {self.size}x{self.size}: {len(self.lines)} puzzles>"
+
+    def puzzles(self) -> list[tuple[int, Board, int]]:
+        """Every line as ``(moves, board, cluster size)``."""
+        from rushhour.enumerate import board_of, read_line
+
+        out = []
+        for number, line in enumerate(self.lines, start=1):
+            moves, text, cluster = read_line(line, None, number)
+            out.append((moves, board_of(text), cluster))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the size, the lines and the search figures."""
+        return {"size": self.size, "lines": list(self.lines), **self.stats._asdict()}
+
+
+def enumerate_database(
+    size: int,
+    *,
+    goal_row: int | None = None,
+    walls: tuple[int, int] = (0, 0),
+    distances: bool = False,
+    workers: int = 1,
+    out: str | None = None,
+) -> Database:
+    """Every interesting puzzle of a ``size`` x ``size`` board (what ``rushhour enumerate`` writes):
+    one line per cluster whose hardest position is minimal, hardest first.
+
+    >>> database = enumerate_database(4)
+    >>> len(database), database.lines[0]
+    (32, '07 BBBFEAAFEoCCEDDD 8')
+    >>> moves, board, cluster = database.puzzles()[0]
+    >>> solve(board).length == moves
+    True
+    """
+    from rushhour.enumerate import Job, build
+
+    row = Job.default_goal_row(size) if goal_row is None else goal_row
+    job = Job(size, row, walls, distances)
+    lines, stats = build(job, out=out, workers=workers)
+    return Database(size, lines, stats)
+
+
+__all__ = [
+    "TEXT_FORMATS",
+    "Database",
+    "analyze",
+    "board_ref",
+    "enumerate_database",
+    "generate_puzzles",
+    "load",
+    "one_line",
+    "read_one",
+    "solve",
+    "write_one",
+]

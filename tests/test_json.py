@@ -1,0 +1,180 @@
+"""The JSON documents of the commands against the schemas of docs/json.md.
+
+The schemas and the examples are read from the page itself, so the page, the examples and the
+program's real output are checked against each other.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from rushhour.board import Board, Move
+from rushhour.cli import main
+from rushhour.cli.documents import SCHEMAS
+from rushhour.search import verify
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "json.md"
+EASY = "ooBoooooBoooAABooooooooooooooooooooo"  # B+3 A+4
+UNSOLVABLE = "ooooooooooooAAoxooBoooooBooooooooooo"
+HARD = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"  # 51 moves
+SMALL = "AA.B/...B/CC../...."
+
+
+def _blocks() -> list[dict[str, Any]]:
+    text = DOC.read_text(encoding="utf-8")
+    return [json.loads(block) for block in re.findall(r"```json\n(.*?)\n```", text, re.S)]
+
+
+def _schemas() -> tuple[dict[str, Draft202012Validator], list[dict[str, Any]]]:
+    blocks = _blocks()
+    schemas = [b for b in blocks if "$schema" in b]
+    examples = [b for b in blocks if "$schema" not in b]
+    registry: Registry = Registry().with_resources(
+        (schema["$id"], Resource.from_contents(schema)) for schema in schemas
+    )
+    validators = {}
+    for schema in schemas:
+        Draft202012Validator.check_schema(schema)
+        name = schema["$id"].removeprefix("urn:rushhour:")
+        validators[f"rushhour.{name}"] = Draft202012Validator(schema, registry=registry)
+    return validators, examples
+
+
+VALIDATORS, EXAMPLES = _schemas()
+
+
+def check(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` is valid against the schema it names; returns it."""
+    VALIDATORS[document["schema"]].validate(document)
+    assert document["version"] == 1
+    return document
+
+
+def documents(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> list[dict[str, Any]]:
+    """Run the command; every line of its output is one valid document."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == status, err
+    lines = out.splitlines()
+    assert lines and all(line.startswith('{"schema":"rushhour.') for line in lines), out
+    return [check(json.loads(line)) for line in lines]
+
+
+def one(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> dict[str, Any]:
+    [document] = documents(capsys, *argv, status=status)
+    return document
+
+
+def test_every_command_schema_is_documented_with_an_example() -> None:
+    assert set(VALIDATORS) == {f"rushhour.{name}" for name in SCHEMAS} | {"rushhour.common"}
+    named = {example["schema"] for example in EXAMPLES}
+    assert named == {f"rushhour.{name}" for name in SCHEMAS}
+    for example in EXAMPLES:
+        check(example)
+
+
+def test_solved_unsolvable_and_stopped_have_the_same_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    solved = one(capsys, "solve", EASY, "--json")
+    unsolvable = one(capsys, "solve", UNSOLVABLE, "--json", status=1)
+    stopped = one(capsys, "solve", HARD, "--json", "--max-states", "100", status=3)
+    assert list(solved) == list(unsolvable) == list(stopped)
+    assert [d["status"] for d in (solved, unsolvable, stopped)] == ["solved", "unsolvable", "stopped"]
+    board = Board.from_text(solved["board"]["text"])
+    assert verify(board, [Move.parse(m) for m in solved["moves"]]).is_won()
+    assert solved["length"] == solved["lower_bound"] == 2 and solved["steps"] == 7
+    assert unsolvable["optimal"] and unsolvable["moves"] == [] and unsolvable["length"] is None
+    assert stopped["explored"] >= 100 and "limit" in stopped["message"]
+
+
+def test_the_board_is_identified_not_called_inline(capsys: pytest.CaptureFixture[str]) -> None:
+    inline = one(capsys, "solve", SMALL, "--json")["board"]
+    assert inline == {
+        "text": "AAoBoooBCCoooooo",
+        "format": "fogleman",
+        "width": 4,
+        "height": 4,
+        "name": None,
+        "source": None,
+    }
+    named = one(capsys, "solve", "classic:12", "--json", "--max-states", "100", status=3)
+    assert named["board"]["name"] == "classic-12" and named["board"]["source"] == "classic:12"
+    assert named["expected"] == 51
+    assert Board.from_text(named["board"]["text"]) == Board.from_text(HARD)
+
+
+def test_batch_is_json_lines_of_solve_documents_then_a_summary(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text(f"{EASY}\n{UNSOLVABLE}\n{HARD}\n")
+    *boards, summary = documents(
+        capsys, "solve", "--batch", str(path), "--json", "--max-states", "2000", status=3
+    )
+    assert [d["schema"] for d in boards] == ["rushhour.solve"] * 3 and summary["schema"] == "rushhour.batch"
+    assert [d["status"] for d in boards] == ["solved", "unsolvable", "stopped"]
+    assert [d["board"]["source"] for d in boards] == [f"{path}:{k}" for k in (1, 2, 3)]
+    single = one(capsys, "solve", EASY, "--json")
+    assert list(boards[0]) == list(single) and boards[0]["moves"] == single["moves"]
+    assert (summary["boards"], summary["solved"], summary["unsolvable"], summary["stopped"]) == (3, 1, 1, 1)
+
+
+def test_timed_and_analyze_documents(capsys: pytest.CaptureFixture[str]) -> None:
+    timed = one(capsys, "solve", "classic:1", "--hands", "3,5", "--json")
+    stopped = one(capsys, "solve", "classic:12", "--timed", "--max-states", "50", "--json", status=3)
+    assert list(timed) == list(stopped) and timed["total"] == 18 and stopped["total"] is None
+    assert [item["move"] for item in timed["schedule"]] == timed["moves"]
+    analysis = one(capsys, "analyze", SMALL, "--json")
+    assert sum(analysis["histogram"]) == analysis["cluster_size"] == 18
+    assert analysis["start_distance"] == 2 and analysis["hardest_distance"] == len(analysis["histogram"]) - 1
+    cut = one(capsys, "analyze", HARD, "--json", "--max-states", "100", status=3)
+    assert list(cut) == list(analysis) and cut["status"] == "stopped"
+    lone = one(capsys, "analyze", UNSOLVABLE, "--json", status=1)
+    assert lone["status"] == "unsolvable" and lone["histogram"] == [] and lone["start_distance"] is None
+
+
+def test_generate_prints_one_document_per_puzzle(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ("generate", "--size", "5x5", "--count", "2", "--min-moves", "3", "--max-moves", "5", "--seed", "1")
+    made = documents(capsys, *argv, "--json", "-q")
+    assert [d["name"] for d in made] == ["puzzle-01", "puzzle-02"]
+    for d in made:
+        board = Board.from_text(d["board"]["text"])
+        assert verify(board, [Move.parse(m) for m in d["moves"]]).is_won() and len(d["moves"]) == d["length"]
+    out = tmp_path / "two.txt"
+    again = documents(capsys, *argv, "--json", "-q", "--out", str(out))
+    assert [d["moves"] for d in again] == [d["moves"] for d in made]
+    assert [d["board"]["source"] for d in again] == [f"{out}:1", f"{out}:2"]
+    assert out.read_text().count("# name: puzzle-0") == 2
+
+
+def test_levels_is_one_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    document = one(capsys, "levels", "--json")
+    assert document["packs"][0]["levels"][0]["solved"] is False
+
+
+def test_board_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    shown = one(capsys, "show", "classic:1", "--json")
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(shown))
+    assert Board.from_text(path.read_text()) == Board.from_text(shown["board"]["text"])  # still a board file
+    moves = one(capsys, "moves", SMALL, "--json", "--oracle", "rules")
+    assert moves["moves"] == [str(m) for m in Board.from_text(SMALL).legal_moves()]
+    illegal = one(capsys, "explain", SMALL, "A+2", "--json", status=1)
+    assert not illegal["legal"] and illegal["core"]
+    legal = one(capsys, "explain", SMALL, "A+1", "--json")
+    assert legal["legal"] and legal["core"] == []
+    encoding = one(capsys, "encoding", SMALL, "--json")
+    assert encoding["clauses"] == encoding["rule_clauses"] + encoding["facts"]
+    cnf = tmp_path / "small.cnf"
+    written = one(capsys, "encoding", SMALL, "--json", "--dimacs", str(cnf))
+    header = next(line for line in cnf.read_text().splitlines() if line.startswith("p cnf"))
+    assert header == f"p cnf {written['variables']} {written['clauses']}" and written["dimacs"] == str(cnf)
+    theorems = one(capsys, "theorems", "--size", "4x4", "--json")
+    assert theorems["unexpected"] == 0 and theorems["refuted"] == 2

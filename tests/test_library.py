@@ -1,0 +1,165 @@
+"""The public library: the names of the package root, boards as text, consistent result types with
+``to_dict``, errors that name parameters, and the doctests of the guide and of the public modules."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+import rushhour
+import rushhour.api
+import rushhour.board
+import rushhour.logic
+from rushhour import Board, Move
+from rushhour.cli import main
+from rushhour.game import Game
+from rushhour.search import verify
+from tests.strategies import boards
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = "AA.B/...B/CC../...."
+
+
+# --- doctests --------------------------------------------------------------------------------------
+def test_the_guide_runs() -> None:
+    result = doctest.testfile(str(ROOT / "docs" / "library.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 40 and result.failed == 0
+
+
+@pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.logic])
+def test_the_docstring_examples_run(module: object) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
+    assert result.attempted > 0 and result.failed == 0
+
+
+# --- the package root ------------------------------------------------------------------------------
+def test_every_public_name_is_there() -> None:
+    for name in rushhour.__all__:
+        assert getattr(rushhour, name) is not None, name
+    assert callable(rushhour.solve) and callable(rushhour.generate) and callable(rushhour.enumerate_database)
+
+
+def test_importing_the_package_loads_nothing_heavy() -> None:
+    code = "import sys, rushhour; print(sorted(m for m in sys.modules if m.startswith(('rushhour.', 'nnf', 'pysat', 'bauhaus'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    loaded = set(json.loads(out.replace("'", '"')))
+    assert not loaded & {"rushhour.search", "rushhour.generate", "rushhour.logic.oracle", "rushhour.enumerate", "nnf", "pysat"}
+
+
+def test_generate_stays_callable_once_its_module_is_imported() -> None:
+    import rushhour.generate as module
+
+    assert rushhour.generate is module and module.Settings is not None
+    made = rushhour.generate(1, width=5, height=5, min_moves=2, max_moves=3, seed=2)
+    assert made == rushhour.generate_puzzles(1, width=5, height=5, min_moves=2, max_moves=3, seed=2)
+    assert 2 <= made[0].length <= 3
+
+
+# --- boards as text --------------------------------------------------------------------------------
+@given(boards())
+def test_from_text_reads_back_what_to_text_writes(board: Board) -> None:
+    for fmt in ("grid", "json"):
+        assert Board.from_text(board.to_text(fmt)) == board
+        assert Board.from_text(board.to_text(fmt), fmt) == board
+    try:
+        rows = board.to_text("rows")
+    except rushhour.FormatError:
+        return
+    assert "\n" not in rows and Board.from_text(rows) == board
+
+
+@given(boards() | boards(square=True, letters_only=True, goal_name="A", exit_side="right", wrap=False))
+def test_one_line_text_identifies_the_board(board: Board) -> None:
+    text, fmt = rushhour.api.one_line(board)
+    assert "\n" not in text and Board.from_text(text, fmt) == board and Board.from_text(text) == board
+
+
+def test_from_text_detects_each_format() -> None:
+    board = Board.from_text(SMALL)
+    assert Board.from_text("AAoBoooBCCoooooo") == board  # fogleman
+    assert Board.from_text("02 AAoBoooBCCoooooo 18") == board  # a database line
+    assert Board.from_text("# name: small\nAA.B\n...B\nCC..\n....\n") == board  # grid with a header
+    assert Board.from_text(board.to_text("json")) == board
+
+
+def test_from_text_refuses_clearly() -> None:
+    with pytest.raises(rushhour.ParseError, match="2 boards, not one"):
+        Board.from_text("AAoBoooBCCoooooo\nAAoBoooBooCCoooo\n")
+    with pytest.raises(rushhour.RushHourError, match="unknown format 'fen'"):
+        Board.from_text(SMALL, "fen")
+    with pytest.raises(rushhour.ParseError, match="line 2"):
+        Board.from_text("AA.B/..B/....")
+    named = Board(4, 4, [rushhour.Vehicle("AA", "H", 2, 0, 0)], goal="AA")
+    with pytest.raises(rushhour.FormatError, match="rows form cannot hold"):
+        named.to_text("rows")
+
+
+def test_load_takes_what_board_takes(tmp_path: Path) -> None:
+    path = tmp_path / "two.txt"
+    path.write_text("AAoBoooBCCoooooo\nAAoBoooBooCCoooo\n")
+    assert rushhour.load(f"{path}:2") == Board.from_text("AAoBoooBooCCoooo")
+    assert rushhour.load("classic:12") == Board.from_text("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo")
+    with pytest.raises(rushhour.BoardNotFoundError):
+        rushhour.load("no-such-level")
+
+
+# --- consistent results ----------------------------------------------------------------------------
+def test_a_count_of_moves_is_length_and_moves_are_moves() -> None:
+    board = Board.from_text(SMALL)
+    solution = rushhour.solve(board)
+    [puzzle] = rushhour.generate(1, width=5, height=5, min_moves=3, max_moves=4, seed=1)
+    game = Game(board, legal_moves=Board.legal_moves, solver=lambda b: rushhour.solve(b).moves)
+    for move in solution.moves:
+        game.play(move)
+    result = game.result()
+    for item in (solution, puzzle, result):
+        assert isinstance(item.length, int) and isinstance(item.moves, tuple)
+        assert item.length == len(item.moves) and all(isinstance(m, Move) for m in item.moves)
+    assert result.moves == solution.moves and puzzle.solution == puzzle.moves
+    assert board.layout.goal_index == board.names.index(board.goal)
+
+
+def test_to_dict_is_json_and_reads_back() -> None:
+    board = rushhour.load("classic:1")
+    solution = rushhour.solve(board)
+    analysis = rushhour.analyze(board)
+    [puzzle] = rushhour.generate(1, width=5, height=5, min_moves=3, max_moves=4, seed=1)
+    cnf = rushhour.logic.encode(board)
+    database = rushhour.enumerate_database(3)
+    verdict = rushhour.logic.explain(board, "A+1")
+    for item in (solution, analysis, puzzle, cnf, database, verdict):
+        data = json.loads(json.dumps(item.to_dict()))
+        assert data == item.to_dict()
+    for item in (solution, puzzle):
+        data = item.to_dict()
+        start = Board.from_text(data["board"]["text"])
+        assert start == item.board and verify(start, data["moves"]).is_won()
+        assert data["length"] == item.length and data["steps"] == item.steps
+    data = analysis.to_dict()
+    assert sum(data["histogram"]) == data["cluster_size"] == analysis.cluster_size
+    assert Board.from_text(data["hardest"]["text"]) == analysis.hardest
+    game = Game(board, legal_moves=Board.legal_moves, solver=lambda b: rushhour.solve(b).moves)
+    for move in solution.moves:
+        game.play(move)
+    result = game.result().to_dict()
+    assert result["moves"] == [str(m) for m in solution.moves] and result["length"] == 4
+    assert json.loads(json.dumps(result)) == result
+
+
+# --- errors ----------------------------------------------------------------------------------------
+def test_library_errors_name_parameters_and_the_command_line_names_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(rushhour.ParameterError) as caught:
+        rushhour.generate(1, min_moves=9, max_moves=3)
+    assert str(caught.value) == "max_moves 3 is below min_moves 9: no length fits"
+    with pytest.raises(rushhour.ParameterError, match="^count must be at least 1"):
+        rushhour.generate(0)
+    assert main(["generate", "--min-moves", "9", "--max-moves", "3"]) == 2
+    assert capsys.readouterr().err == "error: --max-moves 3 is below --min-moves 9: no length fits\n"

@@ -72,7 +72,7 @@ def per_call(func: object, positions: list[Board]) -> list[float]:
 def cold(board: Board, runs: int) -> float:
     times = []
     for _ in range(runs):
-        encoding._CACHE.clear()
+        encoding.encoding_for.cache_clear()
         for o in oracle._ORACLES.values():
             o.close()
         oracle._ORACLES.clear()

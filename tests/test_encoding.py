@@ -20,7 +20,7 @@ from rushhour.levels import resolve_board
 from rushhour.logic.encoding import DIRECTIONS, Shape, build, encoding_for
 from rushhour.logic.oracle import MoveOracle
 from rushhour.logic.sat import KissatBackend, kissat_binary
-from tests.test_oracle import random_board
+from tests.strategies import any_board
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,7 +58,7 @@ def test_every_proposition_is_forced_by_the_facts() -> None:
 def test_facts_decode_back_to_the_position() -> None:
     rng = random.Random(8)
     for _ in range(6):
-        board = random_board(rng, min_side=5, max_side=8)
+        board = any_board(rng, min_side=5, max_side=8)
         rules = encoding_for(Shape.of(board))
         again = rules.decode(rules.facts(board))
         assert again.walls == board.walls

@@ -24,9 +24,8 @@ the tests compare the successor sets on random positions of every board kind.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from typing import Generic, TypeVar, cast
 
 from rushhour.board import HORIZONTAL, Board, Layout, check_metric
@@ -408,19 +407,10 @@ class Tables:
         return out
 
 
-_CACHE: OrderedDict[tuple[Layout, str], Tables] = OrderedDict()
-_CACHE_SIZE = 64
+#: the tables of the 64 latest (layout, metric) pairs (``cached_tables.cache_clear()`` drops them)
+cached_tables = lru_cache(maxsize=64)(Tables)
 
 
 def tables_for(layout: Layout, metric: str = "moves") -> Tables:
     """The tables of ``layout`` under ``metric``, built once and kept in a small LRU cache."""
-    key = (layout, metric)
-    found = _CACHE.get(key)
-    if found is not None:
-        _CACHE.move_to_end(key)
-        return found
-    made = Tables(layout, metric)
-    _CACHE[key] = made
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return made
+    return cached_tables(layout, metric)

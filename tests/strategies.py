@@ -16,6 +16,21 @@ NAME_POOL = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + ["AA", "AB", "Q7",
 NAME_POOL += [f"v{k}" for k in range(20)]
 
 
+def _cells(
+    orientation: str, length: int, row: int, col: int, size: tuple[int, int], wrap: bool
+) -> list[tuple[int, int]]:
+    """The cells a vehicle would cover (wrapped around the edges on a wrap-around board); some may
+    be off a bounded board."""
+    width, height = size
+    if orientation == HORIZONTAL:
+        cells = [(row, col + k) for k in range(length)]
+    else:
+        cells = [(row + k, col) for k in range(length)]
+    if wrap:
+        cells = [(r % height, c % width) for r, c in cells]
+    return cells
+
+
 def random_board(
     rng: random.Random,
     *,
@@ -47,12 +62,7 @@ def random_board(
         top = span - 1 if wrap else span
         length = rng.choice([n for n in (2, 2, 2, 3, 3, 4) if n <= top] or [2])
         row, col = rng.randrange(height), rng.randrange(width)
-        if orientation == HORIZONTAL:
-            cells = [(row, col + k) for k in range(length)]
-        else:
-            cells = [(row + k, col) for k in range(length)]
-        if wrap:
-            cells = [(r % height, c % width) for r, c in cells]
+        cells = _cells(orientation, length, row, col, size, wrap)
         if any(not (0 <= r < height and 0 <= c < width) or (r, c) in taken for r, c in cells):
             continue
         name = goal_name if (goal_name and not vehicles) else next(names)
@@ -124,7 +134,8 @@ def positions(draw: st.DrawFn, **kwargs: object) -> Board:
 
 
 def any_board(rng: random.Random, *, min_side: int = 5, max_side: int = 12) -> Board:
-    """A valid board of any kind (the SAT oracle's tests): size, walls, vehicle lengths 2 to 4, goal orientation, exit, wrap."""
+    """A valid board of any kind (the SAT oracle's tests): size, walls, vehicle lengths 2 to 4, goal
+    orientation, exit, wrap."""
     width, height = rng.randint(min_side, max_side), rng.randint(min_side, max_side)
     wrap = rng.random() < 0.3
     taken: set[tuple[int, int]] = set()
@@ -132,12 +143,7 @@ def any_board(rng: random.Random, *, min_side: int = 5, max_side: int = 12) -> B
     names = iter([chr(c) for c in range(ord("B"), ord("Z") + 1)] + [f"V{k}" for k in range(200)])
 
     def place(name: str, orientation: str, length: int, row: int, col: int) -> bool:
-        if orientation == HORIZONTAL:
-            cells = [(row, col + k) for k in range(length)]
-        else:
-            cells = [(row + k, col) for k in range(length)]
-        if wrap:
-            cells = [(r % height, c % width) for r, c in cells]
+        cells = _cells(orientation, length, row, col, (width, height), wrap)
         if any(not (0 <= r < height and 0 <= c < width) or (r, c) in taken for r, c in cells):
             return False
         taken.update(cells)

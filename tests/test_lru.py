@@ -42,6 +42,7 @@ def test_the_least_recently_used_value_is_closed_first() -> None:
 
 
 def test_an_evicted_oracle_has_its_solver_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    oracle_mod._ORACLES.clear()  # the oracles other tests left, closed before counting starts
     closed: list[MoveOracle] = []
     real_close = MoveOracle.close
 
@@ -50,7 +51,6 @@ def test_an_evicted_oracle_has_its_solver_closed(monkeypatch: pytest.MonkeyPatch
         real_close(self)
 
     monkeypatch.setattr(MoveOracle, "close", close)
-    oracle_mod._ORACLES.clear()
     rng = random.Random(3)
     shapes = set()
     while len(shapes) <= oracle_mod.MAX_SHAPES:

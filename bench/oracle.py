@@ -72,10 +72,8 @@ def per_call(func: object, positions: list[Board]) -> list[float]:
 def cold(board: Board, runs: int) -> float:
     times = []
     for _ in range(runs):
-        encoding._CACHE.clear()
-        for o in oracle._ORACLES.values():
-            o.close()
-        oracle._ORACLES.clear()
+        encoding.encoding_for.cache_clear()
+        oracle._ORACLES.clear()  # closes every oracle's solver
         start = time.perf_counter()
         legal_moves(board)
         times.append(time.perf_counter() - start)

@@ -35,8 +35,7 @@ from rushhour.board import Board
 from rushhour.formats import fogleman, grid
 from rushhour.search import analyze, solve
 from rushhour.search.bfs import Limits, native_available, reachable, use_native
-from rushhour.search.tables import _CACHE as tables_cache
-from rushhour.search.tables import tables_for
+from rushhour.search.tables import cached_tables, tables_for
 
 T = TypeVar("T")
 
@@ -149,7 +148,7 @@ def bench_sample(path: Path, limit: int | None, every: int) -> None:
     for k, line in enumerate(lines):
         board, meta = fogleman.parse_line(line)
         moves, cluster = int(meta["moves"]), int(meta["cluster"])
-        tables_cache.clear()  # each bfs pass builds its tables, as a first solve of a board does
+        cached_tables.cache_clear()  # each bfs pass builds its tables, as a first solve of a board does
         s, t = clock(lambda board=board: solve(board))
         times["bfs"].append(t)
         cpu["bfs"].append(CPU_SECONDS[-1])
@@ -157,7 +156,7 @@ def bench_sample(path: Path, limit: int | None, every: int) -> None:
         wrong += s.length != moves
         if "bfs-python" in times:
             use_native(False)
-            tables_cache.clear()
+            cached_tables.cache_clear()
             p_s, t = clock(lambda board=board: solve(board))
             use_native(True)
             times["bfs-python"].append(t)

@@ -599,97 +599,28 @@ def _validate(
     target: Target | None,
     wrap: bool,
 ) -> tuple[Layout, tuple[int, ...]]:
-    for label, side in (("width", width), ("height", height)):
-        if not isinstance(side, int) or not MIN_SIDE <= side <= MAX_SIDE:
-            raise BoardError(f"board {label} {side} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}")
+    """The layout and state of a board, each rule checked in turn (the first broken one is raised)."""
+    _check_sides(width, height)
     if not vehicles:
         raise BoardError("the board has no vehicles")
     wall_set = frozenset(walls)
-    for r, c in sorted(wall_set):
-        if not (0 <= r < height and 0 <= c < width):
-            raise BoardError(f"wall at cell ({r},{c}) is off the {width}x{height} board")
+    _check_walls(wall_set, width, height)
     owner: dict[Cell, str] = {cell: "a wall" for cell in wall_set}
     seen: set[str] = set()
     for v in vehicles:
-        if not isinstance(v.name, str) or not _NAME_RE.match(v.name):
-            raise BoardError(f"vehicle name {v.name!r} is not letters and digits")
-        if v.name in seen:
-            raise BoardError(f"vehicle {v.name} appears twice")
+        _check_vehicle(v, seen, width, height, wrap)
         seen.add(v.name)
-        if v.orientation not in (HORIZONTAL, VERTICAL):
-            raise BoardError(f"vehicle {v.name} has orientation {v.orientation!r}: use H or V")
-        span = width if v.orientation == HORIZONTAL else height
-        if not 2 <= v.length <= span:
-            raise BoardError(f"vehicle {v.name} has length {v.length}: lengths are 2 up to the side ({span})")
-        if wrap and v.length == span:
-            raise BoardError(
-                f"vehicle {v.name} fills its whole lane ({v.length} cells) on a wrap-around board"
-            )
-        if not (0 <= v.row < height and 0 <= v.col < width):
-            raise BoardError(f"vehicle {v.name} starts at cell ({v.row},{v.col}), off the board")
-        cells = (
-            [(v.row, v.col + k) for k in range(v.length)]
-            if v.orientation == HORIZONTAL
-            else [(v.row + k, v.col) for k in range(v.length)]
-        )
-        if wrap:
-            cells = [(r % height, c % width) for r, c in cells]
-        for cell in cells:
-            r, c = cell
-            if not (0 <= r < height and 0 <= c < width):
-                raise BoardError(f"vehicle {v.name} runs off the {width}x{height} board at cell ({r},{c})")
-            if cell in owner:
-                raise BoardError(f"vehicle {v.name} overlaps {owner[cell]} at cell ({r},{c})")
-            owner[cell] = f"vehicle {v.name}"
+        _place_vehicle(v, owner, width, height, wrap)
     ordered = sorted(vehicles, key=lambda v: v.name)
     names = tuple(v.name for v in ordered)
     if goal not in seen:
         raise BoardError(f"the goal vehicle {goal} is missing (vehicles: {', '.join(names) or 'none'})")
     g = names.index(goal)
-    gv = ordered[g]
     exit_obj: Exit | None = None
     if wrap:
-        if isinstance(exit, (str, Exit)):
-            raise BoardError("a wrap-around board has a target cell and heading, not an exit")
-        if target is None:
-            target = default_target(gv, width)
-        if target.heading not in HEADINGS:
-            raise BoardError(f"unknown heading {target.heading!r}: use {', '.join(HEADINGS)}")
-        if not (0 <= target.row < height and 0 <= target.col < width):
-            raise BoardError(f"target cell ({target.row},{target.col}) is off the board")
-        if gv.horizontal != (target.heading in ("east", "west")):
-            raise BoardError(f"goal vehicle {goal} is {gv.description.split()[0]} but heads {target.heading}")
-        if gv.horizontal and target.row != gv.row:
-            raise BoardError(f"goal vehicle {goal} is on row {gv.row}, not on the target's row {target.row}")
-        if not gv.horizontal and target.col != gv.col:
-            raise BoardError(
-                f"goal vehicle {goal} is in column {gv.col}, not in the target's column {target.col}"
-            )
+        target = _check_target(ordered[g], exit, target, width, height)
     else:
-        if target is not None:
-            raise BoardError("a target cell belongs to wrap-around boards; bounded boards have an exit")
-        if exit is None:
-            exit = "right" if gv.horizontal else "top"
-        if isinstance(exit, str):
-            if exit not in SIDES:
-                raise BoardError(f"unknown exit side {exit!r}: use {', '.join(SIDES)}")
-            exit = Exit(exit, gv.row if exit in ("right", "left") else gv.col)
-        exit_obj = exit
-        if exit_obj.side not in SIDES:
-            raise BoardError(f"unknown exit side {exit_obj.side!r}: use {', '.join(SIDES)}")
-        along_rows = exit_obj.side in ("right", "left")
-        if gv.horizontal != along_rows:
-            raise BoardError(
-                f"goal vehicle {goal} is {'horizontal' if gv.horizontal else 'vertical'}, "
-                f"so it cannot leave through the {exit_obj.side} edge"
-            )
-        line = gv.row if along_rows else gv.col
-        if exit_obj.index != line:
-            what = "row" if along_rows else "column"
-            raise BoardError(
-                f"goal vehicle {goal} is on {what} {line}, not lined up with the exit on "
-                f"{what} {exit_obj.index} of the {exit_obj.side} edge"
-            )
+        exit_obj = _check_exit(ordered[g], exit, target)
     layout = Layout(
         width=width,
         height=height,
@@ -708,3 +639,108 @@ def _validate(
         for v in ordered
     )
     return layout, state
+
+
+def _check_sides(width: int, height: int) -> None:
+    """Both sides are whole numbers from MIN_SIDE to MAX_SIDE."""
+    for label, side in (("width", width), ("height", height)):
+        if not isinstance(side, int) or not MIN_SIDE <= side <= MAX_SIDE:
+            raise BoardError(f"board {label} {side} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}")
+
+
+def _check_walls(walls: frozenset[Cell], width: int, height: int) -> None:
+    """Every wall stands on the board."""
+    for r, c in sorted(walls):
+        if not (0 <= r < height and 0 <= c < width):
+            raise BoardError(f"wall at cell ({r},{c}) is off the {width}x{height} board")
+
+
+def _check_vehicle(v: Vehicle, seen: set[str], width: int, height: int, wrap: bool) -> None:
+    """A vehicle on its own: a new name of letters and digits, an orientation, a length that fits its
+    lane (and leaves room to move on a wrap-around lane), a first cell on the board."""
+    if not isinstance(v.name, str) or not _NAME_RE.match(v.name):
+        raise BoardError(f"vehicle name {v.name!r} is not letters and digits")
+    if v.name in seen:
+        raise BoardError(f"vehicle {v.name} appears twice")
+    if v.orientation not in (HORIZONTAL, VERTICAL):
+        raise BoardError(f"vehicle {v.name} has orientation {v.orientation!r}: use H or V")
+    span = width if v.orientation == HORIZONTAL else height
+    if not 2 <= v.length <= span:
+        raise BoardError(f"vehicle {v.name} has length {v.length}: lengths are 2 up to the side ({span})")
+    if wrap and v.length == span:
+        raise BoardError(f"vehicle {v.name} fills its whole lane ({v.length} cells) on a wrap-around board")
+    if not (0 <= v.row < height and 0 <= v.col < width):
+        raise BoardError(f"vehicle {v.name} starts at cell ({v.row},{v.col}), off the board")
+
+
+def _place_vehicle(v: Vehicle, owner: dict[Cell, str], width: int, height: int, wrap: bool) -> None:
+    """Every cell of the vehicle is on the board and free (``owner``: who holds each cell so far)."""
+    cells = (
+        [(v.row, v.col + k) for k in range(v.length)]
+        if v.orientation == HORIZONTAL
+        else [(v.row + k, v.col) for k in range(v.length)]
+    )
+    if wrap:
+        cells = [(r % height, c % width) for r, c in cells]
+    for cell in cells:
+        r, c = cell
+        if not (0 <= r < height and 0 <= c < width):
+            raise BoardError(f"vehicle {v.name} runs off the {width}x{height} board at cell ({r},{c})")
+        if cell in owner:
+            raise BoardError(f"vehicle {v.name} overlaps {owner[cell]} at cell ({r},{c})")
+        owner[cell] = f"vehicle {v.name}"
+
+
+def _check_target(
+    gv: Vehicle, exit: str | Exit | None, target: Target | None, width: int, height: int
+) -> Target:
+    """A wrap-around board's target: a known heading, a cell on the board, on the goal vehicle's lane
+    and along its axis (the default: :func:`default_target`)."""
+    goal = gv.name
+    if isinstance(exit, (str, Exit)):
+        raise BoardError("a wrap-around board has a target cell and heading, not an exit")
+    if target is None:
+        target = default_target(gv, width)
+    if target.heading not in HEADINGS:
+        raise BoardError(f"unknown heading {target.heading!r}: use {', '.join(HEADINGS)}")
+    if not (0 <= target.row < height and 0 <= target.col < width):
+        raise BoardError(f"target cell ({target.row},{target.col}) is off the board")
+    if gv.horizontal != (target.heading in ("east", "west")):
+        raise BoardError(f"goal vehicle {goal} is {gv.description.split()[0]} but heads {target.heading}")
+    if gv.horizontal and target.row != gv.row:
+        raise BoardError(f"goal vehicle {goal} is on row {gv.row}, not on the target's row {target.row}")
+    if not gv.horizontal and target.col != gv.col:
+        raise BoardError(
+            f"goal vehicle {goal} is in column {gv.col}, not in the target's column {target.col}"
+        )
+    return target
+
+
+def _check_exit(gv: Vehicle, exit: str | Exit | None, target: Target | None) -> Exit:
+    """A bounded board's exit: a known side along the goal vehicle's axis, lined up with its lane
+    (the default: right for a horizontal goal vehicle, top for a vertical one)."""
+    goal = gv.name
+    if target is not None:
+        raise BoardError("a target cell belongs to wrap-around boards; bounded boards have an exit")
+    if exit is None:
+        exit = "right" if gv.horizontal else "top"
+    if isinstance(exit, str):
+        if exit not in SIDES:
+            raise BoardError(f"unknown exit side {exit!r}: use {', '.join(SIDES)}")
+        exit = Exit(exit, gv.row if exit in ("right", "left") else gv.col)
+    if exit.side not in SIDES:
+        raise BoardError(f"unknown exit side {exit.side!r}: use {', '.join(SIDES)}")
+    along_rows = exit.side in ("right", "left")
+    if gv.horizontal != along_rows:
+        raise BoardError(
+            f"goal vehicle {goal} is {'horizontal' if gv.horizontal else 'vertical'}, "
+            f"so it cannot leave through the {exit.side} edge"
+        )
+    line = gv.row if along_rows else gv.col
+    if exit.index != line:
+        what = "row" if along_rows else "column"
+        raise BoardError(
+            f"goal vehicle {goal} is on {what} {line}, not lined up with the exit on "
+            f"{what} {exit.index} of the {exit.side} edge"
+        )
+    return exit

@@ -36,7 +36,7 @@ import types
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Vehicle
 from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
@@ -139,8 +139,14 @@ class Settings:
 
 # --- a position under construction ---------------------------------------------------------------
 
-# a vehicle other than the goal car: (orientation, row, col, length), its top-left cell
-Piece = tuple[str, int, int, int]
+
+class Piece(NamedTuple):
+    """A vehicle other than the goal car, placed by its top-left cell."""
+
+    orientation: str
+    row: int
+    col: int
+    length: int
 
 
 def _cells(piece: Piece) -> list[Cell]:
@@ -173,13 +179,16 @@ class Sketch:
         return taken
 
     def trucks(self) -> int:
-        return sum(1 for p in self.pieces if p[3] == 3)
+        return sum(1 for p in self.pieces if p.length == 3)
 
     def board(self) -> Board:
         """The position, its vehicles named in an order that no move can change (orientation, lane,
         then offset: vehicles of one lane cannot pass each other), so that boards of one cluster
         always share one layout and cluster keys compare."""
-        ordered = sorted(self.pieces, key=lambda p: (p[0], p[2] if p[0] == VERTICAL else p[1], p[1], p[2]))
+        ordered = sorted(
+            self.pieces,
+            key=lambda p: (p.orientation, p.col if p.orientation == VERTICAL else p.row, p.row, p.col),
+        )
         vehicles = [Vehicle("A", HORIZONTAL, 2, self.goal_row, self.goal_col)]
         vehicles += [Vehicle(f"V{k:02d}", o, n, r, c) for k, (o, r, c, n) in enumerate(ordered)]
         return Board(self.width, self.height, vehicles, walls=self.walls, goal="A", exit="right")
@@ -188,7 +197,7 @@ class Sketch:
     def of(cls, board: Board) -> Sketch:
         goal = board.vehicle(board.goal)
         pieces = tuple(
-            (v.orientation, v.row, v.col, v.length) for v in board.vehicles if v.name != board.goal
+            Piece(v.orientation, v.row, v.col, v.length) for v in board.vehicles if v.name != board.goal
         )
         return cls(board.width, board.height, goal.col, pieces, tuple(sorted(board.walls)))
 
@@ -206,12 +215,12 @@ def _spots(sketch: Sketch, taken: set[Cell], orientation: str, length: int) -> l
                 continue
             for c in range(w - length + 1):
                 if all((r, c + k) not in taken for k in range(length)):
-                    out.append((HORIZONTAL, r, c, length))
+                    out.append(Piece(HORIZONTAL, r, c, length))
     else:
         for c in range(w):
             for r in range(h - length + 1):
                 if all((r + k, c) not in taken for k in range(length)):
-                    out.append((VERTICAL, r, c, length))
+                    out.append(Piece(VERTICAL, r, c, length))
     return out
 
 
@@ -310,21 +319,21 @@ def packed_bag(rng: random.Random, s: Settings) -> Sketch | None:
         options = []
         for length in lengths:
             for k in range(length):
-                options.append((HORIZONTAL, r, c - k, length))
-                options.append((VERTICAL, r - k, c, length))
+                options.append(Piece(HORIZONTAL, r, c - k, length))
+                options.append(Piece(VERTICAL, r - k, c, length))
         fits = [
             p
             for p in options
-            if not (p[0] == HORIZONTAL and p[1] == sketch.goal_row)
+            if not (p.orientation == HORIZONTAL and p.row == sketch.goal_row)
             and all(0 <= y < s.height and 0 <= x < s.width and (y, x) not in taken for y, x in _cells(p))
         ]
         if fits:
             # trucks first: the bag holds a limited number of vehicles and should cover the board
-            long = [p for p in fits if p[3] == 3]
+            long = [p for p in fits if p.length == 3]
             piece = rng.choice(long if long and rng.random() < PACKED_TRUCKS else fits)
             pieces.append(piece)
             taken.update(_cells(piece))
-            trucks += piece[3] == 3
+            trucks += piece.length == 3
     made = replace(sketch, pieces=tuple(pieces))
     if len(pieces) + 1 < s.allowed[0] or (s.trucks is not None and trucks < s.trucks[0]):
         return None
@@ -348,7 +357,7 @@ def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
         return replace(sketch, walls=(*rest, rng.choice(spots))) if spots else None
     if pick < 0.4 and sketch.pieces:
         k = rng.randrange(len(sketch.pieces))
-        piece = _place(rng, sketch, sketch.occupied(skip=k), sketch.pieces[k][3])
+        piece = _place(rng, sketch, sketch.occupied(skip=k), sketch.pieces[k].length)
         if piece is None:
             return None
         return replace(sketch, pieces=sketch.pieces[:k] + (piece,) + sketch.pieces[k + 1 :])
@@ -359,7 +368,7 @@ def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
         removable = [
             k
             for k, p in enumerate(sketch.pieces)
-            if s.trucks is None or p[3] != 3 or sketch.trucks() > s.trucks[0]
+            if s.trucks is None or p.length != 3 or sketch.trucks() > s.trucks[0]
         ]
         if removable:
             return sketch.without(rng.choice(removable))

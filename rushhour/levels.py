@@ -4,7 +4,8 @@ A pack is a grid-text document (see :mod:`rushhour.formats.grid`) whose first bl
 header (``title``, ``order``, ``description``, and for generated packs the ``seed`` and ``command``
 that made it).  Levels are numbered from 1, easiest first: by optimal moves, then by the size of the
 reachable set (:func:`difficulty`).  Packs are played in their ``order``; :func:`play_order`,
-:func:`next_level` and :func:`first_unsolved` walk through them.
+:func:`next_level`, :func:`first_unsolved` and :func:`first_unsolved_in` walk through them, and
+:func:`built_in_level` tells whether a resolved board is one of them.
 
 The daily puzzle (:func:`daily`) is generated from the date: the same 6x6 puzzle of 20 to 35 moves for
 everyone on that day, known as ``daily:YYYY-MM-DD``.
@@ -148,6 +149,29 @@ def first_unsolved(progress: Progress) -> Level | None:
     for item in play_order():
         if not progress.is_solved(item.key, item.entry.board):
             return item
+    return None
+
+
+def first_unsolved_in(progress: Progress, pack_name: str) -> Level | None:
+    """The first level of one pack that ``progress`` has no win of (for its current board); None
+    when every level of the pack is solved.  Only that pack is walked."""
+    for number, entry in enumerate(pack(pack_name).levels, start=1):
+        item = Level(pack_name, number, entry)
+        if not progress.is_solved(item.key, entry.board):
+            return item
+    return None
+
+
+def built_in_level(entry: Entry) -> Level | None:
+    """The built-in level a resolved entry is (labelled ``pack:N`` and holding that level's board),
+    or None for a board from anywhere else."""
+    name, _, number = entry.label.rpartition(":")
+    n = whole_or_none(number)
+    if n is None:
+        return None
+    for p in packs():
+        if p.name == name and 1 <= n <= len(p.levels) and p.levels[n - 1].board == entry.board:
+            return Level(p.name, n, p.levels[n - 1])
     return None
 
 

@@ -11,5 +11,10 @@
 ``SECOND`` is a 5x5 board won in 1 move (A+2); ``TINY + "\\n" + SECOND`` is a file of two levels.
 """
 
+from pathlib import Path
+
+#: the data the tests read, each file with its provenance (tests/data/README.md)
+DATA = Path(__file__).parent / "data"
+
 TINY = "# name: tiny\n# moves: 2\n.....\n..B..\nAAB..\n..CC.\n.....\n"
 SECOND = "# name: second\n# moves: 1\n.....\n.....\n.AA..\n.....\n.....\n"

@@ -16,6 +16,21 @@ NAME_POOL = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + ["AA", "AB", "Q7",
 NAME_POOL += [f"v{k}" for k in range(20)]
 
 
+def _cells(
+    orientation: str, length: int, row: int, col: int, size: tuple[int, int], wrap: bool
+) -> list[tuple[int, int]]:
+    """The cells a vehicle would cover (wrapped around the edges on a wrap-around board); some may
+    be off a bounded board."""
+    width, height = size
+    if orientation == HORIZONTAL:
+        cells = [(row, col + k) for k in range(length)]
+    else:
+        cells = [(row + k, col) for k in range(length)]
+    if wrap:
+        cells = [(r % height, c % width) for r, c in cells]
+    return cells
+
+
 def random_board(
     rng: random.Random,
     *,
@@ -47,12 +62,7 @@ def random_board(
         top = span - 1 if wrap else span
         length = rng.choice([n for n in (2, 2, 2, 3, 3, 4) if n <= top] or [2])
         row, col = rng.randrange(height), rng.randrange(width)
-        if orientation == HORIZONTAL:
-            cells = [(row, col + k) for k in range(length)]
-        else:
-            cells = [(row + k, col) for k in range(length)]
-        if wrap:
-            cells = [(r % height, c % width) for r, c in cells]
+        cells = _cells(orientation, length, row, col, size, wrap)
         if any(not (0 <= r < height and 0 <= c < width) or (r, c) in taken for r, c in cells):
             continue
         name = goal_name if (goal_name and not vehicles) else next(names)
@@ -121,3 +131,68 @@ def positions(draw: st.DrawFn, **kwargs: object) -> Board:
     """A board, then a random walk of legal moves from it."""
     board = draw(boards(**kwargs))  # type: ignore[arg-type]
     return random_walk(board, draw(st.randoms(use_true_random=False)), draw(st.integers(0, 12)))
+
+
+def any_board(rng: random.Random, *, min_side: int = 5, max_side: int = 12) -> Board:
+    """A valid board of any kind (the SAT oracle's tests): size, walls, vehicle lengths 2 to 4, goal
+    orientation, exit, wrap."""
+    width, height = rng.randint(min_side, max_side), rng.randint(min_side, max_side)
+    wrap = rng.random() < 0.3
+    taken: set[tuple[int, int]] = set()
+    vehicles: list[Vehicle] = []
+    names = iter([chr(c) for c in range(ord("B"), ord("Z") + 1)] + [f"V{k}" for k in range(200)])
+
+    def place(name: str, orientation: str, length: int, row: int, col: int) -> bool:
+        cells = _cells(orientation, length, row, col, (width, height), wrap)
+        if any(not (0 <= r < height and 0 <= c < width) or (r, c) in taken for r, c in cells):
+            return False
+        taken.update(cells)
+        vehicles.append(Vehicle(name, orientation, length, row, col))
+        return True
+
+    goal_o = rng.choice((HORIZONTAL, VERTICAL))
+    span = width if goal_o == HORIZONTAL else height
+    goal_len = rng.choice((2, 2, 3)) if span > 3 else 2
+    if goal_o == HORIZONTAL:
+        place(
+            "A", goal_o, goal_len, rng.randrange(height), rng.randrange(width - (0 if wrap else goal_len - 1))
+        )
+    else:
+        place(
+            "A", goal_o, goal_len, rng.randrange(height - (0 if wrap else goal_len - 1)), rng.randrange(width)
+        )
+    for _ in range(width * height // 2):
+        orientation = rng.choice((HORIZONTAL, VERTICAL))
+        length = rng.choice((2, 2, 2, 3, 3, 4))
+        lane_span = width if orientation == HORIZONTAL else height
+        if length >= lane_span:
+            continue
+        placed = place(next(names), orientation, length, rng.randrange(height), rng.randrange(width))
+        if placed and len(vehicles) >= width * height // 4:
+            break
+    free = [(r, c) for r in range(height) for c in range(width) if (r, c) not in taken]
+    walls = rng.sample(free, min(len(free), rng.randint(0, 4)))
+    goal = vehicles[0]
+    if wrap:
+        if goal_o == HORIZONTAL:
+            target = Target(goal.row, rng.randrange(width), rng.choice(("east", "west")))
+        else:
+            target = Target(rng.randrange(height), goal.col, rng.choice(("north", "south")))
+        return Board(width, height, vehicles, walls=walls, target=target, wrap=True)
+    side = rng.choice(("right", "left") if goal_o == HORIZONTAL else ("top", "bottom"))
+    return Board(width, height, vehicles, walls=walls, exit=side)
+
+
+def boards_of_every_kind(seed: int, number: int, dense: bool = False) -> list[Board]:
+    """Random positions; ``dense`` boards are crowded enough to keep their clusters small."""
+    rng = random.Random(seed)
+    out = []
+    for k in range(number):
+        wrap = k % 3 == 0
+        top = 8 if dense else 12
+        size = (rng.randint(5, top), rng.randint(5, top))
+        area = size[0] * size[1]
+        count = rng.randint(area // 6, area // 3) if dense else rng.randint(3, 16)
+        board = random_board(rng, wrap=wrap, size=size, count=count, walls=rng.randint(0, 4))
+        out.append(random_walk(board, rng, rng.randint(0, 10)))
+    return out

@@ -20,7 +20,7 @@ from rushhour.levels import resolve_board
 from rushhour.logic.encoding import DIRECTIONS, Shape, build, encoding_for
 from rushhour.logic.oracle import MoveOracle
 from rushhour.logic.sat import KissatBackend, kissat_binary
-from tests.test_oracle import random_board
+from tests.strategies import any_board
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,7 +58,7 @@ def test_every_proposition_is_forced_by_the_facts() -> None:
 def test_facts_decode_back_to_the_position() -> None:
     rng = random.Random(8)
     for _ in range(6):
-        board = random_board(rng, min_side=5, max_side=8)
+        board = any_board(rng, min_side=5, max_side=8)
         rules = encoding_for(Shape.of(board))
         again = rules.decode(rules.facts(board))
         assert again.walls == board.walls
@@ -182,3 +182,30 @@ def test_nnf_reads_the_dimacs_and_its_own_solver_agrees() -> None:
     true = {names[int(v)] for v, value in model.items() if value}
     assert moves_from_true(board, true) == board.legal_moves()
     oracle.close()
+
+
+# The DIMACS text of two small shapes, as the encoding has always written it: the numbering, the
+# clauses and their order are part of what other tools read, so any change to them must be deliberate.
+PINNED_DIMACS = {
+    "4x3": "c34f8d3df5ed82c7576900115f94ecc55dcbf6f101a4cf14e1a5a5a6717f9466",
+    "4x4 wrap": "5539c93d5118569e689eb588c5175ffac001e1bb42751d254491ffee54289c93",
+}
+
+
+def test_dimacs_of_small_shapes_is_pinned() -> None:
+    wrap = Board(
+        4, 4, [Vehicle("A", "H", 2, 1, 0), Vehicle("B", "V", 3, 0, 3)], goal="A",
+        target=Target(1, 3, "east"), wrap=True,
+    )  # fmt: skip
+    for label, shape in (("4x3", Shape.generic(4, 3)), ("4x4 wrap", Shape.of(wrap))):
+        text = build(shape).dimacs()
+        assert hashlib.sha256(text.encode()).hexdigest() == PINNED_DIMACS[label], label
+    counts = build(Shape.generic(4, 3)).constraints
+    assert list(counts)[:4] == [
+        "S: exactly one state per cell",
+        "P1: at most one part per cell",
+        "P2: a vehicle cell has a part",
+        "P3: part p belongs to a vehicle of length > p",
+    ]
+    assert counts["R1: vehicles are whole runs of cells"] == 84
+    assert counts["G3: only one red car"] == 6

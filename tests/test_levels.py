@@ -106,6 +106,27 @@ def test_first_unsolved_follows_the_progress() -> None:
     assert levels.first_unsolved(everything) is None
 
 
+def test_first_unsolved_in_one_pack_and_built_in_levels() -> None:
+    first, second = levels.packs()[:2]
+    progress = Progress.memory()
+    assert levels.first_unsolved_in(progress, second.name) == levels.Level(second.name, 1, second.levels[0])
+    for number in (1, 2):
+        progress.record_win(
+            f"{second.name}:{number}", second.levels[number - 1].board, moves=9, steps=9, optimal=None
+        )
+    found = levels.first_unsolved_in(progress, second.name)
+    assert found is not None and found.key == f"{second.name}:3"
+    assert levels.first_unsolved_in(progress, first.name) == levels.play_order()[0]  # other packs untouched
+    with pytest.raises(BoardNotFoundError, match="no built-in pack"):
+        levels.first_unsolved_in(progress, "nosuch")
+    # a resolved BOARD argument is a built-in level when its label and board are that level's
+    entry = levels.resolve_board(f"{second.name}:2")
+    assert levels.built_in_level(entry) == levels.Level(second.name, 2, second.levels[1])
+    assert levels.built_in_level(Entry(second.levels[1].board, {}, f"{second.name}:3")) is None
+    assert levels.built_in_level(Entry(second.levels[1].board, {}, "inline board")) is None
+    assert levels.built_in_level(Entry(second.levels[1].board, {}, "nosuch:2")) is None
+
+
 # --- the daily puzzle --------------------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rushhour.board import HORIZONTAL, VERTICAL, Board, Move, Target, Vehicle
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Move, Vehicle
 from rushhour.errors import MoveError, SolverError, UnknownVehicleError
 from rushhour.formats.fogleman import parse_line
 from rushhour.levels import resolve_board
@@ -25,66 +25,12 @@ from rushhour.logic import sat
 from rushhour.logic.encoding import Shape
 from rushhour.logic.oracle import MoveOracle, legal_moves, oracle_for
 from rushhour.logic.sat import KissatBackend, choose_backend, kissat_binary
-
-DATA = Path(__file__).parent / "data"
+from tests.boards import DATA
+from tests.strategies import any_board
 
 
 def database_boards() -> list[Board]:
     return [parse_line(line)[0] for line in (DATA / "fogleman_slice_logic.txt").read_text().splitlines()]
-
-
-def random_board(rng: random.Random, *, min_side: int = 5, max_side: int = 12) -> Board:
-    """A valid board of any kind: size, walls, vehicle lengths 2 to 4, goal orientation, exit, wrap."""
-    width, height = rng.randint(min_side, max_side), rng.randint(min_side, max_side)
-    wrap = rng.random() < 0.3
-    taken: set[tuple[int, int]] = set()
-    vehicles: list[Vehicle] = []
-    names = iter([chr(c) for c in range(ord("B"), ord("Z") + 1)] + [f"V{k}" for k in range(200)])
-
-    def place(name: str, orientation: str, length: int, row: int, col: int) -> bool:
-        if orientation == HORIZONTAL:
-            cells = [(row, col + k) for k in range(length)]
-        else:
-            cells = [(row + k, col) for k in range(length)]
-        if wrap:
-            cells = [(r % height, c % width) for r, c in cells]
-        if any(not (0 <= r < height and 0 <= c < width) or (r, c) in taken for r, c in cells):
-            return False
-        taken.update(cells)
-        vehicles.append(Vehicle(name, orientation, length, row, col))
-        return True
-
-    goal_o = rng.choice((HORIZONTAL, VERTICAL))
-    span = width if goal_o == HORIZONTAL else height
-    goal_len = rng.choice((2, 2, 3)) if span > 3 else 2
-    if goal_o == HORIZONTAL:
-        place(
-            "A", goal_o, goal_len, rng.randrange(height), rng.randrange(width - (0 if wrap else goal_len - 1))
-        )
-    else:
-        place(
-            "A", goal_o, goal_len, rng.randrange(height - (0 if wrap else goal_len - 1)), rng.randrange(width)
-        )
-    for _ in range(width * height // 2):
-        orientation = rng.choice((HORIZONTAL, VERTICAL))
-        length = rng.choice((2, 2, 2, 3, 3, 4))
-        lane_span = width if orientation == HORIZONTAL else height
-        if length >= lane_span:
-            continue
-        placed = place(next(names), orientation, length, rng.randrange(height), rng.randrange(width))
-        if placed and len(vehicles) >= width * height // 4:
-            break
-    free = [(r, c) for r in range(height) for c in range(width) if (r, c) not in taken]
-    walls = rng.sample(free, min(len(free), rng.randint(0, 4)))
-    goal = vehicles[0]
-    if wrap:
-        if goal_o == HORIZONTAL:
-            target = Target(goal.row, rng.randrange(width), rng.choice(("east", "west")))
-        else:
-            target = Target(rng.randrange(height), goal.col, rng.choice(("north", "south")))
-        return Board(width, height, vehicles, walls=walls, target=target, wrap=True)
-    side = rng.choice(("right", "left") if goal_o == HORIZONTAL else ("top", "bottom"))
-    return Board(width, height, vehicles, walls=walls, exit=side)
 
 
 def walk(board: Board, rng: random.Random, count: int, steps: int = 400) -> list[Board]:
@@ -123,7 +69,7 @@ def test_generated_walks_agree() -> None:
     kinds = {"wrap": 0, "vertical goal": 0, "left/top/bottom exit": 0, "walls": 0, "length 4": 0}
     sizes = set()
     for _ in range(12):
-        board = random_board(rng)
+        board = any_board(rng)
         sizes.add((board.width, board.height))
         lay = board.layout
         kinds["wrap"] += lay.wrap
@@ -142,7 +88,7 @@ def test_many_more_generated_boards_agree() -> None:
     rng = random.Random(99)
     total = 0
     for _ in range(150):
-        total += check(walk(random_board(rng, min_side=3, max_side=16), rng, 300, steps=2000))
+        total += check(walk(any_board(rng, min_side=3, max_side=16), rng, 300, steps=2000))
     assert total >= 30000
 
 
@@ -201,7 +147,7 @@ def test_oracle_cache_is_bounded() -> None:
     rng = random.Random(3)
     oracle_mod._ORACLES.clear()
     for _ in range(oracle_mod.MAX_SHAPES + 2):
-        board = random_board(rng, min_side=4, max_side=5)
+        board = any_board(rng, min_side=4, max_side=5)
         assert legal_moves(board) == board.legal_moves()
     assert len(oracle_mod._ORACLES) <= oracle_mod.MAX_SHAPES
 

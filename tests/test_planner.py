@@ -12,7 +12,8 @@ from rushhour.errors import LimitReachedError, MoveError, SolverError
 from rushhour.formats.fogleman import parse_line
 from rushhour.levels import resolve_board
 from rushhour.logic.planner import plan
-from tests.test_oracle import DATA, random_board
+from tests.boards import DATA
+from tests.strategies import any_board
 
 
 def bfs_distance(board: Board, metric: str, cap: int = 20000) -> int | None:
@@ -43,7 +44,7 @@ def test_agrees_with_bfs_on_small_generated_boards() -> None:
     checked = {"moves": 0, "steps": 0}
     unsolvable = 0
     for _ in range(90):
-        board = random_board(rng, min_side=4, max_side=6)
+        board = any_board(rng, min_side=4, max_side=6)
         for metric in ("moves", "steps"):
             want = bfs_distance(board, metric)
             if want is None or want > 14:

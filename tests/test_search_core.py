@@ -4,7 +4,6 @@ metrics), compared with a plain breadth-first search over ``Board.successors``."
 
 from __future__ import annotations
 
-import random
 from collections import deque
 
 import pytest
@@ -13,22 +12,7 @@ from rushhour.board import HORIZONTAL, VERTICAL, Board, Vehicle
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.search import analyze, solve
 from rushhour.search.tables import ONE, TWO, Tables
-from tests.strategies import random_board, random_walk
-
-
-def boards_of_every_kind(seed: int, number: int, dense: bool = False) -> list[Board]:
-    """Random positions; ``dense`` boards are crowded enough to keep their clusters small."""
-    rng = random.Random(seed)
-    out = []
-    for k in range(number):
-        wrap = k % 3 == 0
-        top = 8 if dense else 12
-        size = (rng.randint(5, top), rng.randint(5, top))
-        area = size[0] * size[1]
-        count = rng.randint(area // 6, area // 3) if dense else rng.randint(3, 16)
-        board = random_board(rng, wrap=wrap, size=size, count=count, walls=rng.randint(0, 4))
-        out.append(random_walk(board, rng, rng.randint(0, 10)))
-    return out
+from tests.strategies import boards_of_every_kind
 
 
 def reference_cluster(board: Board, metric: str, cap: int) -> dict[Board, int] | None:
@@ -169,7 +153,7 @@ def test_shared_tables_give_the_same_answers_when_the_registry_is_emptied(
     monkeypatch.setattr(tables_module, "SHARED_ENTRIES", 50)
     monkeypatch.setattr(tables_module, "_SHARED", {})
     monkeypatch.setattr(tables_module, "_SHARED_COUNT", [0])
-    monkeypatch.setattr(tables_module, "_CACHE", type(tables_module._CACHE)())
+    tables_module.cached_tables.cache_clear()  # tables built from here on use the small registry
     emptied = 0
     for board, length in zip(boards, want, strict=True):
         before = tables_module._SHARED_COUNT[0]

@@ -26,7 +26,7 @@ from rushhour.search.bfs import (
     use_native,
 )
 from rushhour.search.tables import Tables
-from tests.test_search_core import boards_of_every_kind
+from tests.strategies import boards_of_every_kind
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_solve.txt"
 needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")

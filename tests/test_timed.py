@@ -345,7 +345,7 @@ def test_unsolvable_board() -> None:
 
 def test_limits_report_the_bound() -> None:
     _, board = MEDIUM[-1]
-    with pytest.raises(LimitReachedError, match="state limit of 50") as caught:
+    with pytest.raises(LimitReachedError, match=r"after 51 positions \(the limit is 50\)") as caught:
         solve_timed(board, max_states=50)
     assert caught.value.explored == 51
     search = HandsSearch(board, TimeModel.two_hands((3, 5)))
@@ -467,4 +467,4 @@ def test_cli_timed_unsolvable_and_limits(capsys: pytest.CaptureFixture[str]) -> 
     status, out, _ = _run(capsys, "solve", "....../AA.BB./......", "--hands", "3,5")
     assert status == 1 and "Unsolvable: none of the 6 reachable positions" in out
     status, _, err = _run(capsys, "solve", LINE, "--hands", "3,5", "--max-states", "5")
-    assert status == 3 and "state limit of 5" in err
+    assert status == 3 and "(the limit is 5)" in err

@@ -40,7 +40,6 @@ from rushhour.controller import (
     win_lines,
 )
 from rushhour.errors import BoardNotFoundError, RushHourError, SaveFileError
-from rushhour.formats import Entry
 from rushhour.game import Game, MoveSource, Solver
 from rushhour.levels import Pack, pack, packs, resolve_all
 from rushhour.numbers import is_whole, whole_or_none
@@ -107,25 +106,9 @@ def optimal_plan(board: Board) -> list[Move] | None:
 
 
 # --- levels and where play starts -----------------------------------------------------------------
-def first_unsolved_of(progress: Progress, p: Pack) -> Level | None:
-    """The first level of one pack that ``progress`` has no win of."""
-    for number in range(1, len(p.levels) + 1):
-        level = pack_level(p, number)
-        if not progress.is_solved(level.key, level.board):
-            return level
-    return None
-
-
-def _as_pack_level(entry: Entry) -> Level | None:
-    """A resolved entry that is a built-in level (``classic:3``, or found by its name)."""
-    name, _, number = entry.label.rpartition(":")
-    n = whole_or_none(number)
-    if n is None:
-        return None
-    for p in packs():
-        if p.name == name and 1 <= n <= len(p.levels) and p.levels[n - 1].board == entry.board:
-            return pack_level(p, n)
-    return None
+def _play_level(found: levels.Level | None) -> Level | None:
+    """The level to play for a built-in level that :mod:`rushhour.levels` found."""
+    return None if found is None else pack_level(pack(found.pack), found.number)
 
 
 def choose_level(
@@ -147,7 +130,7 @@ def choose_level(
                 index = number - 1
             else:
                 index = 0
-            found = _as_pack_level(entries[index]) if len(entries) == 1 else None
+            found = _play_level(levels.built_in_level(entries[index])) if len(entries) == 1 else None
             if found is not None:
                 return found, None
             if len(entries) == 1 and entries[0].label.startswith("daily:"):  # `play daily:2026-11-23`
@@ -157,7 +140,7 @@ def choose_level(
         chosen = pack(pack_name)
         if number is not None:
             return pack_level(chosen, number), None
-        first = first_unsolved_of(progress, chosen)
+        first = _play_level(levels.first_unsolved_in(progress, chosen.name))
         if first is None:
             return pack_level(chosen, 1), f"every level of {chosen.name} is solved: starting again at level 1"
         return first, None
@@ -166,10 +149,10 @@ def choose_level(
         raise BoardNotFoundError("there are no built-in levels")
     if number is not None:
         return pack_level(all_packs[0], number), None
-    unsolved = levels.first_unsolved(progress)
+    unsolved = _play_level(levels.first_unsolved(progress))
     if unsolved is None:
         return pack_level(all_packs[0], 1), "every built-in level is solved: starting again at the first"
-    return pack_level(pack(unsolved.pack), unsolved.number), None
+    return unsolved, None
 
 
 # --- drawing ---------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import gc
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import nnf
@@ -349,174 +350,225 @@ def build(shape: Shape) -> RulesEncoding:
 
 
 def _build(shape: Shape) -> RulesEncoding:
-    E = Encoding()
-    props: dict[tuple[str, tuple[int, ...]], Any] = {}
-    counts: dict[str, int] = {}
-    factories: dict[str, Any] = {}
+    b = _Builder(shape)
+    # state and part propositions first, so that their variables come first
+    for cell in b.cells:
+        for s in b.states:
+            b.prop(s, *cell)
+    for cell in b.cells:
+        for p in range(b.max_len):
+            b.prop(f"Part{p}", *cell)
+    _exactly_one_state(b)
+    _parts(b)
+    _runs(b)
+    _goal_vehicle(b)
+    for d in DIRECTIONS:
+        _ends(b, d)
+    chains: dict[tuple[str, Cell], list[Any]] = {}
+    for d in DIRECTIONS:
+        _one_cell_moves(b, d, chains)
+        _slides(b, d, chains)
+    _won(b)
+    return _compile(b, chains)
 
-    def prop(name: str, *args: int) -> Any:
-        found = props.get((name, args))
+
+class _Builder:
+    """The bauhaus encoding of a shape while it is built: its propositions (held strongly, bauhaus
+    keeps weak references), the number of constraints of each family, and the shape's facts that
+    every family uses."""
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.E = Encoding()
+        self.props: dict[tuple[str, tuple[int, ...]], Any] = {}
+        self.counts: dict[str, int] = {}
+        self._factories: dict[str, Any] = {}
+        self.cells: list[Cell] = [(r, c) for r in range(shape.height) for c in range(shape.width)]
+        goal_o, goal_len = shape.goal_kind
+        self.states: tuple[str, ...] = ("Empty", "Wall", "Red", *(kind_label(k) for k in shape.kinds))
+        #: every vehicle state with its orientation and length (Red has the goal's)
+        self.vehicle_states: list[tuple[str, str, int]] = [("Red", goal_o, goal_len)] + [
+            (kind_label(k), k[0], k[1]) for k in shape.kinds
+        ]
+        self.max_len = max(length for _, _, length in self.vehicle_states)
+
+    def prop(self, name: str, *args: int) -> Any:
+        found = self.props.get((name, args))
         if found is None:
-            factory = factories.get(name)
+            factory = self._factories.get(name)
             if factory is None:
-                factory = factories[name] = proposition(E)(type(name, (_Prop,), {"family": name}))
-            found = props[(name, args)] = factory(*args)
+                factory = self._factories[name] = proposition(self.E)(type(name, (_Prop,), {"family": name}))
+            found = self.props[(name, args)] = factory(*args)
         return found
 
-    def add(group: str, formula: Any) -> None:
-        E.add_constraint(formula)
-        counts[group] = counts.get(group, 0) + 1
+    def add(self, group: str, formula: Any) -> None:
+        self.E.add_constraint(formula)
+        self.counts[group] = self.counts.get(group, 0) + 1
 
-    def add_builder(group: str, kind: Any, items: list[Any]) -> None:
+    def add_builder(self, group: str, kind: Any, items: list[Any]) -> None:
         if items:
-            kind(E, items)
-            counts[group] = counts.get(group, 0) + 1
+            kind(self.E, items)
+            self.counts[group] = self.counts.get(group, 0) + 1
 
-    w, h = shape.width, shape.height
-    cells = [(r, c) for r in range(h) for c in range(w)]
-    goal_o, goal_len = shape.goal_kind
-    kind_labels = [kind_label(k) for k in shape.kinds]
-    states = ("Empty", "Wall", "Red", *kind_labels)
-    #: every vehicle state with its orientation and length (Red has the goal's)
-    vehicle_states: list[tuple[str, str, int]] = [("Red", goal_o, goal_len)] + [
-        (kind_label(k), k[0], k[1]) for k in shape.kinds
-    ]
-    max_len = max(length for _, _, length in vehicle_states)
+    def on_goal_lane(self, cell: Cell) -> bool:
+        shape = self.shape
+        return (cell[0] if shape.goal_kind[0] == HORIZONTAL else cell[1]) == shape.goal_line
 
-    def on_goal_lane(cell: Cell) -> bool:
-        return cell[0] == shape.goal_line if goal_o == HORIZONTAL else cell[1] == shape.goal_line
 
-    # state and part propositions first, so that their variables come first
-    for cell in cells:
-        for s in states:
-            prop(s, *cell)
-    for cell in cells:
-        for p in range(max_len):
-            prop(f"Part{p}", *cell)
-
-    # S: exactly one state per cell
-    for cell in cells:
-        add_builder(
-            "S: exactly one state per cell", constraint.add_exactly_one, [prop(s, *cell) for s in states]
+def _exactly_one_state(b: _Builder) -> None:
+    """S: exactly one state per cell."""
+    for cell in b.cells:
+        b.add_builder(
+            "S: exactly one state per cell", constraint.add_exactly_one, [b.prop(s, *cell) for s in b.states]
         )
-    # P: at most one part per cell; a part belongs to a vehicle long enough to have it
-    for cell in cells:
-        parts = [prop(f"Part{p}", *cell) for p in range(max_len)]
-        add_builder("P1: at most one part per cell", constraint.add_at_most_one, parts)
-        for label, _o, length in vehicle_states:
-            add("P2: a vehicle cell has a part", prop(label, *cell) >> _any(parts[:length]))
-        for p in range(max_len):
-            owners = [prop(label, *cell) for label, _o, length in vehicle_states if length > p]
-            add("P3: part p belongs to a vehicle of length > p", parts[p] >> _any(owners))
-    # R: vehicles are runs: part p is followed by part p+1 and preceded by part p-1 of the same state
+
+
+def _parts(b: _Builder) -> None:
+    """P1: at most one part per cell; P2: a vehicle cell has a part; P3: a part belongs to a vehicle
+    long enough to have it."""
+    for cell in b.cells:
+        parts = [b.prop(f"Part{p}", *cell) for p in range(b.max_len)]
+        b.add_builder("P1: at most one part per cell", constraint.add_at_most_one, parts)
+        for label, _o, length in b.vehicle_states:
+            b.add("P2: a vehicle cell has a part", b.prop(label, *cell) >> _any(parts[:length]))
+        for p in range(b.max_len):
+            owners = [b.prop(label, *cell) for label, _o, length in b.vehicle_states if length > p]
+            b.add("P3: part p belongs to a vehicle of length > p", parts[p] >> _any(owners))
+
+
+def _runs(b: _Builder) -> None:
+    """R1: vehicles are whole runs of cells (part p is followed by part p+1 and preceded by part p-1 of
+    the same state); R2: no vehicle runs off the board."""
     off_board: list[Any] = []
-    for cell in cells:
-        for label, o, length in vehicle_states:
-            if label == "Red" and not on_goal_lane(cell):
+    for cell in b.cells:
+        for label, o, length in b.vehicle_states:
+            if label == "Red" and not b.on_goal_lane(cell):
                 continue
             forward, backward = ("R", "L") if o == HORIZONTAL else ("D", "U")
             for p in range(length):
-                nxt = _step(shape, cell, forward) if p < length - 1 else cell
-                prv = _step(shape, cell, backward) if p > 0 else cell
+                nxt = _step(b.shape, cell, forward) if p < length - 1 else cell
+                prv = _step(b.shape, cell, backward) if p > 0 else cell
                 if nxt is None or prv is None:
-                    off_board.append(prop(label, *cell) & prop(f"Part{p}", *cell))
+                    off_board.append(b.prop(label, *cell) & b.prop(f"Part{p}", *cell))
                     continue
                 needs = []
                 if p < length - 1:
-                    needs += [prop(label, *nxt), prop(f"Part{p + 1}", *nxt)]
+                    needs += [b.prop(label, *nxt), b.prop(f"Part{p + 1}", *nxt)]
                 if p > 0:
-                    needs += [prop(label, *prv), prop(f"Part{p - 1}", *prv)]
+                    needs += [b.prop(label, *prv), b.prop(f"Part{p - 1}", *prv)]
                 if needs:
-                    add(
+                    b.add(
                         "R1: vehicles are whole runs of cells",
-                        (prop(label, *cell) & prop(f"Part{p}", *cell)) >> _all(needs),
+                        (b.prop(label, *cell) & b.prop(f"Part{p}", *cell)) >> _all(needs),
                     )
     for item in off_board:
-        add("R2: no vehicle runs off the board", ~item)
-    # G: exactly one red car, on the goal's lane
-    lane = [cell for cell in cells if on_goal_lane(cell)]
-    add_builder(
+        b.add("R2: no vehicle runs off the board", ~item)
+
+
+def _goal_vehicle(b: _Builder) -> None:
+    """G1: the red car stays on its lane; G2: there is a red car; G3: only one red car."""
+    lane = [cell for cell in b.cells if b.on_goal_lane(cell)]
+    b.add_builder(
         "G1: the red car stays on its lane",
         constraint.add_none_of,
-        [prop("Red", *cell) for cell in cells if not on_goal_lane(cell)],
+        [b.prop("Red", *cell) for cell in b.cells if not b.on_goal_lane(cell)],
     )
-    add("G2: there is a red car", _any(prop("Red", *cell) for cell in lane))
-    for a, b in itertools.combinations(lane, 2):
-        add(
+    b.add("G2: there is a red car", _any(b.prop("Red", *cell) for cell in lane))
+    for first, second in itertools.combinations(lane, 2):
+        b.add(
             "G3: only one red car",
-            (prop("Red", *a) & prop("Part0", *a) & prop("Red", *b)) >> ~prop("Part0", *b),
+            (b.prop("Red", *first) & b.prop("Part0", *first) & b.prop("Red", *second))
+            >> ~b.prop("Part0", *second),
         )
 
-    # E: vehicle ends
-    ends = {"R": "last", "L": "first", "D": "last", "U": "first"}
-    for d in ("R", "L", "U", "D"):
-        o = AXIS[d]
-        mine = [(label, length) for label, vo, length in vehicle_states if vo == o]
-        group = f"End{d}: the {EDGE[d]} end of a vehicle"
-        if not mine:
-            add_builder(group, constraint.add_none_of, [prop(f"End{d}", *cell) for cell in cells])
+
+def _ends(b: _Builder, d: str) -> None:
+    """End{d}: the cell is the end of a vehicle in direction ``d`` (an equivalence written as three
+    implications)."""
+    mine = [(label, length) for label, vo, length in b.vehicle_states if vo == AXIS[d]]
+    group = f"End{d}: the {EDGE[d]} end of a vehicle"
+    if not mine:
+        b.add_builder(group, constraint.add_none_of, [b.prop(f"End{d}", *cell) for cell in b.cells])
+        return
+    for cell in b.cells:
+        end = b.prop(f"End{d}", *cell)
+        for label, length in mine:
+            part = b.prop(f"Part{length - 1 if d in ('R', 'D') else 0}", *cell)
+            b.add(group, (b.prop(label, *cell) & part) >> end)
+            b.add(group, (end & b.prop(label, *cell)) >> part)
+        b.add(group, end >> _any(b.prop(label, *cell) for label, _ in mine))
+
+
+def _one_cell_moves(b: _Builder, d: str, chains: dict[tuple[str, Cell], list[Any]]) -> None:
+    """CM{d}: the vehicle led by a cell can move one cell in direction ``d``; each cell's chain of
+    reach propositions starts with it."""
+    group = f"CM{d}: the vehicle led by (i,j) can move one cell {WORD[d]}"
+    stuck = []
+    for cell in b.cells:
+        cm = b.prop(f"CM{d}", *cell)
+        chains[(d, cell)] = [cm]
+        nxt = _step(b.shape, cell, d)
+        if nxt is None:
+            stuck.append(cm)
             continue
-        for cell in cells:
-            end = prop(f"End{d}", *cell)
-            for label, length in mine:
-                part = prop(f"Part{length - 1 if ends[d] == 'last' else 0}", *cell)
-                add(group, (prop(label, *cell) & part) >> end)
-                add(group, (end & prop(label, *cell)) >> part)
-            add(group, end >> _any(prop(label, *cell) for label, _ in mine))
+        end = b.prop(f"End{d}", *cell)
+        b.add(group, cm >> (end & b.prop("Empty", *nxt)))
+        b.add(group, (end & b.prop("Empty", *nxt)) >> cm)
+    b.add_builder(group, constraint.add_none_of, stuck)
 
-    # M: one-cell moves, then slides
-    min_len = {
-        o: min((length for _, vo, length in vehicle_states if vo == o), default=2)
-        for o in (HORIZONTAL, VERTICAL)
-    }
-    chains: dict[tuple[str, Cell], list[Any]] = {}
-    for d in DIRECTIONS:
-        group = f"CM{d}: the vehicle led by (i,j) can move one cell {WORD[d]}"
-        group_s = f"Slide{d}: the vehicle led by (i,j) can slide s cells {WORD[d]}"
-        stuck = []
-        for cell in cells:
-            cm = prop(f"CM{d}", *cell)
-            chain = chains[(d, cell)] = [cm]
-            nxt = _step(shape, cell, d)
-            if nxt is None:
-                stuck.append(cm)
-                continue
-            end = prop(f"End{d}", *cell)
-            add(group, cm >> (end & prop("Empty", *nxt)))
-            add(group, (end & prop("Empty", *nxt)) >> cm)
-            previous = cm
-            for dist in range(2, _max_slide(shape, cell, d, min_len[AXIS[d]]) + 1):
-                target = _step(shape, cell, d, dist)
-                assert target is not None
-                slide = prop(f"Slide{d}", *cell, dist)
-                add(group_s, slide >> (previous & prop("Empty", *target)))
-                add(group_s, (previous & prop("Empty", *target)) >> slide)
-                chain.append(slide)
-                previous = slide
-        add_builder(group, constraint.add_none_of, stuck)
 
-    # W: won
-    won_cell = prop("Won", *shape.won_cell)
-    won = prop("Won")
-    red, front = prop("Red", *shape.won_cell), prop(f"Part{shape.won_part}", *shape.won_cell)
+def _slides(b: _Builder, d: str, chains: dict[tuple[str, Cell], list[Any]]) -> None:
+    """Slide{d}: the vehicle led by a cell can slide s >= 2 cells in direction ``d``, defined from the
+    slide of s - 1 cells (the cell's chain, extended)."""
+    group = f"Slide{d}: the vehicle led by (i,j) can slide s cells {WORD[d]}"
+    axis = AXIS[d]
+    min_len = min((length for _, vo, length in b.vehicle_states if vo == axis), default=2)
+    for cell in b.cells:
+        if _step(b.shape, cell, d) is None:
+            continue
+        chain = chains[(d, cell)]
+        previous = chain[0]
+        for dist in range(2, _max_slide(b.shape, cell, d, min_len) + 1):
+            target = _step(b.shape, cell, d, dist)
+            assert target is not None
+            slide = b.prop(f"Slide{d}", *cell, dist)
+            b.add(group, slide >> (previous & b.prop("Empty", *target)))
+            b.add(group, (previous & b.prop("Empty", *target)) >> slide)
+            chain.append(slide)
+            previous = slide
+
+
+def _won(b: _Builder) -> None:
+    """W: the red car stands at its exit: ``Won(t) <-> Red(t) & Part_f(t)`` and ``Won <-> Won(t)``."""
+    shape = b.shape
+    won_cell = b.prop("Won", *shape.won_cell)
+    won = b.prop("Won")
+    red, front = b.prop("Red", *shape.won_cell), b.prop(f"Part{shape.won_part}", *shape.won_cell)
     group = "W: the red car stands at its exit"
-    add(group, won_cell >> (red & front))
-    add(group, (red & front) >> won_cell)
-    add(group, won >> won_cell)
-    add(group, won_cell >> won)
+    b.add(group, won_cell >> (red & front))
+    b.add(group, (red & front) >> won_cell)
+    b.add(group, won >> won_cell)
+    b.add(group, won_cell >> won)
 
-    theory = E.compile()
-    order = {name: k for k, name in enumerate(FAMILY_ORDER)}
 
-    def sort_key(key: tuple[str, tuple[int, ...]]) -> tuple[int, str, tuple[int, ...]]:
-        fam, args = key
-        if fam in order:
-            return order[fam], "", args
-        if fam.startswith("Part"):
-            return order["Part"], f"{int(fam[4:]):04d}", args
-        return order["kind"], fam, args
+def _variable_order(key: tuple[str, tuple[int, ...]]) -> tuple[int, str, tuple[int, ...]]:
+    """The numbering's sort key: family (:data:`FAMILY_ORDER`), part index or kind, then arguments."""
+    fam, args = key
+    if fam in _FAMILY_RANK:
+        return _FAMILY_RANK[fam], "", args
+    if fam.startswith("Part"):
+        return _FAMILY_RANK["Part"], f"{int(fam[4:]):04d}", args
+    return _FAMILY_RANK["kind"], fam, args
 
-    keys = sorted(props, key=sort_key)
+
+_FAMILY_RANK = {name: k for k, name in enumerate(FAMILY_ORDER)}
+
+
+def _compile(b: _Builder, chains: dict[tuple[str, Cell], list[Any]]) -> RulesEncoding:
+    """Number the propositions in the fixed order and turn the compiled theory into clauses."""
+    theory = b.E.compile()
+    props = b.props
+    keys = sorted(props, key=_variable_order)
     names = [props[key].name for key in keys]
     ids = {name: k for k, name in enumerate(names, start=1)}
     by_object = {id(props[key]): k for k, key in enumerate(keys, start=1)}
@@ -529,18 +581,17 @@ def _build(shape: Shape) -> RulesEncoding:
     # cycle so that the bauhaus objects are freed now rather than by a slow full garbage collection.
     for item in props.values():
         item.__dict__.pop("_var", None)
-    enc = RulesEncoding(
-        shape=shape,
+    return RulesEncoding(
+        shape=b.shape,
         names=names,
         ids=ids,
         clauses=clauses,
         classes=classes,
-        constraints=counts,
-        states=states,
-        max_length=max_len,
+        constraints=b.counts,
+        states=b.states,
+        max_length=b.max_len,
         reach_vars=reach_vars,
     )
-    return enc
 
 
 def _any(items: Iterable[Any]) -> Any:
@@ -593,15 +644,7 @@ def _distribute(node: nnf.NNF, ids: dict[int, int]) -> list[list[int]]:
     raise TypeError(f"unexpected node in the compiled theory: {node!r}")  # pragma: no cover
 
 
-_CACHE: dict[Shape, RulesEncoding] = {}
-
-
+@lru_cache(maxsize=32)
 def encoding_for(shape: Shape) -> RulesEncoding:
-    """The compiled rules of ``shape`` (built once per process)."""
-    found = _CACHE.get(shape)
-    if found is None:
-        found = build(shape)
-        if len(_CACHE) >= 32:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[shape] = found
-    return found
+    """The compiled rules of ``shape`` (built once per process, the 32 latest kept)."""
+    return build(shape)

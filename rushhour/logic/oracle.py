@@ -9,8 +9,8 @@ stand in for the other.  An illegal move is explained from an unsatisfiable core
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rushhour.board import HORIZONTAL, Board, Layout, Move, check_metric
 from rushhour.errors import MoveError, SolverError
@@ -24,6 +24,7 @@ from rushhour.logic.encoding import (
     encoding_for,
 )
 from rushhour.logic.sat import Backend, new_backend
+from rushhour.lru import ClosingLRU
 
 __all__ = ["MoveOracle", "Verdict", "legal_moves", "oracle_for"]
 
@@ -78,7 +79,7 @@ class MoveOracle:
         self.rules: RulesEncoding = encoding_for(shape)
         self.solver: Backend = new_backend(self.rules.clauses, backend)
         self.queries = 0
-        self._plans: OrderedDict[Layout, _Plan] = OrderedDict()
+        self._plan = lru_cache(maxsize=MAX_LAYOUTS)(self._make_plan)
 
     @property
     def backend(self) -> str:
@@ -88,11 +89,8 @@ class MoveOracle:
         self.solver.close()
 
     # --- facts --------------------------------------------------------------------------------
-    def _plan(self, layout: Layout) -> _Plan:
-        plan = self._plans.get(layout)
-        if plan is not None:
-            self._plans.move_to_end(layout)
-            return plan
+    def _make_plan(self, layout: Layout) -> _Plan:
+        """The literals of ``layout``'s walls, cells and vehicles (kept for MAX_LAYOUTS layouts)."""
         rules = self.rules
         rules.check_layout(layout)
         w, h = layout.width, layout.height
@@ -115,7 +113,7 @@ class MoveOracle:
             cells.append(c_i)
             back.append(b_i)
             fwd.append(w_i)
-        plan = _Plan(
+        return _Plan(
             wall_lits=[rules.state_var("Wall", cell) for cell in sorted(layout.walls)],
             empty_lit=[rules.state_var("Empty", (k // w, k % w)) for k in range(w * h)],
             wall_mask=bytes(wall_mask),
@@ -124,10 +122,6 @@ class MoveOracle:
             back=back,
             fwd=fwd,
         )
-        self._plans[layout] = plan
-        if len(self._plans) > MAX_LAYOUTS:
-            self._plans.popitem(last=False)
-        return plan
 
     def facts(self, board: Board) -> list[int]:
         """The position as assumptions: one state literal per cell, one part literal per vehicle cell."""
@@ -308,35 +302,19 @@ def facts_of_cell(rules: RulesEncoding, cell: tuple[int, int], facts: set[int]) 
     return out
 
 
-_ORACLES: OrderedDict[tuple[Shape, str | None], MoveOracle] = OrderedDict()
+#: the oracles of the latest shapes; a dropped oracle's solver is closed
+_ORACLES: ClosingLRU[tuple[Shape, str | None], MoveOracle] = ClosingLRU(MAX_SHAPES)
 
 
-_SHAPES: dict[Layout, Shape] = {}
-
-
+@lru_cache(maxsize=4 * MAX_LAYOUTS)
 def shape_of(layout: Layout) -> Shape:
-    found = _SHAPES.get(layout)
-    if found is None:
-        if len(_SHAPES) >= 4 * MAX_LAYOUTS:
-            _SHAPES.clear()
-        found = _SHAPES[layout] = Shape.of(layout)
-    return found
+    return Shape.of(layout)
 
 
 def oracle_for(board: Board | Layout, backend: str | None = None) -> MoveOracle:
     """The cached oracle of a board's shape (built on first use)."""
     shape = shape_of(board.layout if isinstance(board, Board) else board)
-    key = (shape, backend)
-    found = _ORACLES.get(key)
-    if found is None:
-        found = MoveOracle(shape, backend)
-        _ORACLES[key] = found
-        if len(_ORACLES) > MAX_SHAPES:
-            _, old = _ORACLES.popitem(last=False)
-            old.close()
-    else:
-        _ORACLES.move_to_end(key)
-    return found
+    return _ORACLES.get((shape, backend), lambda: MoveOracle(shape, backend))
 
 
 def legal_moves(board: Board, metric: str = "moves") -> list[Move]:

@@ -24,10 +24,9 @@ the tests compare the successor sets on random positions of every board kind.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
-from functools import partial
-from typing import Generic, TypeVar, cast
+from functools import lru_cache, partial
+from typing import Generic, NamedTuple, TypeVar, cast
 
 from rushhour.board import HORIZONTAL, Board, Layout, check_metric
 
@@ -84,7 +83,23 @@ class SharedMemo(Memo[V]):
 Group = tuple[int, dict[int, Slides], Callable[[int], Slides]]
 
 SHARED_ENTRIES = 400_000  # about 60 MB of memoised slides at most
-VehicleSpec = tuple[int, int, bool, bool, int, bool, int, int]
+
+
+class VehicleSpec(NamedTuple):
+    """Everything a vehicle's slides depend on (vehicles with equal specs share their tables)."""
+
+    width: int
+    height: int
+    wrap: bool
+    #: the steps metric: one cell per move
+    steps: bool
+    #: the shift of the vehicle's offset field in the key
+    shift: int
+    horizontal: bool
+    lane: int
+    length: int
+
+
 _SHARED: dict[object, SharedMemo[object]] = {}
 _SHARED_COUNT = [0]
 # a vehicle's occupancy mask at each offset and the mask of its lane (a few thousand specs at most)
@@ -123,10 +138,9 @@ def offset_masks(bits: list[int], length: int, wrap: bool) -> list[int]:
 
 
 def vehicle_slides(spec: VehicleSpec) -> Callable[[int], Slides]:
-    """The function from ``key & key_mask`` to the slides of the vehicle described by ``spec``
-    (width, height, wrap, steps metric, shift of its field, horizontal, lane, length)."""
-    width, height, wrap, steps, sh, horizontal, lane, length = spec
-    bits = lane_bits(width, height, horizontal, lane)
+    """The function from ``key & key_mask`` to the slides of the vehicle described by ``spec``."""
+    wrap, steps, sh, length = spec.wrap, spec.steps, spec.shift, spec.length
+    bits = lane_bits(spec.width, spec.height, spec.horizontal, spec.lane)
     masks = offset_masks(bits, length, wrap)
     span = len(bits)
     # for every offset and both ways: the cell entered at each distance and the slide to add
@@ -191,8 +205,9 @@ def _near(
     possible, so a vehicle crossing the goal's lane can open the way in one move only by leaving
     the one cell it shares with the lane, and only if that cell is listed.  ``()`` therefore means
     that no position with this goal key is won in two moves (but see :meth:`Tables._crossing`)."""
-    (width, height, _, _, shift, horizontal, lane, _), _ = spec
-    lane_cells = lane_bits(width, height, horizontal, lane)
+    goal_spec = spec[0]
+    shift = goal_spec.shift
+    lane_cells = lane_bits(goal_spec.width, goal_spec.height, goal_spec.horizontal, goal_spec.lane)
 
     def compute(key: int) -> Near:
         win = winning[key]
@@ -256,7 +271,9 @@ class Tables:
         key_masks: list[int] = []
         for i in range(n):
             horizontal = layout.orientations[i] == HORIZONTAL
-            spec = (w, h, layout.wrap, steps, self.shifts[i], horizontal, layout.lanes[i], layout.lengths[i])
+            spec = VehicleSpec(
+                w, h, layout.wrap, steps, self.shifts[i], horizontal, layout.lanes[i], layout.lengths[i]
+            )
             found = _MASKS.get(spec)
             if found is None:
                 bits = lane_bits(w, h, horizontal, layout.lanes[i])
@@ -408,19 +425,10 @@ class Tables:
         return out
 
 
-_CACHE: OrderedDict[tuple[Layout, str], Tables] = OrderedDict()
-_CACHE_SIZE = 64
+#: the tables of the 64 latest (layout, metric) pairs (``cached_tables.cache_clear()`` drops them)
+cached_tables = lru_cache(maxsize=64)(Tables)
 
 
 def tables_for(layout: Layout, metric: str = "moves") -> Tables:
     """The tables of ``layout`` under ``metric``, built once and kept in a small LRU cache."""
-    key = (layout, metric)
-    found = _CACHE.get(key)
-    if found is not None:
-        _CACHE.move_to_end(key)
-        return found
-    made = Tables(layout, metric)
-    _CACHE[key] = made
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return made
+    return cached_tables(layout, metric)

@@ -63,8 +63,7 @@ DEFAULT_TRUCK_SECONDS = 5
 DEFAULT_HANDS = (3, 5)
 MAX_TICKS_PER_SECOND = 1000
 MAX_MOVE_SECONDS = 24 * 3600
-_CHECK_EVERY = 64  # positions between two looks at the clock (each takes 0.1 to 1 ms to expand)
-_MEMORY_EVERY = 2048  # and between two looks at the memory (about 10 microseconds each)
+_CHECK_EVERY = 64  # positions between two looks at the clock and the memory (0.1 to 1 ms each to expand)
 _SHIFT = 24  # bits for the move count in packed (time, moves) costs
 
 Number = int | float | str | Fraction
@@ -303,81 +302,117 @@ def verify_schedule(board: Board, items: Iterable[TimedMove], model: TimeModel) 
     schedule itself is wrong (a duration, a hand doing two things at once, the goal not reached).
     """
     items = list(items)
-    layout = board.layout
-    hands = model.hand_names
     for item in items:
-        if item.hand not in hands:
-            named = ", ".join(repr(h) for h in hands)
-            raise SolverError(
-                f"{item.move} at {format_seconds(item.start)} s: hand {item.hand!r} is not {named}"
-            )
-        if item.start < 0:
-            raise SolverError(f"{item.move} starts before 0 s")
-        if model.metric == "steps" and abs(item.move.distance) != 1:
-            raise SolverError(f"{item.move}: in the steps metric every move slides one cell")
-        expected = model.duration(layout, item.move, item.hand)
-        if item.duration != expected:
-            raise SolverError(
-                f"{item.move} at {format_seconds(item.start)} s lasts {format_seconds(item.duration)} s, "
-                f"but takes {format_seconds(expected)} s in this model"
-            )
-    for hand in hands:
-        own = sorted((it for it in items if it.hand == hand), key=lambda it: it.start)
-        for first, then in zip(own, own[1:], strict=False):
-            if then.start < first.end:
-                who = f"the {hand} hand" if hand else "the hand"
-                raise SolverError(
-                    f"{who} starts {then.move} at {format_seconds(then.start)} s while still making "
-                    f"{first.move} (until {format_seconds(first.end)} s)"
-                )
-    order = sorted(range(len(items)), key=lambda k: (items[k].start, k))
-    times = sorted({it.start for it in items} | {it.end for it in items})
-    current = board
-    active: list[tuple[TimedMove, str, set[tuple[int, int]]]] = []  # (item, vehicle, cells still held)
-    nxt = 0
-    for t in times:
-        active = [a for a in active if a[0].end > t]
-        while nxt < len(order) and items[order[nxt]].start == t:
-            item = items[order[nxt]]
-            nxt += 1
-            move = item.move
-            when = f"at {format_seconds(t)} s"
-            for other, vehicle, _ in active:
-                if vehicle == move.vehicle:
-                    raise IllegalMoveError(
-                        f"{when}: {move} moves {vehicle}, which is still moving ({other.move} until "
-                        f"{format_seconds(other.end)} s)"
-                    )
-            i = layout.index(move.vehicle)
-            offset = current.state[i]
-            try:
-                after = current.apply(move)
-            except IllegalMoveError as err:
-                raise IllegalMoveError(f"{when}: {err}") from None
-            old = set(layout.cells(i, offset))
-            new = set(layout.cells(i, after.state[i]))
-            swept = _swept(layout, i, offset, move.distance)
-            for other, _, held in active:
-                clash = sorted((swept - old) & held)
-                if clash:
-                    raise IllegalMoveError(
-                        f"{when}: {move} enters cell {cell_text(clash[0])}, still held by {other.move} until "
-                        f"{format_seconds(other.end)} s ({model.handover} handover)"
-                    )
-            held = swept - new if model.handover == "strict" else swept - old - new
-            active.append((item, move.vehicle, held))
-            current = after
+        _check_item(board.layout, item, model)
+    for hand in model.hand_names:
+        _check_one_at_a_time(items, hand)
+    current = _replay(board, items, model)
     if not current.is_won():
         raise SolverError(f"after the schedule {current.goal} is not at the exit")
     return current
+
+
+def _check_item(layout: Layout, item: TimedMove, model: TimeModel) -> None:
+    """One move on its own: a hand of the model, a start at 0 s or later, one cell in the steps
+    metric, the duration the model gives it."""
+    hands = model.hand_names
+    if item.hand not in hands:
+        named = ", ".join(repr(h) for h in hands)
+        raise SolverError(f"{item.move} at {format_seconds(item.start)} s: hand {item.hand!r} is not {named}")
+    if item.start < 0:
+        raise SolverError(f"{item.move} starts before 0 s")
+    if model.metric == "steps" and abs(item.move.distance) != 1:
+        raise SolverError(f"{item.move}: in the steps metric every move slides one cell")
+    expected = model.duration(layout, item.move, item.hand)
+    if item.duration != expected:
+        raise SolverError(
+            f"{item.move} at {format_seconds(item.start)} s lasts {format_seconds(item.duration)} s, "
+            f"but takes {format_seconds(expected)} s in this model"
+        )
+
+
+def _check_one_at_a_time(items: list[TimedMove], hand: str) -> None:
+    """``hand`` starts a move only once its previous move has ended."""
+    own = sorted((it for it in items if it.hand == hand), key=lambda it: it.start)
+    for first, then in zip(own, own[1:], strict=False):
+        if then.start < first.end:
+            who = f"the {hand} hand" if hand else "the hand"
+            raise SolverError(
+                f"{who} starts {then.move} at {format_seconds(then.start)} s while still making "
+                f"{first.move} (until {format_seconds(first.end)} s)"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class _Moving:
+    """A move in progress while a schedule is replayed: the cells it still holds."""
+
+    item: TimedMove
+    vehicle: str
+    held: frozenset[tuple[int, int]]
+
+
+def _replay(board: Board, items: list[TimedMove], model: TimeModel) -> Board:
+    """The board after ``items``, each started at its instant (ties: in the order given) on the
+    board where every earlier start has been applied; the moves still in progress hold their cells."""
+    order = sorted(range(len(items)), key=lambda k: (items[k].start, k))
+    times = sorted({it.start for it in items} | {it.end for it in items})
+    current = board
+    active: list[_Moving] = []
+    nxt = 0
+    for t in times:
+        active = [a for a in active if a.item.end > t]
+        while nxt < len(order) and items[order[nxt]].start == t:
+            item = items[order[nxt]]
+            nxt += 1
+            after, held = _start(current, item, active, model)
+            active.append(_Moving(item, item.move.vehicle, held))
+            current = after
+    return current
+
+
+def _start(
+    current: Board, item: TimedMove, active: list[_Moving], model: TimeModel
+) -> tuple[Board, frozenset[tuple[int, int]]]:
+    """Start ``item`` on ``current`` while ``active`` moves are in progress: the board after it and
+    the cells it holds until it ends (by the model's handover)."""
+    layout = current.layout
+    move = item.move
+    when = f"at {format_seconds(item.start)} s"
+    for other in active:
+        if other.vehicle == move.vehicle:
+            raise IllegalMoveError(
+                f"{when}: {move} moves {other.vehicle}, which is still moving ({other.item.move} until "
+                f"{format_seconds(other.item.end)} s)"
+            )
+    i = layout.index(move.vehicle)
+    offset = current.state[i]
+    try:
+        after = current.apply(move)
+    except IllegalMoveError as err:
+        raise IllegalMoveError(f"{when}: {err}") from None
+    old = set(layout.cells(i, offset))
+    new = set(layout.cells(i, after.state[i]))
+    swept = _swept(layout, i, offset, move.distance)
+    for other in active:
+        clash = sorted((swept - old) & other.held)
+        if clash:
+            raise IllegalMoveError(
+                f"{when}: {move} enters cell {cell_text(clash[0])}, still held by {other.item.move} until "
+                f"{format_seconds(other.item.end)} s ({model.handover} handover)"
+            )
+    held = swept - new if model.handover == "strict" else swept - old - new
+    return after, frozenset(held)
 
 
 # --- shared machinery -------------------------------------------------------------------------------
 
 
 class _Clock(Limits):
-    """The limits of a timed search (states, seconds and memory, as :class:`Limits`), checked state
-    by state, the clock and the memory only now and then; and the time since the start."""
+    """The limits of a timed search, as every search has them (:class:`Limits`, its checks and its
+    messages), and the time since the start.  The state count is checked at every state; the clock
+    and the memory every :data:`_CHECK_EVERY` states, since the searches here check state by state
+    rather than batch by batch.  ``bound`` adds what the search has proven so far to the message."""
 
     __slots__ = ("started",)
 
@@ -391,25 +426,14 @@ class _Clock(Limits):
         return time.perf_counter() - self.started
 
     def check(self, count: int, what: str = "positions", bound: Callable[[], str] | None = None) -> None:
-        if self.max_states is not None and count > self.max_states:
-            raise LimitReachedError(
-                f"stopped at the state limit of {self.max_states} {what}{bound() if bound else ''}",
-                explored=count,
-            )
-        if count % _CHECK_EVERY:
+        if count % _CHECK_EVERY and (self.max_states is None or count <= self.max_states):
             return
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise LimitReachedError(
-                f"stopped at the time limit of {self.time_limit:g} s after {count} {what}"
-                f"{bound() if bound else ''}",
-                explored=count,
-            )
-        if self.memory is not None and count % _MEMORY_EVERY == 0 and self.memory.exceeded():
-            raise LimitReachedError(
-                f"stopped at the memory limit of {self.memory.describe()} after {count} {what}"
-                f"{bound() if bound else ''}",
-                explored=count,
-            )
+        try:
+            super().check(count, what)
+        except LimitReachedError as err:
+            if bound is None:
+                raise
+            raise LimitReachedError(f"{err}{bound()}", explored=count) from None
 
 
 class _Cluster:
@@ -421,54 +445,61 @@ class _Cluster:
     ``edge_to[...]`` of the same slice, in flat arrays of machine integers."""
 
     def __init__(self, board: Board, metric: str, clock: _Clock) -> None:
-        layout = board.layout
-        tables = tables_for(layout, metric)
-        self.layout = layout
-        self.index: dict[int, int] = {tables.pack(board.state): 0}
-        self.count = 1
+        self.layout = board.layout
+        self.count = 0
         self.edge_start = array("q", [0])
         self.edge_move = array("l")
         self.edge_to = array("q")
+        #: (vehicle, offset, distance) -> move id; the move's vehicle, notation and cell masks by id
         self.move_ids: dict[tuple[int, int, int], int] = {}
         self.vehicle: list[int] = []
         self.moves: list[Move] = []
         self.entered: list[int] = []
         self.ghost: dict[str, list[int]] = {"strict": [], "relaxed": []}
         self.won = array("b")
-        w = layout.width
-        positions = 0
+        self._explore(board, metric, clock)
+
+    def _explore(self, board: Board, metric: str, clock: _Clock) -> None:
+        """Breadth-first from ``board``: number every position, record every move out of it."""
+        layout = board.layout
+        tables = tables_for(layout, metric)
+        index: dict[int, int] = {tables.pack(board.state): 0}
+        self.count = 1
         queue = deque([board.state])
         while queue:
             here = Board.from_layout(layout, queue.popleft())
             self.won.append(here.is_won())
-            positions += 1
-            clock.check(positions, "positions")
+            clock.check(len(self.won), "positions")
             for move, there in here.successors(metric):
                 i = layout.index(move.vehicle)
-                key = (i, here.state[i], move.distance)
-                mid = self.move_ids.get(key)
+                mid = self.move_ids.get((i, here.state[i], move.distance))
                 if mid is None:
-                    mid = len(self.moves)
-                    self.move_ids[key] = mid
-                    old = set(layout.cells(i, here.state[i]))
-                    new = set(layout.cells(i, there.state[i]))
-                    swept = _swept(layout, i, here.state[i], move.distance)
-                    self.vehicle.append(i)
-                    self.moves.append(move)
-                    self.entered.append(_mask(swept - old, w))
-                    self.ghost["strict"].append(_mask(swept - new, w))
-                    self.ghost["relaxed"].append(_mask(swept - old - new, w))
+                    mid = self._new_move(i, here.state[i], move, there.state[i])
                 z = tables.pack(there.state)
-                k = self.index.get(z)
+                k = index.get(z)
                 if k is None:
-                    k = self.count
-                    self.index[z] = k
+                    k = index[z] = self.count
                     self.count += 1
                     queue.append(there.state)
                 self.edge_move.append(mid)
                 self.edge_to.append(k)
             self.edge_start.append(len(self.edge_to))
-        del self.index  # only needed while exploring
+
+    def _new_move(self, i: int, offset: int, move: Move, after: int) -> int:
+        """Number a move of vehicle ``i`` from ``offset`` to ``after``, with the cells it enters and
+        the cells it holds while it moves under each handover model."""
+        layout = self.layout
+        w = layout.width
+        mid = self.move_ids[(i, offset, move.distance)] = len(self.moves)
+        old = set(layout.cells(i, offset))
+        new = set(layout.cells(i, after))
+        swept = _swept(layout, i, offset, move.distance)
+        self.vehicle.append(i)
+        self.moves.append(move)
+        self.entered.append(_mask(swept - old, w))
+        self.ghost["strict"].append(_mask(swept - new, w))
+        self.ghost["relaxed"].append(_mask(swept - old - new, w))
+        return mid
 
     def edges(self, k: int) -> Iterable[tuple[int, int]]:
         """(move id, next position) of every move out of position ``k``."""
@@ -565,16 +596,7 @@ def _uniform_cost(board: Board, model: TimeModel, clock: _Clock) -> Schedule:
             continue
         here = Board.from_layout(layout, tables.unpack(keys[k]))
         if here.is_won():
-            path: list[Move] = []
-            while parent[k] >= 0:
-                i, distance = divmod(via[k], 512)
-                path.append(Move(layout.names[i], distance - 256))
-                k = parent[k]
-            path.reverse()
-            starts, clock_at = [], 0
-            for move in path:
-                starts.append((clock_at, ONE_HAND, move))
-                clock_at += cost_of[layout.index(move.vehicle)] * model.units(move)
+            starts = _one_after_another(layout, _path_to(layout, k, parent, via), model, cost_of)
             return _finish(board, model, starts, tick, expanded, clock)
         expanded += 1
         clock.check(expanded, "positions")
@@ -595,6 +617,29 @@ def _uniform_cost(board: Board, model: TimeModel, clock: _Clock) -> Schedule:
                 continue
             heapq.heappush(heap, (cost, n))
     return _unsolvable(board, model, expanded, clock)
+
+
+def _path_to(layout: Layout, k: int, parent: array[int], via: array[int]) -> list[Move]:
+    """The moves from the start to position ``k`` (its parents, and the move that reached each one
+    packed as vehicle * 512 + distance + 256)."""
+    path: list[Move] = []
+    while parent[k] >= 0:
+        i, distance = divmod(via[k], 512)
+        path.append(Move(layout.names[i], distance - 256))
+        k = parent[k]
+    path.reverse()
+    return path
+
+
+def _one_after_another(
+    layout: Layout, path: list[Move], model: TimeModel, cost_of: list[int]
+) -> list[tuple[int, str, Move]]:
+    """The start of each move in ticks when one hand makes them without a pause."""
+    starts, clock_at = [], 0
+    for move in path:
+        starts.append((clock_at, ONE_HAND, move))
+        clock_at += cost_of[layout.index(move.vehicle)] * model.units(move)
+    return starts
 
 
 # --- two hands: A* over (position, move in progress) -------------------------------------------------
@@ -661,22 +706,27 @@ class HandsSearch:
         """Search; ``max_states`` bounds the positions of the board and, separately, the timed
         states expanded; ``max_memory`` the bytes the search may add to the process."""
         clock = _Clock(time_limit, max_states, max_memory)
-        board, model, speed = self.board, self.model, self.speed
-        cluster = _Cluster(board, model.metric, clock)
+        cluster = _Cluster(self.board, self.model.metric, clock)
         self.positions = cluster.count
         dist = cluster.distance_to_win()
         if dist[0] < 0:
-            return _unsolvable(board, model, cluster.count, clock)
+            return _unsolvable(self.board, self.model, cluster.count, clock)
+        return self._search(cluster, dist, clock)
+
+    def _search(self, cluster: _Cluster, dist: array[int], clock: _Clock) -> Schedule:
+        """A* over the timed states of ``cluster`` (``dist``: each position's fewest moves to a win).
+
+        Costs are lexicographic, (time, moves) packed as time << SHIFT | moves: the fastest schedule,
+        and among the fastest one with the fewest moves.  The bound adds the fewest moves left.
+
+        A state (position p, busy hand h or -1, move id m in progress or -1, ticks r left of it) is
+        one integer, ((p * 3 + h + 1) * moves + m + 1) * ticks + r; what reached it, (the previous
+        state, the hand and move started then or -1, -1, and the instant) another,
+        ((now * 3 + hand + 1) * moves + move + 1) * states + previous state, so that the search holds
+        two integers per state in its dictionaries."""
+        speed, shift, lower = self.speed, _SHIFT, self._lower
         edges, vehicle, entered = cluster.edges, cluster.vehicle, cluster.entered
-        ghost = cluster.ghost[model.handover]
-        lower = self._lower
-        # Costs are lexicographic, (time, moves) packed as time << SHIFT | moves: the fastest schedule,
-        # and among the fastest one with the fewest moves.  The bound adds the fewest moves left.
-        shift = _SHIFT
-        # A state (position p, busy hand h or -1, move id m in progress or -1, ticks r left of it) is
-        # one integer, ((p * 3 + h + 1) * moves + m + 1) * ticks + r; what reached it, (the previous
-        # state, the hand and move started then or -1, -1, and the instant) another, so that the
-        # search holds two integers per state in its dictionaries.
+        ghost = cluster.ghost[self.model.handover]
         n_moves, n_ticks = len(cluster.moves) + 1, max(speed) + 1
         n_states = cluster.count * 3 * n_moves * n_ticks
         start = 0  # position 0, both hands free
@@ -699,6 +749,32 @@ class HandsSearch:
                 counter += 1
                 heapq.heappush(heap, (g + (lower(h, r, d) << shift) + d, -g, counter, state))
 
+        def start_one(p: int, g: int, state: int) -> None:
+            """Both hands free: either hand starts any move."""
+            now = (g >> shift) * 3
+            for h in (0, 1):
+                for m, q in edges(p):
+                    push(q, h, m, speed[h], g + 1, ((now + h + 1) * n_moves + m + 1) * n_states + state)
+
+        def go_on(p: int, hand: int, mid: int, rem: int, g: int, state: int) -> None:
+            """``hand`` is making move ``mid`` for ``rem`` more ticks: let it finish, or let the other
+            hand start a move that does not clash with it (and see which of the two ends first)."""
+            now = (g >> shift) * 3
+            push(p, -1, -1, 0, g + (rem << shift), now * n_moves * n_states + state)
+            other = 1 - hand
+            mine = speed[other]
+            busy_vehicle, busy_ghost = vehicle[mid], ghost[mid]
+            for m, q in edges(p):
+                if vehicle[m] == busy_vehicle or entered[m] & busy_ghost:
+                    continue
+                came = ((now + other + 1) * n_moves + m + 1) * n_states + state
+                if mine < rem:
+                    push(q, hand, mid, rem - mine, g + (mine << shift) + 1, came)
+                elif mine > rem:
+                    push(q, other, m, mine - rem, g + (rem << shift) + 1, came)
+                else:
+                    push(q, -1, -1, 0, g + (rem << shift) + 1, came)
+
         while heap:
             f, neg_g, _, state = heapq.heappop(heap)
             g = -neg_g
@@ -714,27 +790,10 @@ class HandsSearch:
             expanded += 1
             self.explored = expanded
             clock.check(expanded, "timed states", proven)
-            # what reached a successor: ((now * 3 + hand + 1) * moves + move + 1) * states + this state
-            now = (g >> shift) * 3
             if hand < 0:
-                for h in (0, 1):
-                    for m, q in edges(p):
-                        push(q, h, m, speed[h], g + 1, ((now + h + 1) * n_moves + m + 1) * n_states + state)
-                continue
-            push(p, -1, -1, 0, g + (rem << shift), now * n_moves * n_states + state)
-            other = 1 - hand
-            mine = speed[other]
-            busy_vehicle, busy_ghost = vehicle[mid], ghost[mid]
-            for m, q in edges(p):
-                if vehicle[m] == busy_vehicle or entered[m] & busy_ghost:
-                    continue
-                came = ((now + other + 1) * n_moves + m + 1) * n_states + state
-                if mine < rem:
-                    push(q, hand, mid, rem - mine, g + (mine << shift) + 1, came)
-                elif mine > rem:
-                    push(q, other, m, mine - rem, g + (rem << shift) + 1, came)
-                else:
-                    push(q, -1, -1, 0, g + (rem << shift) + 1, came)
+                start_one(p, g, state)
+            else:
+                go_on(p, hand, mid, rem, g, state)
         raise SolverError("the two-hand search ran out of states before a win")  # pragma: no cover
 
     def _schedule(

@@ -16,8 +16,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-import rushhour.generate as gen
-from rushhour.generate import Generator, Settings
+import rushhour.generator as gen
+from rushhour.generator import Generator, Settings
 
 
 @dataclass(frozen=True)

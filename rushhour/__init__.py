@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rushhour.api import Database, analyze, enumerate_database, generate_puzzles, load, solve
+from rushhour.api import generate_puzzles as generate
 from rushhour.board import Board, Exit, Layout, Move, Target, Vehicle
 from rushhour.errors import (
     BoardError,
@@ -36,14 +37,13 @@ from rushhour.errors import (
 )
 
 if TYPE_CHECKING:
-    from rushhour import generate, logic
+    from rushhour import logic
     from rushhour.search import Analysis, Solution
 
 __version__ = "0.1.0"
 
-# ``rushhour.generate`` is the generator module, which can be called as the function
-# :func:`generate_puzzles`; it and ``rushhour.logic`` are imported on first use.
-_LAZY_MODULES = ("generate", "logic")
+# ``rushhour.logic`` is imported on first use (the generator itself is :mod:`rushhour.generator`)
+_LAZY_MODULES = ("logic",)
 
 
 def __getattr__(name: str) -> Any:

@@ -24,7 +24,7 @@ from rushhour.errors import FormatError, ParseError, RushHourError
 
 if TYPE_CHECKING:
     from rushhour.enumerate import PartStats
-    from rushhour.generate import Puzzle
+    from rushhour.generator import Puzzle
     from rushhour.search import Analysis, Solution
 
 #: the formats :meth:`Board.from_text` reads and :meth:`Board.to_text` writes
@@ -224,13 +224,14 @@ def generate_puzzles(
 ) -> list[Puzzle]:
     """``count`` new puzzles of ``min_moves`` to ``max_moves`` optimal moves, the same for the same
     ``seed`` on every machine (fewer when ``max_tries`` or ``time_limit`` runs out first).  Also
-    called as ``rushhour.generate(...)``.  Each puzzle's solution is proven optimal.
+    called as ``rushhour.generate(...)``; :mod:`rushhour.generator` holds the generator itself.
+    Each puzzle's solution is proven optimal.
 
     >>> [puzzle] = generate_puzzles(1, min_moves=4, max_moves=6, seed=3)
     >>> 4 <= puzzle.length <= 6, solve(puzzle.board).length == puzzle.length
     (True, True)
     """
-    from rushhour.generate import Generator, Settings
+    from rushhour.generator import Generator, Settings
 
     settings = Settings(
         width=width,

@@ -210,7 +210,7 @@ class Daily:
 def daily(day: datetime.date) -> Daily:
     """The day's puzzle: the first puzzle the generator makes on 6x6 with 20 to 35 optimal moves and
     :func:`daily_seed` as its seed, the same on every machine and every run."""
-    from rushhour.generate import Generator, Settings
+    from rushhour.generator import Generator, Settings
 
     width, height = DAILY_SIZE
     lo, hi = DAILY_MOVES

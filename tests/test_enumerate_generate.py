@@ -10,7 +10,7 @@ import pytest
 from rushhour.cli import main
 from rushhour.enumerate import Job, build, read_database
 from rushhour.formats import fogleman
-from rushhour.generate import from_database
+from rushhour.generator import from_database
 from rushhour.search import solve
 
 

@@ -20,7 +20,7 @@ from rushhour.cli import main
 from rushhour.cli.generate import _Progress
 from rushhour.errors import RushHourError
 from rushhour.formats import fogleman, parse_text, read_file
-from rushhour.generate import (
+from rushhour.generator import (
     Generator,
     Puzzle,
     Settings,

@@ -15,7 +15,7 @@ import pytest
 from rushhour import levels
 from rushhour.errors import BoardNotFoundError
 from rushhour.formats import Entry, fogleman
-from rushhour.generate import Sketch
+from rushhour.generator import Sketch
 from rushhour.progress import Progress
 from rushhour.search import analyze, solve, verify
 

@@ -16,7 +16,7 @@ from rushhour.cli.documents import emit
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
-from rushhour.generate import (
+from rushhour.generator import (
     MAX_SIDE,
     METHODS,
     MIN_SIDE,

@@ -30,13 +30,11 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import random
-import sys
 import time
-import types
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Vehicle
 from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
@@ -829,16 +827,3 @@ def from_database(
         puzzles.append(Puzzle(board, solution.moves, cluster, seed, attempt, "database", key=text))
     return puzzles, len(band)
 
-
-class _CallableModule(types.ModuleType):
-    """This module, callable: ``rushhour.generate(5, min_moves=20, seed=7)`` is
-    :func:`rushhour.api.generate_puzzles` (the package attribute ``generate`` is this module as soon
-    as anything imports it, so the module itself is what a caller meets)."""
-
-    def __call__(self, count: int = 1, **settings: Any) -> list[Puzzle]:
-        from rushhour.api import generate_puzzles
-
-        return generate_puzzles(count, **settings)
-
-
-sys.modules[__name__].__class__ = _CallableModule

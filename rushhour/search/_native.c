@@ -25,33 +25,13 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include "_clusters.h"
+#include "_native.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define BATCH 512
-#define WALL 255
-#define MAX_VEHICLES 254
-#define MAX_CELLS 256
-#define MAX_OFFSETS 16
 
-typedef struct {
-    int width, height, cells, wrap, steps, n, goal, complete;
-    unsigned char won[MAX_OFFSETS];
-    unsigned char empty_grid[MAX_CELLS];
-    int span[MAX_VEHICLES], length[MAX_VEHICLES], horizontal[MAX_VEHICLES];
-    /* the cells of a lane in order along it, repeated before and after it (index position + 16), so
-     * that positions off either end of a wrap-around lane need no division */
-    int lane[MAX_VEHICLES][48];
-    int ngroups;
-    int group_start[MAX_VEHICLES + 1];
-    int group_member[MAX_VEHICLES];
-    /* for each position along the goal's lane: the crossing vehicles there, in vehicle order */
-    int cross_start[17];
-    int cross[MAX_VEHICLES];
-    uint64_t zobrist[MAX_VEHICLES][MAX_OFFSETS];
-} Spec;
 
 typedef struct {
     int n;
@@ -65,7 +45,7 @@ typedef struct {
 
 /* ---------------------------------------------------------------- reading the spec from Python */
 
-static int read_int(PyObject *seq, Py_ssize_t i, int *out) {
+int read_int(PyObject *seq, Py_ssize_t i, int *out) {
     PyObject *item = PyTuple_GetItem(seq, i);
     if (item == NULL) return -1;
     long v = PyLong_AsLong(item);
@@ -74,7 +54,7 @@ static int read_int(PyObject *seq, Py_ssize_t i, int *out) {
     return 0;
 }
 
-static int bad(const char *what) {
+int bad(const char *what) {
     PyErr_Format(PyExc_ValueError, "native search: %s", what);
     return -1;
 }
@@ -86,7 +66,7 @@ static uint64_t splitmix(uint64_t *x) {
     return z ^ (z >> 31);
 }
 
-static int read_spec(PyObject *obj, Spec *s) {
+int read_spec(PyObject *obj, Spec *s) {
     if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 10) return bad("the spec is a 10-tuple");
     if (read_int(obj, 0, &s->width) || read_int(obj, 1, &s->height) || read_int(obj, 2, &s->wrap) ||
         read_int(obj, 3, &s->steps) || read_int(obj, 4, &s->goal) || read_int(obj, 9, &s->complete))
@@ -164,18 +144,18 @@ static int read_spec(PyObject *obj, Spec *s) {
 
 /* ---------------------------------------------------------------- the rules */
 
-static void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char mark) {
+void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char mark) {
     const int *lane = s->lane[v] + 16 + offset;
     for (int k = 0; k < s->length[v]; k++) grid[lane[k]] = mark;
 }
 
-static void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid) {
+void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid) {
     memcpy(grid, s->empty_grid, (size_t)s->cells);
     for (int v = 0; v < s->n; v++) place(s, grid, v, state[v], (unsigned char)(v + 1));
 }
 
 /* the offsets vehicle v can slide to: nearest first, backward then forward (the reference order) */
-static int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out) {
+int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out) {
     int span = s->span[v], length = s->length[v], count = 0;
     const int *lane = s->lane[v] + 16;
     /* backward: the cells before the vehicle, nearest first */
@@ -359,7 +339,7 @@ static int64_t add_successor(const Spec *s, Store *st, size_t z, int v, int offs
     return store_add(st, state, h, (int64_t)z);
 }
 
-static double now(void) {
+double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
@@ -619,7 +599,7 @@ static PyObject *key_of(const Spec *s, const unsigned char *state) {
     return _PyLong_FromByteArray(bytes, size, 1, 0);
 }
 
-static int read_state(const Spec *s, PyObject *obj, unsigned char *state) {
+int read_state(const Spec *s, PyObject *obj, unsigned char *state) {
     if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != s->n) return bad("a state has one offset per vehicle");
     for (int v = 0; v < s->n; v++) {
         int o;
@@ -694,6 +674,8 @@ static PyMethodDef methods[] = {
      "shortest(spec, start, max_states, seconds) -> (status, explored, path or None)"},
     {"layers", native_layers, METH_VARARGS,
      "layers(spec, sources, max_states, seconds) -> (status, count, layers of keys or None)"},
+    {"frontier", native_frontier, METH_VARARGS,
+     "frontier(spec, start, max_states, seconds) -> (status, explored, path or None, lower bound)"},
     {"clusters", native_clusters, METH_VARARGS,
      "clusters(width, height, goal_row, walls, rows, columns, distances) -> (lines, stats); see _clusters.c"},
     {NULL, NULL, 0, NULL},

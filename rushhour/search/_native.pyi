@@ -20,3 +20,8 @@ def clusters(
     columns: tuple[tuple[tuple[int, ...], ...], ...],
     distances: bool,
 ) -> tuple[str, tuple[int, ...]]: ...
+
+# The frontier search (_frontier.c); see rushhour.search.frontier.
+def frontier(
+    spec: tuple[object, ...], start: tuple[int, ...], max_states: int, seconds: float
+) -> tuple[int, int, list[tuple[int, ...]] | None, int]: ...

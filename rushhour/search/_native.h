@@ -1,0 +1,44 @@
+/* What the compiled searches of rushhour.search share (_native.c, _frontier.c): the layout as they
+ * read it from Python (the spec) and the rules on it. */
+#ifndef RUSHHOUR_NATIVE_H
+#define RUSHHOUR_NATIVE_H
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define BATCH 512
+#define WALL 255
+#define MAX_VEHICLES 254
+#define MAX_CELLS 256
+#define MAX_OFFSETS 16
+
+typedef struct {
+    int width, height, cells, wrap, steps, n, goal, complete;
+    unsigned char won[MAX_OFFSETS];
+    unsigned char empty_grid[MAX_CELLS];
+    int span[MAX_VEHICLES], length[MAX_VEHICLES], horizontal[MAX_VEHICLES];
+    /* the cells of a lane in order along it, repeated before and after it (index position + 16), so
+     * that positions off either end of a wrap-around lane need no division */
+    int lane[MAX_VEHICLES][48];
+    int ngroups;
+    int group_start[MAX_VEHICLES + 1];
+    int group_member[MAX_VEHICLES];
+    /* for each position along the goal's lane: the crossing vehicles there, in vehicle order */
+    int cross_start[17];
+    int cross[MAX_VEHICLES];
+    uint64_t zobrist[MAX_VEHICLES][MAX_OFFSETS];
+} Spec;
+
+int read_int(PyObject *seq, Py_ssize_t i, int *out);
+int bad(const char *what);
+int read_spec(PyObject *obj, Spec *s);
+int read_state(const Spec *s, PyObject *obj, unsigned char *state);
+void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char mark);
+void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid);
+int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out);
+double now(void);
+
+/* the frontier search (_frontier.c) */
+PyObject *native_frontier(PyObject *self, PyObject *args);
+
+#endif

@@ -5,6 +5,11 @@ rules, and a stopped search's lower bound never above the optimum."""
 from __future__ import annotations
 
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -30,7 +35,7 @@ def _length(path: list[int] | None) -> int | None:
 @pytest.mark.parametrize("metric", ["moves", "steps"])
 def test_same_lengths_as_breadth_first_on_boards_of_every_kind(metric: str) -> None:
     served = solved = 0
-    for board in boards_of_every_kind(41 if metric == "moves" else 43, 160, dense=True):
+    for board in boards_of_every_kind(41 if metric == "moves" else 43, 100, dense=True):
         tables = Tables(board.layout, metric)
         start = tables.pack(board.state)
         try:
@@ -52,7 +57,7 @@ def test_same_lengths_as_breadth_first_on_boards_of_every_kind(metric: str) -> N
         verify(board, moves)
         if metric == "steps":
             assert all(abs(m.distance) == 1 for m in moves)
-    assert served >= 60 and solved >= 30
+    assert served >= 40 and solved >= 20
 
 
 @needs_native
@@ -81,7 +86,6 @@ def test_a_stopped_search_reports_a_proven_lower_bound() -> None:
             frontier(tables, start, Limits(max_states=full[1] // 3))
         bound = stopped.value.lower_bound
         assert bound is not None and 2 <= bound <= int(meta["moves"])
-        assert f"no solution is shorter than {bound} moves" in str(stopped.value)
         checked += 1
     assert checked >= 10
 
@@ -95,3 +99,53 @@ def test_the_bfs_engine_uses_it_on_boards_larger_than_six_by_six() -> None:
     solution = solve(board)
     want = shortest_python(tables, tables.pack(board.state), Limits())
     assert solution.optimal and solution.length == _length(want[0])
+
+
+# A crowded 9x9 board (30 vehicles) whose search takes seconds: 11 moves, about 4.6 million positions.
+CROWDED9 = """\
+R.bbTTccN
+R.IIEE..N
+XX..YYCV.
+.FFFBWCV.
+AA.SBWCQa
+MMdSK..Qa
+DDd.K.ZZZ
+OOPUHHLGJ
+..PU..LGJ
+"""
+
+
+@needs_native
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_ctrl_c_stops_the_compiled_searches_with_status_130(tmp_path: Path, command: str) -> None:
+    board = tmp_path / "crowded.txt"
+    board.write_text(CROWDED9)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "rushhour", command, str(board), "--max-memory", "4000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)  # well inside the search (the imports take about 0.3 s)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130, (out, err)
+    assert "Traceback" not in err
+
+
+@needs_native
+def test_a_stopped_solve_prints_its_lower_bound(tmp_path: Path) -> None:
+    board = tmp_path / "crowded.txt"
+    board.write_text(CROWDED9)
+    done = subprocess.run(
+        [sys.executable, "-m", "rushhour", "solve", str(board), "--max-states", "200000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 3
+    lines = done.stderr.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("stopped after 2")
+    # the optimum is 11: a bound is proven from the completed layers, and never above it
+    proven = lines[1].removeprefix("Proven: no solution is shorter than ").removesuffix(" moves.")
+    assert 2 <= int(proven) <= 11

@@ -43,7 +43,6 @@ from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, TimeModel, schedule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
-DEFAULT_MAX_STATES = 5_000_000  # raise it with --max-states; memory is bounded by --max-memory
 DEFAULT_MAX_MEMORY_MB = DEFAULT_MAX_MEMORY // MEGABYTE
 
 
@@ -114,9 +113,9 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
     p.add_argument(
         "--max-states",
         type=option_count,
-        default=DEFAULT_MAX_STATES,
+        default=None,
         metavar="N",
-        help=f"stop after N positions (default {DEFAULT_MAX_STATES:,})",
+        help="stop after N positions (default: no count; --max-memory bounds the search)",
     )
     p.add_argument(
         "--max-memory",
@@ -278,6 +277,12 @@ def _stopped(args: argparse.Namespace, err: LimitReachedError) -> int:
         print(json.dumps({"stopped": True, "message": str(err), "explored": err.explored}))
     else:
         print(f"{err} (see --max-states, --time-limit and --max-memory)", file=sys.stderr)
+        if err.lower_bound is not None:
+            unit = "seconds" if args.timed or args.hands else args.metric or "moves"
+            print(f"Proven: no solution is shorter than {err.lower_bound} {unit}.", file=sys.stderr)
+        if err.best is not None:
+            best = " ".join(str(m) for m in err.best)
+            print(f"Best found: {plural(len(err.best), 'move')}: {best}", file=sys.stderr)
     return EXIT_STOPPED
 
 

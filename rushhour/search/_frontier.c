@@ -34,8 +34,7 @@
 typedef unsigned __int128 u128;
 
 #define SEGMENT_MAX 4096           /* arrangements of one segment: decoded by a table */
-#define CHUNK_MIN ((size_t)1 << 16) /* successors gathered before a sort, at least */
-#define CHUNK_MAX ((size_t)1 << 22)
+#define CHUNK ((size_t)1 << 17)     /* successors gathered before a sort (2 MB: sorted in the cache) */
 #define CHECK_EVERY 256             /* positions expanded between two checks of the limits */
 
 typedef struct {
@@ -48,7 +47,17 @@ typedef struct {
     uint32_t gmask[MAX_VEHICLES][MAX_OFFSETS];
     unsigned char touches[MAX_VEHICLES];
     uint32_t gwalls;
+    u128 bound;                             /* the number of keys */
+    u128 unmix;                             /* the inverse of MIX */
 } Ranks;
+
+#define MIX (((u128)0x9E3779B97F4A7C15ULL << 64) | 0xD1B54A32D192ED03ULL)
+
+static u128 inverse(u128 odd) {
+    u128 x = odd;  /* Newton's iteration doubles the correct low bits: 3, 6, ..., 192 */
+    for (int i = 0; i < 7; i++) x *= 2 - odd * x;
+    return x;
+}
 
 static uint64_t binom(int n, int k) {
     if (k < 0 || n < k) return 0;
@@ -131,6 +140,13 @@ static int ranks_init(const Spec *s, const unsigned char *start, Ranks *r) {
         }
         mult *= size;
     }
+    /* keys are stored multiplied by an odd constant (a bijection of 128-bit numbers): their top bytes
+     * are then evenly spread, which the radix sort needs to split them fast; decoding multiplies by
+     * the inverse */
+    for (int v = 0; v < s->n; v++)
+        for (int o = 0; o < MAX_OFFSETS; o++) r->term[v][o] *= MIX;
+    r->bound = mult;
+    r->unmix = inverse(MIX);
     /* the goal's lane */
     int g = s->goal;
     for (int p = 0; p < s->span[g]; p++)
@@ -152,6 +168,7 @@ static int ranks_init(const Spec *s, const unsigned char *start, Ranks *r) {
     return 1;
 }
 
+/* the stored key of a state (its rank times MIX) */
 static u128 key_of_state(const Spec *s, const Ranks *r, const unsigned char *state) {
     u128 key = 0;
     for (int v = 0; v < s->n; v++) key += r->term[v][state[v]];
@@ -159,6 +176,7 @@ static u128 key_of_state(const Spec *s, const Ranks *r, const unsigned char *sta
 }
 
 static void state_of_key(const Ranks *r, u128 key, unsigned char *state) {
+    key *= r->unmix;
     for (int g = 0; g < r->nseg; g++) {
         uint64_t size = r->seg_size[g], rank;
         if ((key >> 64) == 0) {
@@ -250,6 +268,24 @@ static void radix_sort(u128 *a, size_t n, int shift) {
     if (n > 1) insertion_sort(a, n);
 }
 
+/* the first index at or after ``from`` of a sorted array whose key is not below k */
+static size_t gallop(const u128 *a, size_t n, size_t from, u128 k) {
+    if (from >= n || a[from] >= k) return from;
+    size_t step = 1, lo = from;  /* a[lo] < k */
+    while (lo + step < n && a[lo + step] < k) {
+        lo += step;
+        step *= 2;
+    }
+    size_t hi = lo + step < n ? lo + step : n;  /* a[hi] >= k or hi == n */
+    lo++;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* sort, make unique and remove the keys found in the sorted arrays a and b: the new length */
 static size_t sort_unique_minus(u128 *x, size_t n, int top_shift, const u128 *a, size_t na, const u128 *b,
                                 size_t nb) {
@@ -257,14 +293,13 @@ static size_t sort_unique_minus(u128 *x, size_t n, int top_shift, const u128 *a,
     size_t out = 0, ia = 0, ib = 0;
     for (size_t i = 0; i < n; i++) {
         u128 k = x[i];
-        if (out && x[out - 1] == k) continue;
-        while (ia < na && a[ia] < k) ia++;
+        if ((out && x[out - 1] == k) || (i && x[i - 1] == k)) continue;
+        ia = gallop(a, na, ia, k);
         if (ia < na && a[ia] == k) continue;
-        while (ib < nb && b[ib] < k) ib++;
+        ib = gallop(b, nb, ib, k);
         if (ib < nb && b[ib] == k) continue;
         x[out++] = k;
     }
-    /* x[out - 1] may equal an earlier kept key only if equal keys were adjacent: they are, sorted */
     return out;
 }
 
@@ -289,29 +324,21 @@ typedef struct {
     size_t stored;   /* keys in layers and runs */
 } Layers;
 
-/* merge sorted unique runs into one sorted unique array (runs are freed) */
-static int merge_runs(Run *runs, size_t nruns, Run *out) {
-    size_t total = 0;
-    for (size_t i = 0; i < nruns; i++) total += runs[i].count;
-    if (nruns == 1) {
-        *out = runs[0];
-        return 0;
-    }
-    u128 *keys = malloc((total ? total : 1) * sizeof(u128));
+/* merge two sorted unique runs into one sorted unique run (both are freed); -1 when out of memory */
+static int merge_two(Run *a, Run *b, Run *out) {
+    u128 *keys = malloc((a->count + b->count + 1) * sizeof(u128));
     if (!keys) return -1;
-    size_t *at = calloc(nruns, sizeof(size_t)), count = 0;
-    if (!at) { free(keys); return -1; }
-    for (;;) {
-        int best = -1;
-        u128 k = 0;
-        for (size_t i = 0; i < nruns; i++)
-            if (at[i] < runs[i].count && (best < 0 || runs[i].keys[at[i]] < k)) best = (int)i, k = runs[i].keys[at[i]];
-        if (best < 0) break;
-        if (!count || keys[count - 1] != k) keys[count++] = k;
-        at[best]++;
+    size_t i = 0, j = 0, count = 0;
+    while (i < a->count && j < b->count) {
+        u128 x = a->keys[i], y = b->keys[j];
+        if (x < y) keys[count++] = x, i++;
+        else if (y < x) keys[count++] = y, j++;
+        else keys[count++] = x, i++, j++;
     }
-    free(at);
-    for (size_t i = 0; i < nruns; i++) free(runs[i].keys);
+    while (i < a->count) keys[count++] = a->keys[i++];
+    while (j < b->count) keys[count++] = b->keys[j++];
+    free(a->keys);
+    free(b->keys);
     u128 *fit = realloc(keys, (count ? count : 1) * sizeof(u128));
     out->keys = fit ? fit : keys;
     out->count = count;
@@ -321,34 +348,11 @@ static int merge_runs(Run *runs, size_t nruns, Run *out) {
 /* ---------------------------------------------------------------- the search */
 
 typedef struct {
-    PyThreadState *thread;
-    double deadline;
-    long long max_states;
-} Watch;
-
-/* 0: go on; 2: a limit; -2: a signal handler raised (the error is set) */
-static int watch(Watch *w, size_t stored) {
-    if (w->max_states > 0 && (long long)stored > w->max_states) return 2;
-    if (w->deadline > 0 && now() > w->deadline) return 2;
-    PyEval_RestoreThread(w->thread);
-    int raised = PyErr_CheckSignals();
-    w->thread = PyEval_SaveThread();
-    return raised ? -2 : 0;
-}
-
-typedef struct {
     int depth;                 /* the answer: the layer of t, the position before the winning slide */
     unsigned char t[MAX_VEHICLES];
     int win;                   /* the goal's winning offset from t */
     int lower_bound;
 } Result;
-
-/* the top byte's shift of keys below ``bound`` */
-static int top_shift(u128 bound) {
-    int bits = 0;
-    while (bits < 128 && (bound >> bits) != 0) bits++;
-    return bits <= 8 ? 0 : ((bits - 1) / 8) * 8;
-}
 
 /* The runs of the layer being built from layer cur (prev before it). */
 typedef struct {
@@ -376,6 +380,14 @@ static int flush(Gather *g, u128 **buffer, size_t *fill, size_t chunk) {
     g->runs[g->nruns++].count = kept;
     g->ls->stored += kept;
     *fill = 0;
+    /* runs of like sizes are merged (as a binary counter): few runs, each key merged a few times */
+    while (g->nruns >= 2 && (chunk == 0 || g->runs[g->nruns - 2].count <= 2 * g->runs[g->nruns - 1].count)) {
+        Run *a = &g->runs[g->nruns - 2], *b = &g->runs[g->nruns - 1];
+        size_t before = a->count + b->count;
+        if (merge_two(a, b, a)) return -1;
+        g->nruns--;
+        g->ls->stored -= before - a->count;
+    }
     *buffer = chunk ? malloc(chunk * sizeof(u128)) : NULL;
     return chunk && !*buffer ? -1 : 0;
 }
@@ -384,12 +396,10 @@ static int flush(Gather *g, u128 **buffer, size_t *fill, size_t chunk) {
 static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch *w, Layers *ls, Result *res) {
     int n = s->n, moves[32], status = -1;
     unsigned char state[MAX_VEHICLES], grid[MAX_CELLS];
-    u128 bound = 1;
-    for (int g = 0; g < r->nseg; g++) bound *= r->seg_size[g];
-    int shift = top_shift(bound - 1);
+    int shift = 120;  /* the stored keys are spread over all 128 bits (see MIX) */
     Gather g = {NULL, 0, 0, NULL, NULL, shift, ls};
     u128 *buffer = NULL;
-    size_t chunk = CHUNK_MIN, fill = 0;
+    size_t chunk = CHUNK, fill = 0;
     res->depth = 0;
     res->lower_bound = 0;
     /* the start */
@@ -416,9 +426,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
         size_t d = ls->nlayers - 1;
         const Run *cur = g.cur = &ls->layers[d];
         g.prev = d ? &ls->layers[d - 1] : NULL;
-        chunk = ls->stored / 4;
-        if (chunk < CHUNK_MIN) chunk = CHUNK_MIN;
-        if (chunk > CHUNK_MAX) chunk = CHUNK_MAX;
+        chunk = CHUNK;
         buffer = malloc(chunk * sizeof(u128));
         if (!buffer) goto done;
         fill = 0;
@@ -458,13 +466,9 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
             }
         }
         /* the last run, then layer d + 1 */
-        if (flush(&g, &buffer, &fill, 0)) goto done;
-        Run next;
-        size_t before = 0;
-        for (size_t i = 0; i < g.nruns; i++) before += g.runs[i].count;
-        if (merge_runs(g.runs, g.nruns, &next)) goto done;
+        if (flush(&g, &buffer, &fill, 0)) goto done;  /* and merges every run into one */
+        Run next = g.runs[0];
         g.nruns = 0;
-        ls->stored = ls->stored - before + next.count;
         if (next.count == 0) {
             free(next.keys);
             status = 0;

@@ -345,6 +345,15 @@ double now(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+int watch(Watch *w, size_t count) {
+    if (w->max_states > 0 && (long long)count > w->max_states) return 2;
+    if (w->deadline > 0 && now() > w->deadline) return 2;
+    PyEval_RestoreThread(w->thread);
+    int raised = PyErr_CheckSignals();
+    w->thread = PyEval_SaveThread();
+    return raised ? -2 : 0;
+}
+
 /* ---------------------------------------------------------------- the search */
 
 typedef struct {
@@ -381,9 +390,8 @@ fail:
     return NULL;
 }
 
-/* 1: found (answer set), 0: none reachable, 2: a limit stopped it, -1: out of memory */
-static int search(const Spec *s, Store *st, const unsigned char *start, long long max_states,
-                  double deadline, Answer *answer) {
+/* 1: found (answer set), 0: none reachable, 2: a limit stopped it, -1: out of memory, -2: a signal */
+static int search(const Spec *s, Store *st, const unsigned char *start, Watch *w, Answer *answer) {
     int n = s->n, moves[32], two[4];
     unsigned char *grids = malloc((size_t)BATCH * s->cells), grid[MAX_CELLS], state[MAX_VEHICLES];
     Near *memo = calloc((size_t)MAX_OFFSETS << s->span[s->goal], sizeof(Near));
@@ -452,8 +460,9 @@ static int search(const Spec *s, Store *st, const unsigned char *start, long lon
                     }
                 }
             }
-            if ((max_states > 0 && (long long)st->count > max_states) || (deadline > 0 && now() > deadline)) {
-                result = 2;
+            int stop = watch(w, st->count);
+            if (stop) {
+                result = stop;
                 goto done;
             }
         }
@@ -507,14 +516,16 @@ static PyObject *native_shortest(PyObject *self, PyObject *args) {
     Store st;
     Answer answer = {-1, 0, {0, 0}, {0, 0}};
     int result = -1;
-    double deadline = seconds > 0 ? now() + seconds : 0;
+    Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states};
     if (store_init(&st, s->n) == 0) {
-        Py_BEGIN_ALLOW_THREADS
-        result = search(s, &st, start, max_states, deadline, &answer);
-        Py_END_ALLOW_THREADS
+        w.thread = PyEval_SaveThread();
+        result = search(s, &st, start, &w, &answer);
+        PyEval_RestoreThread(w.thread);
     }
     PyObject *out = NULL;
-    if (result < 0) {
+    if (result == -2) {
+        /* the signal handler's error (KeyboardInterrupt) is set */
+    } else if (result < 0) {
         PyErr_NoMemory();
     } else if (result == 1) {
         PyObject *path = path_of(s, &st, &answer);
@@ -531,8 +542,8 @@ static PyObject *native_shortest(PyObject *self, PyObject *args) {
 
 /* Breadth-first from the positions already in the store (the sources), as rushhour.search.bfs._spread
  * does it: every position is stored in the order it is discovered, so each layer is a run of the store;
- * layer k starts at starts[k].  1: done, 2: a limit stopped it, -1: out of memory. */
-static int spread(const Spec *s, Store *st, long long max_states, double deadline, size_t **starts_out,
+ * layer k starts at starts[k].  1: done, 2: a limit stopped it, -1: out of memory, -2: a signal. */
+static int spread(const Spec *s, Store *st, Watch *w, size_t **starts_out,
                   size_t *layers_out) {
     int n = s->n, moves[32];
     unsigned char *grids = malloc((size_t)BATCH * s->cells), state[MAX_VEHICLES];
@@ -557,8 +568,9 @@ static int spread(const Spec *s, Store *st, long long max_states, double deadlin
                     }
                 }
             }
-            if ((max_states > 0 && (long long)st->count > max_states) || (deadline > 0 && now() > deadline)) {
-                result = 2;
+            int stop = watch(w, st->count);
+            if (stop) {
+                result = stop;
                 goto done;
             }
         }
@@ -638,11 +650,12 @@ static PyObject *native_layers(PyObject *self, PyObject *args) {
             goto fail_store;
         }
     }
-    double deadline = seconds > 0 ? now() + seconds : 0;
-    Py_BEGIN_ALLOW_THREADS
-    result = spread(s, &st, max_states, deadline, &starts, &layers);
-    Py_END_ALLOW_THREADS
-    if (result < 0) {
+    Watch w = {PyEval_SaveThread(), seconds > 0 ? now() + seconds : 0, max_states};
+    result = spread(s, &st, &w, &starts, &layers);
+    PyEval_RestoreThread(w.thread);
+    if (result == -2) {
+        /* the signal handler's error (KeyboardInterrupt) is set */
+    } else if (result < 0) {
         PyErr_NoMemory();
     } else if (result == 2) {
         out = Py_BuildValue("(inO)", 2, (Py_ssize_t)st.count, Py_None);

@@ -38,6 +38,15 @@ void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid);
 int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out);
 double now(void);
 
+/* The limits of a search running without the GIL, checked between batches by watch(): 0 go on, 2 a
+ * limit was reached, -2 a signal handler raised (Ctrl-C: KeyboardInterrupt is then set). */
+typedef struct {
+    PyThreadState *thread;  /* from PyEval_SaveThread() */
+    double deadline;        /* 0: none */
+    long long max_states;   /* 0: none */
+} Watch;
+int watch(Watch *w, size_t count);
+
 /* the frontier search (_frontier.c) */
 PyObject *native_frontier(PyObject *self, PyObject *args);
 

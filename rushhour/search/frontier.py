@@ -57,17 +57,15 @@ def frontier(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | No
     if status < 0:
         return None
     if status == 2:
-        _stopped(tables, limits, stored, bound)
+        _stopped(limits, stored, bound)
     if path is None:
         return None, stored
     return [tables.pack(state) for state in path], stored
 
 
-def _stopped(tables: Tables, limits: Limits, stored: int, bound: int) -> None:
+def _stopped(limits: Limits, stored: int, bound: int) -> None:
     """The limit that stopped a frontier search, with its proven lower bound."""
     try:
         bfs._stopped(limits, stored)
     except LimitReachedError as err:
-        raise LimitReachedError(
-            f"{err}; no solution is shorter than {bound} {tables.metric}", explored=stored, lower_bound=bound
-        ) from None
+        raise LimitReachedError(str(err), explored=stored, lower_bound=bound) from None

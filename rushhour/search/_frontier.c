@@ -313,10 +313,79 @@ static int contains(const u128 *a, size_t n, u128 k) {
     return lo < n && a[lo] == k;
 }
 
+/* A sorted array of keys.  On Linux it is mapped by itself (mmap), so that its pages go back to the
+ * system as soon as they are released, whatever else the process allocates: a merge releases its
+ * inputs page by page as it consumes them, and keeps the peak near the size of its output. */
 typedef struct {
     u128 *keys;
     size_t count;
+    size_t bytes;      /* mapped from keys */
+    size_t gone;       /* bytes released from the start */
 } Run;
+
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#define RELEASE_STEP ((size_t)1 << 20)
+
+static size_t page_round(size_t bytes) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (bytes + page - 1) / page * page;
+}
+
+/* a run with room for n keys; -1 when out of memory */
+static int run_new(Run *r, size_t n) {
+    r->bytes = page_round((n ? n : 1) * sizeof(u128));
+    r->count = r->gone = 0;
+    void *map = mmap(NULL, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    r->keys = map == MAP_FAILED ? NULL : map;
+    return r->keys ? 0 : -1;
+}
+
+static void run_free(Run *r) {
+    if (r->keys && r->bytes > r->gone) munmap((char *)r->keys + r->gone, r->bytes - r->gone);
+    r->keys = NULL;
+}
+
+/* the room beyond count given back */
+static void run_fit(Run *r) {
+    size_t need = page_round((r->count ? r->count : 1) * sizeof(u128));
+    if (need < r->bytes) {
+        munmap((char *)r->keys + need, r->bytes - need);
+        r->bytes = need;
+    }
+}
+
+/* the pages wholly before key ``upto`` given back (the keys before it are read no more) */
+static void run_release(Run *r, size_t upto) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), end = upto * sizeof(u128) / page * page;
+    if (end >= r->gone + RELEASE_STEP) {
+        munmap((char *)r->keys + r->gone, end - r->gone);
+        r->gone = end;
+    }
+}
+#else
+static int run_new(Run *r, size_t n) {
+    r->keys = malloc((n ? n : 1) * sizeof(u128));
+    r->count = r->gone = 0;
+    r->bytes = (n ? n : 1) * sizeof(u128);
+    return r->keys ? 0 : -1;
+}
+
+static void run_free(Run *r) {
+    free(r->keys);
+    r->keys = NULL;
+}
+
+static void run_fit(Run *r) {
+    u128 *fit = realloc(r->keys, (r->count ? r->count : 1) * sizeof(u128));
+    if (fit) r->keys = fit;
+}
+
+static void run_release(Run *r, size_t upto) {
+    (void)r, (void)upto;
+}
+#endif
 
 typedef struct {
     Run *layers;
@@ -326,22 +395,27 @@ typedef struct {
 
 /* merge two sorted unique runs into one sorted unique run (both are freed); -1 when out of memory */
 static int merge_two(Run *a, Run *b, Run *out) {
-    u128 *keys = malloc((a->count + b->count + 1) * sizeof(u128));
-    if (!keys) return -1;
+    Run m;
+    if (run_new(&m, a->count + b->count)) return -1;
     size_t i = 0, j = 0, count = 0;
+    u128 *keys = m.keys;
     while (i < a->count && j < b->count) {
         u128 x = a->keys[i], y = b->keys[j];
         if (x < y) keys[count++] = x, i++;
         else if (y < x) keys[count++] = y, j++;
         else keys[count++] = x, i++, j++;
+        if ((count & 0xFFFF) == 0) {
+            run_release(a, i);
+            run_release(b, j);
+        }
     }
     while (i < a->count) keys[count++] = a->keys[i++];
     while (j < b->count) keys[count++] = b->keys[j++];
-    free(a->keys);
-    free(b->keys);
-    u128 *fit = realloc(keys, (count ? count : 1) * sizeof(u128));
-    out->keys = fit ? fit : keys;
-    out->count = count;
+    run_free(a);
+    run_free(b);
+    m.count = count;
+    run_fit(&m);
+    *out = m;
     return 0;
 }
 
@@ -363,10 +437,10 @@ typedef struct {
     Layers *ls;
 } Gather;
 
-/* The buffer's keys sorted, unique and new, as one more run; a fresh buffer of ``chunk`` keys (none
- * when chunk is 0).  -1 when out of memory. */
-static int flush(Gather *g, u128 **buffer, size_t *fill, size_t chunk) {
-    size_t kept = sort_unique_minus(*buffer, *fill, g->shift, g->cur->keys, g->cur->count,
+/* The buffer's keys sorted, unique and new, as one more run (the buffer is emptied); with ``all``,
+ * every run is then merged into one.  -1 when out of memory. */
+static int flush(Gather *g, u128 *buffer, size_t *fill, int all) {
+    size_t kept = sort_unique_minus(buffer, *fill, g->shift, g->cur->keys, g->cur->count,
                                     g->prev ? g->prev->keys : NULL, g->prev ? g->prev->count : 0);
     if (g->nruns == g->runcap) {
         size_t cap = g->runcap ? g->runcap * 2 : 16;
@@ -375,21 +449,22 @@ static int flush(Gather *g, u128 **buffer, size_t *fill, size_t chunk) {
         g->runs = more;
         g->runcap = cap;
     }
-    u128 *fit = realloc(*buffer, (kept ? kept : 1) * sizeof(u128));
-    g->runs[g->nruns].keys = fit ? fit : *buffer;
-    g->runs[g->nruns++].count = kept;
+    Run *r = &g->runs[g->nruns];
+    if (run_new(r, kept)) return -1;
+    memcpy(r->keys, buffer, kept * sizeof(u128));
+    r->count = kept;
+    g->nruns++;
     g->ls->stored += kept;
     *fill = 0;
     /* runs of like sizes are merged (as a binary counter): few runs, each key merged a few times */
-    while (g->nruns >= 2 && (chunk == 0 || g->runs[g->nruns - 2].count <= 2 * g->runs[g->nruns - 1].count)) {
+    while (g->nruns >= 2 && (all || g->runs[g->nruns - 2].count <= 2 * g->runs[g->nruns - 1].count)) {
         Run *a = &g->runs[g->nruns - 2], *b = &g->runs[g->nruns - 1];
         size_t before = a->count + b->count;
         if (merge_two(a, b, a)) return -1;
         g->nruns--;
         g->ls->stored -= before - a->count;
     }
-    *buffer = chunk ? malloc(chunk * sizeof(u128)) : NULL;
-    return chunk && !*buffer ? -1 : 0;
+    return 0;
 }
 
 /* 1 found, 0 none reachable, 2 a limit, -1 out of memory, -2 a signal */
@@ -398,7 +473,8 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
     unsigned char state[MAX_VEHICLES], grid[MAX_CELLS];
     int shift = 120;  /* the stored keys are spread over all 128 bits (see MIX) */
     Gather g = {NULL, 0, 0, NULL, NULL, shift, ls};
-    u128 *buffer = NULL;
+    u128 *buffer = malloc(CHUNK * sizeof(u128));
+    if (!buffer) return -1;
     size_t chunk = CHUNK, fill = 0;
     res->depth = 0;
     res->lower_bound = 0;
@@ -409,14 +485,14 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
         memcpy(res->t, start, (size_t)n);
         res->depth = 0, res->win = win;
         res->lower_bound = 1;
-        return 1;
+        status = 1;
+        goto done;
     }
     res->lower_bound = 2;
     ls->cap = 64;
     ls->layers = malloc(ls->cap * sizeof(Run));
-    if (!ls->layers) return -1;
-    ls->layers[0].keys = malloc(sizeof(u128));
-    if (!ls->layers[0].keys) return -1;
+    if (!ls->layers) goto done;
+    if (run_new(&ls->layers[0], 1)) goto done;
     ls->layers[0].keys[0] = key_of_state(s, r, start);
     ls->layers[0].count = 1;
     ls->nlayers = 1;
@@ -427,8 +503,6 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
         const Run *cur = g.cur = &ls->layers[d];
         g.prev = d ? &ls->layers[d - 1] : NULL;
         chunk = CHUNK;
-        buffer = malloc(chunk * sizeof(u128));
-        if (!buffer) goto done;
         fill = 0;
         for (size_t z = 0; z < cur->count; z++) {
             u128 key = cur->keys[z];
@@ -451,7 +525,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
                             goto done;
                         }
                     }
-                    if (fill == chunk && flush(&g, &buffer, &fill, chunk)) goto done;
+                    if (fill == chunk && flush(&g, buffer, &fill, 0)) goto done;
                     buffer[fill++] = key - r->term[v][offset] + r->term[v][to];
                 }
             }
@@ -459,24 +533,24 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
                 since = 0;
                 /* the buffer holds duplicates: counted once they are sorted out */
                 if (w->max_states > 0 && (long long)(ls->stored + fill) > w->max_states &&
-                    flush(&g, &buffer, &fill, chunk))
+                    flush(&g, buffer, &fill, 0))
                     goto done;
                 int stop = watch(w, ls->stored);
                 if (stop) { status = stop; goto done; }
             }
         }
         /* the last run, then layer d + 1 */
-        if (flush(&g, &buffer, &fill, 0)) goto done;  /* and merges every run into one */
+        if (flush(&g, buffer, &fill, 1)) goto done;  /* and merges every run into one */
         Run next = g.runs[0];
         g.nruns = 0;
         if (next.count == 0) {
-            free(next.keys);
+            run_free(&next);
             status = 0;
             goto done;
         }
         if (ls->nlayers == ls->cap) {
             Run *more = realloc(ls->layers, ls->cap * 2 * sizeof(Run));
-            if (!more) { free(next.keys); goto done; }
+            if (!more) { run_free(&next); goto done; }
             ls->layers = more;
             ls->cap *= 2;
         }
@@ -487,7 +561,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
     }
 done:
     free(buffer);
-    for (size_t i = 0; i < g.nruns; i++) free(g.runs[i].keys);
+    for (size_t i = 0; i < g.nruns; i++) run_free(&g.runs[i]);
     free(g.runs);
     return status;
 }
@@ -583,7 +657,7 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
         out = Py_BuildValue("(inOi)", status, (Py_ssize_t)ls.stored, Py_None, res.lower_bound);
     }
 fail:
-    for (size_t k = 0; k < ls.nlayers; k++) free(ls.layers[k].keys);
+    for (size_t k = 0; k < ls.nlayers; k++) run_free(&ls.layers[k]);
     free(ls.layers);
     ranks_free(r);
     free(r);

@@ -46,6 +46,8 @@ typedef struct {
     /* the goal's lane: the cells of each vehicle on it at each offset (bit p: position p along it) */
     uint32_t gmask[MAX_VEHICLES][MAX_OFFSETS];
     unsigned char touches[MAX_VEHICLES];
+    /* the vehicles that can matter (see relevance()); the others are never moved */
+    unsigned char relevant[MAX_VEHICLES];
     uint32_t gwalls;
     u128 bound;                             /* the number of keys */
     u128 unmix;                             /* the inverse of MIX */
@@ -68,6 +70,36 @@ static uint64_t binom(int n, int k) {
 
 static void ranks_free(Ranks *r) {
     for (int g = 0; g < r->nseg; g++) free(r->seg_table[g]);
+}
+
+/* Which vehicles can matter: the goal, and every vehicle whose segment (the cells it can ever cover)
+ * shares a cell with the segment of a vehicle that can matter.  The others never cover a cell that a
+ * vehicle that matters could need, so their moves can be left out of every solution: the shortest
+ * solutions keep their length (docs/solvers.md, "Vehicles that cannot matter"). */
+static void relevance(const Spec *s, const int *lo_of, const int *hi_of, Ranks *r) {
+    uint64_t cells[MAX_VEHICLES][MAX_CELLS / 64];
+    memset(cells, 0, sizeof cells);
+    for (int v = 0; v < s->n; v++)
+        for (int p = lo_of[v]; p < hi_of[v]; p++) {
+            int c = s->lane[v][16 + p];
+            cells[v][c >> 6] |= 1ULL << (c & 63);
+        }
+    int queue[MAX_VEHICLES], head = 0, tail = 0;
+    memset(r->relevant, 0, sizeof r->relevant);
+    r->relevant[s->goal] = 1;
+    queue[tail++] = s->goal;
+    while (head < tail) {
+        int v = queue[head++];
+        for (int u = 0; u < s->n; u++) {
+            if (r->relevant[u]) continue;
+            for (int k = 0; k < MAX_CELLS / 64; k++)
+                if (cells[u][k] & cells[v][k]) {
+                    r->relevant[u] = 1;
+                    queue[tail++] = u;
+                    break;
+                }
+        }
+    }
 }
 
 /* 1: ranked; 0: not supported (wrap-around, or more than 128 bits); -1: out of memory */
@@ -140,6 +172,7 @@ static int ranks_init(const Spec *s, const unsigned char *start, Ranks *r) {
         }
         mult *= size;
     }
+    relevance(s, lo_of, hi_of, r);
     /* keys are stored multiplied by an odd constant (a bijection of 128-bit numbers): their top bytes
      * are then evenly spread, which the radix sort needs to split them fast; decoding multiplies by
      * the inverse */
@@ -510,6 +543,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
             fill_grid(s, state, grid);
             occ = goal_lane(s, r, state);
             for (int v = 0; v < n; v++) {
+                if (!r->relevant[v]) continue;
                 int offset = state[v], count = slides(s, grid, v, offset, moves);
                 for (int i = 0; i < count; i++) {
                     int to = moves[i];
@@ -589,6 +623,7 @@ static PyObject *recover(const Spec *s, const Ranks *r, const Layers *ls, const 
         u128 key = key_of_state(s, r, here);
         int found = 0;
         for (int v = 0; v < n && !found; v++) {
+            if (!r->relevant[v]) continue;
             int count = slides(s, grid, v, here[v], moves);
             for (int i = 0; i < count && !found; i++) {
                 u128 t = key - r->term[v][here[v]] + r->term[v][moves[i]];

@@ -15,8 +15,9 @@ import pytest
 
 from rushhour.errors import LimitReachedError
 from rushhour.formats import fogleman
+from rushhour.formats.grid import parse_grid
 from rushhour.search import solve
-from rushhour.search.bfs import Limits, native_available, shortest_python
+from rushhour.search.bfs import Limits, native_available, reachable, shortest_python
 from rushhour.search.frontier import frontier, frontier_wanted
 from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import Tables
@@ -149,3 +150,32 @@ def test_a_stopped_solve_prints_its_lower_bound(tmp_path: Path) -> None:
     # the optimum is 11: a bound is proven from the completed layers, and never above it
     proven = lines[1].removeprefix("Proven: no solution is shorter than ").removesuffix(" moves.")
     assert 2 <= int(proven) <= 11
+
+
+# Below the wall row, D, E, F and G move freely but never meet a vehicle that can reach the goal's way.
+FENCED = """\
+..B......
+..B..C...
+AA...C...
+xxxxxxxxx
+.DD..EE..
+.FF...GG.
+"""
+
+
+@needs_native
+def test_vehicles_that_cannot_matter_are_left_unmoved() -> None:
+    board = parse_grid(FENCED)
+    tables = Tables(board.layout)
+    start = tables.pack(board.state)
+    found = frontier(tables, start, Limits())
+    want = shortest_python(tables, start, Limits())
+    assert found is not None and found[0] is not None and want[0] is not None
+    assert len(found[0]) == len(want[0]) == 3  # C leaves the way, A exits
+    assert found[1] * 20 < len(reachable(tables, start, Limits()))  # the fenced vehicles stay put
+    verify(board, moves_of_path(tables, found[0]))
+    # unsolvable: the whole reachable set is still counted
+    blocked = parse_grid(FENCED.replace("..B......", "..B..x..."))
+    tables = Tables(blocked.layout)
+    start = tables.pack(blocked.state)
+    assert frontier(tables, start, Limits()) == shortest_python(tables, start, Limits())

@@ -21,10 +21,12 @@
  * k - 1 found by binary search.  A stopped search reports d + 2 as a proven lower bound when layer d
  * was complete.
  *
- * frontier(spec, start, max_states, seconds) -> (status, explored, path or None, lower_bound)
+ * frontier(spec, start, max_states, seconds, every=False) -> (status, explored, path or None, lower_bound)
  *   status 1: path (offset tuples, start first, ending with a won position); 0: no won position is
- *   reachable (explored: the reachable set); 2: max_states or the time limit stopped it; -1: the board
- *   is not supported (see above).  KeyboardInterrupt (or any signal handler's error) is let through
+ *   reachable (explored: the reachable set); 3: none is reachable, found with the vehicles that cannot
+ *   matter left unmoved (explored counts fewer positions than the reachable set: ask again with
+ *   ``every`` to move every vehicle); 2: max_states or the time limit stopped it; -1: the board is not
+ *   supported (see above).  KeyboardInterrupt (or any signal handler's error) is let through
  *   between batches.
  */
 #include "_native.h"
@@ -654,7 +656,8 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
     PyObject *spec_obj, *start_obj;
     long long max_states;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOLd", &spec_obj, &start_obj, &max_states, &seconds)) return NULL;
+    int every = 0;
+    if (!PyArg_ParseTuple(args, "OOLd|p", &spec_obj, &start_obj, &max_states, &seconds, &every)) return NULL;
     Spec *s = malloc(sizeof(Spec));
     Ranks *r = malloc(sizeof(Ranks));
     PyObject *out = NULL;
@@ -676,6 +679,11 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
         out = Py_BuildValue("(inOi)", -1, (Py_ssize_t)0, Py_None, 0);
         goto fail;
     }
+    int frozen = 0;
+    for (int v = 0; v < s->n; v++) {
+        if (every) r->relevant[v] = 1;
+        frozen += !r->relevant[v];
+    }
     Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states};
     Result res;
     w.thread = PyEval_SaveThread();
@@ -688,6 +696,9 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
     } else if (status == 1) {
         PyObject *path = recover(s, r, &ls, &res);
         if (path) out = Py_BuildValue("(inNi)", 1, (Py_ssize_t)ls.stored, path, res.depth + 1);
+    } else if (status == 0 && frozen) {
+        /* unsolvable: told apart from a search of every vehicle, which counts the whole reachable set */
+        out = Py_BuildValue("(inOi)", 3, (Py_ssize_t)ls.stored, Py_None, res.lower_bound);
     } else {
         out = Py_BuildValue("(inOi)", status, (Py_ssize_t)ls.stored, Py_None, res.lower_bound);
     }

@@ -23,5 +23,5 @@ def clusters(
 
 # The frontier search (_frontier.c); see rushhour.search.frontier.
 def frontier(
-    spec: tuple[object, ...], start: tuple[int, ...], max_states: int, seconds: float
+    spec: tuple[object, ...], start: tuple[int, ...], max_states: int, seconds: float, every: bool = False
 ) -> tuple[int, int, list[tuple[int, ...]] | None, int]: ...

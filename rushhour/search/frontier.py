@@ -22,6 +22,7 @@ from rushhour.search.tables import Tables
 #: boards of more cells than this are solved by the frontier search (on the classic 6x6 board the
 #: search of rushhour.search.bfs is faster: its hash table stays in the cache)
 FRONTIER_CELLS = 36
+UNSOLVABLE_FROZEN = 3  # the compiled search's status for "unsolvable, some vehicles left unmoved"
 #: bytes a stored position costs at most: its 16-byte key, plus the runs and the sort buffer of the
 #: layer being built (measured in docs/benchmarks.md; used to turn a memory budget into a count)
 BYTES_PER_POSITION = 24
@@ -54,6 +55,12 @@ def frontier(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | No
     status, stored, path, bound = native.frontier(
         tables.native_spec(), tables.unpack(start), cap, bfs._seconds(limits)
     )
+    if status == UNSOLVABLE_FROZEN:
+        # proven unsolvable with the vehicles that cannot matter left unmoved: searched again with
+        # every vehicle, so that ``stored`` is the whole reachable set, as for the other searches
+        status, stored, path, bound = native.frontier(
+            tables.native_spec(), tables.unpack(start), cap, bfs._seconds(limits), True
+        )
     if status < 0:
         return None
     if status == 2:

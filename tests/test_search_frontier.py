@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -16,11 +17,12 @@ import pytest
 from rushhour.errors import LimitReachedError
 from rushhour.formats import fogleman
 from rushhour.formats.grid import parse_grid
-from rushhour.search import solve
+from rushhour.search import bfs, solve
 from rushhour.search.bfs import Limits, native_available, reachable, shortest_python
 from rushhour.search.frontier import frontier, frontier_wanted
+from rushhour.search.native_spec import SPEC_VERSION, NativeSpec, compatible
 from rushhour.search.solution import moves_of_path, verify
-from rushhour.search.tables import Tables
+from rushhour.search.tables import BITS, Tables
 from tests.strategies import random_board, random_walk
 from tests.test_search_core import boards_of_every_kind
 from tests.test_search_native import DATA
@@ -179,3 +181,16 @@ def test_vehicles_that_cannot_matter_are_left_unmoved() -> None:
     tables = Tables(blocked.layout)
     start = tables.pack(blocked.state)
     assert frontier(tables, start, Limits()) == shortest_python(tables, start, Limits())
+
+
+@needs_native
+def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> None:
+    module = bfs._native
+    assert compatible(module, {"BATCH": bfs.BATCH, "KEY_FIELD_BITS": BITS})
+    assert NativeSpec._fields == module.SPEC_FIELDS
+    stale = types.ModuleType("stale")
+    stale.__dict__.update(vars(module))
+    stale.SPEC_VERSION = SPEC_VERSION + 1  # type: ignore[attr-defined]
+    assert not compatible(stale, {"BATCH": bfs.BATCH})
+    stale.SPEC_VERSION = SPEC_VERSION  # type: ignore[attr-defined]
+    assert not compatible(stale, {"BATCH": bfs.BATCH + 1})

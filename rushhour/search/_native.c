@@ -67,7 +67,7 @@ static uint64_t splitmix(uint64_t *x) {
 }
 
 int read_spec(PyObject *obj, Spec *s) {
-    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 10) return bad("the spec is a 10-tuple");
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != SPEC_COUNT) return bad("the spec is a NativeSpec");
     if (read_int(obj, 0, &s->width) || read_int(obj, 1, &s->height) || read_int(obj, 2, &s->wrap) ||
         read_int(obj, 3, &s->steps) || read_int(obj, 4, &s->goal) || read_int(obj, 9, &s->complete))
         return -1;
@@ -593,22 +593,27 @@ done:
     return result;
 }
 
-/* The search key of a stored position (rushhour.search.tables.Tables.pack): its offsets, four bits
- * each with the first vehicle highest, above the occupancy bits of its cells and the walls. */
+/* The search key of a stored position (rushhour.search.tables.Tables.pack): its offsets,
+ * KEY_FIELD_BITS each with the first vehicle highest, above the occupancy bits of its cells and the
+ * walls.  Written as hexadecimal digits, most significant first, and read by PyLong_FromString. */
 static PyObject *key_of(const Spec *s, const unsigned char *state) {
-    unsigned char grid[MAX_CELLS], bytes[(MAX_CELLS + 4 * MAX_VEHICLES) / 8 + 1];
-    size_t bits = (size_t)s->cells + 4 * (size_t)s->n, size = (bits + 7) / 8;
-    memset(bytes, 0, size);
+    unsigned char grid[MAX_CELLS], bits[MAX_CELLS + KEY_FIELD_BITS * MAX_VEHICLES + 4];
+    char text[(MAX_CELLS + KEY_FIELD_BITS * MAX_VEHICLES) / 4 + 8];
+    size_t total = (size_t)s->cells + KEY_FIELD_BITS * (size_t)s->n, digits = (total + 3) / 4;
+    memset(bits, 0, digits * 4);
     fill_grid(s, state, grid);
-    for (int c = 0; c < s->cells; c++)
-        if (grid[c]) bytes[c >> 3] |= (unsigned char)(1u << (c & 7));
+    for (int c = 0; c < s->cells; c++) bits[c] = grid[c] != 0;
     for (int v = 0; v < s->n; v++) {
-        size_t at = (size_t)s->cells + 4 * (size_t)(s->n - 1 - v);
-        unsigned int field = (unsigned int)state[v] << (at & 7);
-        bytes[at >> 3] |= (unsigned char)(field & 0xFF);
-        if (field >> 8) bytes[(at >> 3) + 1] |= (unsigned char)(field >> 8);
+        size_t at = (size_t)s->cells + KEY_FIELD_BITS * (size_t)(s->n - 1 - v);
+        for (int b = 0; b < KEY_FIELD_BITS; b++) bits[at + b] = (state[v] >> b) & 1;
     }
-    return _PyLong_FromByteArray(bytes, size, 1, 0);
+    for (size_t d = 0; d < digits; d++) {
+        size_t at = 4 * (digits - 1 - d);
+        int nibble = bits[at] | bits[at + 1] << 1 | bits[at + 2] << 2 | bits[at + 3] << 3;
+        text[d] = "0123456789abcdef"[nibble];
+    }
+    text[digits] = 0;
+    return PyLong_FromString(text, NULL, 16);
 }
 
 int read_state(const Spec *s, PyObject *obj, unsigned char *state) {
@@ -705,6 +710,13 @@ PyMODINIT_FUNC PyInit__native(void) {
                  PyModule_AddIntConstant(m, "ENUM_MAX_SIDE", ENUM_MAX_SIDE) < 0 ||
                  PyModule_AddIntConstant(m, "ENUM_MAX_VEHICLES", ENUM_MAX_VEHICLES) < 0;
     Py_XDECREF(fields); /* the module holds its own reference */
+    /* the searches' record and the constants shared with the Python search, written once, here */
+    PyObject *spec_fields = failed ? NULL : Py_BuildValue("(ssssssssss)", SPEC_FIELDS);
+    failed = failed || !spec_fields || PyModule_AddObjectRef(m, "SPEC_FIELDS", spec_fields) < 0 ||
+             PyModule_AddIntConstant(m, "SPEC_VERSION", SPEC_VERSION) < 0 ||
+             PyModule_AddIntConstant(m, "BATCH", BATCH) < 0 ||
+             PyModule_AddIntConstant(m, "KEY_FIELD_BITS", KEY_FIELD_BITS) < 0;
+    Py_XDECREF(spec_fields);
     if (failed) {
         Py_DECREF(m);
         return NULL;

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from rushhour.board import Move
 from rushhour.errors import LimitReachedError
 from rushhour.formats import fogleman
 from rushhour.formats.grid import parse_grid
@@ -148,10 +149,15 @@ def test_a_stopped_solve_prints_its_lower_bound(tmp_path: Path) -> None:
     )
     assert done.returncode == 3
     lines = done.stderr.splitlines()
-    assert len(lines) == 2 and lines[0].startswith("stopped after 2")
+    assert len(lines) == 3 and lines[0].startswith("stopped after 2")
     # the optimum is 11: a bound is proven from the completed layers, and never above it
     proven = lines[1].removeprefix("Proven: no solution is shorter than ").removesuffix(" moves.")
     assert 2 <= int(proven) <= 11
+    # and the best solution found so far, which the rules replay to a win
+    count, moves = lines[2].removeprefix("Best found: ").split(" moves: ")
+    found = [Move.parse(m) for m in moves.split()]
+    assert len(found) == int(count) >= 11
+    verify(parse_grid(CROWDED9), found)
 
 
 # Below the wall row, D, E, F and G move freely but never meet a vehicle that can reach the goal's way.

@@ -7,21 +7,29 @@ is recovered backwards through the layers).  It serves boards without wrap-aroun
 uses :func:`~rushhour.search.bfs.shortest`.  docs/solvers.md explains the keys, the layers and why the
 answer is optimal.
 
-A stopped search raises :class:`~rushhour.errors.LimitReachedError` carrying its proven lower bound:
-every position of the completed layers was tested for a win in one slide of the goal, so no solution
-is shorter than the last completed layer's depth plus two.
+A stopped search raises :class:`~rushhour.errors.LimitReachedError` carrying its proven lower bound
+(every position of the completed layers was tested for a win in one slide of the goal, so no solution
+is shorter than the last completed layer's depth plus two) and the best solution found so far by a
+short random walk run once the search has stopped (:func:`best_so_far`).
 """
 
 from __future__ import annotations
 
+from typing import NoReturn
+
+from rushhour.board import Move
 from rushhour.errors import LimitReachedError
 from rushhour.search import bfs
 from rushhour.search.bfs import Limits
+from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import Tables
+from rushhour.search.walk import random_walk, shortcut
 
 #: boards of more cells than this are solved by the frontier search (on the classic 6x6 board the
 #: search of rushhour.search.bfs is faster: its hash table stays in the cache)
 FRONTIER_CELLS = 36
+BEST_WALK_MOVES = 200_000  # the random walk run for a best solution so far when a search stops
+BEST_SECONDS = 2.0
 UNSOLVABLE_FROZEN = 3  # the compiled search's status for "unsolvable, some vehicles left unmoved"
 #: bytes a stored position costs at most: its 16-byte key, plus the runs and the sort buffer of the
 #: layer being built (measured in docs/benchmarks.md; used to turn a memory budget into a count)
@@ -64,15 +72,32 @@ def frontier(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | No
     if status < 0:
         return None
     if status == 2:
-        _stopped(limits, stored, bound)
+        _stopped(tables, start, limits, stored, bound)
     if path is None:
         return None, stored
     return [tables.pack(state) for state in path], stored
 
 
-def _stopped(limits: Limits, stored: int, bound: int) -> None:
-    """The limit that stopped a frontier search, with its proven lower bound."""
+def _stopped(tables: Tables, start: int, limits: Limits, stored: int, bound: int) -> NoReturn:
+    """The limit that stopped a frontier search, with its proven lower bound and the best solution
+    found by a short random walk (see :func:`best_so_far`)."""
     try:
         bfs._stopped(limits, stored)
     except LimitReachedError as err:
-        raise LimitReachedError(str(err), explored=stored, lower_bound=bound) from None
+        best = best_so_far(tables, start, limits)
+        raise LimitReachedError(str(err), explored=stored, lower_bound=bound, best=best) from None
+
+
+def best_so_far(tables: Tables, start: int, limits: Limits) -> tuple[Move, ...] | None:
+    """A solution to report when a search stops at a limit: a seeded random walk of at most
+    :data:`BEST_WALK_MOVES` moves and :data:`BEST_SECONDS` seconds (a tenth of the time limit when it
+    is shorter), cut to the shortest chain through the positions it visited and replayed by the rules;
+    None when the walk does not win within that."""
+    seconds = BEST_SECONDS if limits.time_limit is None else min(BEST_SECONDS, limits.time_limit / 10)
+    try:
+        path, _ = random_walk(tables, start, Limits(BEST_WALK_MOVES, seconds, None), seed=0)
+    except LimitReachedError:
+        return None
+    moves = moves_of_path(tables, shortcut(tables, path))
+    verify(tables.board(start), moves)
+    return tuple(moves)

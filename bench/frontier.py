@@ -1,6 +1,7 @@
 """The frontier search against the compiled hash-table search, on crowded large boards, in the same run.
 
-    .venv/bin/python bench/frontier.py [--boards FILE ...] [--repeat R] [--time-limit S] [--skip-baseline]
+    .venv/bin/python bench/frontier.py [--boards FILE ...] [--only TEXT] [--repeat R] [--time-limit S]
+                                       [--max-memory MB] [--skip-baseline]
 
 For every board (two crowded 9x9 boards written below, then every board of each FILE, e.g.
 bench/large/boards9.txt), each search runs R times, each time in a fresh process so that its peak
@@ -128,6 +129,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=600.0, help="per search (0: none)")
     parser.add_argument("--max-memory", type=int, default=4096, metavar="MB", help="per search")
     parser.add_argument("--skip-baseline", action="store_true")
+    parser.add_argument("--only", default="", metavar="TEXT", help="only the boards whose name holds TEXT")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     limit = args.time_limit or None
@@ -142,6 +144,8 @@ def main() -> None:
         for entry in read_file(path):
             boards[f"{Path(path).name}: {entry.meta.get('name') or entry.label}"] = write_grid(entry.board)
     for name, text in boards.items():
+        if args.only not in name:
+            continue
         print(name)
         ours = measure("frontier", text, args.repeat, limit, args.max_memory)
         print(describe("frontier", ours), flush=True)

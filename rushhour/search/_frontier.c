@@ -321,23 +321,6 @@ static size_t gallop(const u128 *a, size_t n, size_t from, u128 k) {
     return lo;
 }
 
-/* sort, make unique and remove the keys found in the sorted arrays a and b: the new length */
-static size_t sort_unique_minus(u128 *x, size_t n, int top_shift, const u128 *a, size_t na, const u128 *b,
-                                size_t nb) {
-    radix_sort(x, n, top_shift);
-    size_t out = 0, ia = 0, ib = 0;
-    for (size_t i = 0; i < n; i++) {
-        u128 k = x[i];
-        if ((out && x[out - 1] == k) || (i && x[i - 1] == k)) continue;
-        ia = gallop(a, na, ia, k);
-        if (ia < na && a[ia] == k) continue;
-        ib = gallop(b, nb, ib, k);
-        if (ib < nb && b[ib] == k) continue;
-        x[out++] = k;
-    }
-    return out;
-}
-
 static int contains(const u128 *a, size_t n, u128 k) {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -428,6 +411,23 @@ typedef struct {
     size_t stored;   /* keys in layers and runs */
 } Layers;
 
+/* sort, make unique and remove the keys found in the sorted arrays of ``sets``: the new length */
+static size_t sort_unique_minus(u128 *x, size_t n, int top_shift, const Run *const *sets, int nsets) {
+    radix_sort(x, n, top_shift);
+    size_t out = 0, at[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        u128 k = x[i];
+        if ((out && x[out - 1] == k) || (i && x[i - 1] == k)) continue;
+        int seen = 0;
+        for (int j = 0; j < nsets && !seen; j++) {
+            at[j] = gallop(sets[j]->keys, sets[j]->count, at[j], k);
+            seen = at[j] < sets[j]->count && sets[j]->keys[at[j]] == k;
+        }
+        if (!seen) x[out++] = k;
+    }
+    return out;
+}
+
 /* merge two sorted unique runs into one sorted unique run (both are freed); -1 when out of memory */
 static int merge_two(Run *a, Run *b, Run *out) {
     Run m;
@@ -475,8 +475,13 @@ typedef struct {
 /* The buffer's keys sorted, unique and new, as one more run (the buffer is emptied); with ``all``,
  * every run is then merged into one.  -1 when out of memory. */
 static int flush(Gather *g, u128 *buffer, size_t *fill, int all) {
-    size_t kept = sort_unique_minus(buffer, *fill, g->shift, g->cur->keys, g->cur->count,
-                                    g->prev ? g->prev->keys : NULL, g->prev ? g->prev->count : 0);
+    /* the keys of the layers before, and of the largest run of this layer (most duplicates are there) */
+    const Run *sets[3];
+    int nsets = 0;
+    sets[nsets++] = g->cur;
+    if (g->prev) sets[nsets++] = g->prev;
+    if (g->nruns) sets[nsets++] = &g->runs[0];
+    size_t kept = sort_unique_minus(buffer, *fill, g->shift, sets, nsets);
     if (g->nruns == g->runcap) {
         size_t cap = g->runcap ? g->runcap * 2 : 16;
         Run *more = realloc(g->runs, cap * sizeof(Run));

@@ -26,20 +26,11 @@ import time
 from pathlib import Path
 
 # Crowded 9x9 boards (30 and 32 vehicles) made by placing random cars and trucks around the goal car
-# and walking 3,000 random moves; kept for their large reachable sets.
+# and walking 3,000 random moves; kept for their large reachable sets.  The first is also a test board.
 CROWDED = {
-    "crowd9-a (30 vehicles)": """\
-R.bbTTccN
-R.IIEE..N
-XX..YYCV.
-.FFFBWCV.
-AA.SBWCQa
-MMdSK..Qa
-DDd.K.ZZZ
-OOPUHHLGJ
-..PU..LGJ
-""",
-    "crowd9-b (32 vehicles)": """\
+    "crowd9-a (30 vehicles)": Path(__file__).resolve().parent.parent / "tests" / "data" / "crowded9.txt",
+}
+CROWD9_B = """\
 ....EE.UU
 eeDMJFTT.
 Q.DMJF.II
@@ -49,8 +40,7 @@ PYdWWWXXN
 P.LVGG.KK
 aaLVSSHRc
 ffL.CCHRc
-""",
-}
+"""
 
 
 def one(engine: str, text: str, time_limit: float | None, max_memory: int) -> dict[str, object]:
@@ -139,7 +129,8 @@ def main() -> None:
     from rushhour.formats import read_file
     from rushhour.formats.grid import write_grid
 
-    boards = dict(CROWDED)
+    boards = {name: write_grid(read_file(str(path))[0].board) for name, path in CROWDED.items()}
+    boards["crowd9-b (32 vehicles)"] = CROWD9_B
     for path in args.boards:
         for entry in read_file(path):
             boards[f"{Path(path).name}: {entry.meta.get('name') or entry.label}"] = write_grid(entry.board)

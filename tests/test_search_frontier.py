@@ -16,7 +16,7 @@ import pytest
 
 from rushhour.board import Move
 from rushhour.errors import LimitReachedError
-from rushhour.formats import fogleman
+from rushhour.formats import fogleman, read_file
 from rushhour.formats.grid import parse_grid
 from rushhour.search import bfs, solve
 from rushhour.search.bfs import Limits, native_available, reachable, shortest_python
@@ -106,24 +106,13 @@ def test_the_bfs_engine_uses_it_on_boards_larger_than_six_by_six() -> None:
 
 
 # A crowded 9x9 board (30 vehicles) whose search takes seconds: 11 moves, about 4.6 million positions.
-CROWDED9 = """\
-R.bbTTccN
-R.IIEE..N
-XX..YYCV.
-.FFFBWCV.
-AA.SBWCQa
-MMdSK..Qa
-DDd.K.ZZZ
-OOPUHHLGJ
-..PU..LGJ
-"""
+CROWDED9 = Path(__file__).parent / "data" / "crowded9.txt"
 
 
 @needs_native
 @pytest.mark.parametrize("command", ["solve", "analyze"])
-def test_ctrl_c_stops_the_compiled_searches_with_status_130(tmp_path: Path, command: str) -> None:
-    board = tmp_path / "crowded.txt"
-    board.write_text(CROWDED9)
+def test_ctrl_c_stops_the_compiled_searches_with_status_130(command: str) -> None:
+    board = CROWDED9
     child = subprocess.Popen(
         [sys.executable, "-m", "rushhour", command, str(board), "--max-memory", "4000"],
         stdout=subprocess.PIPE,
@@ -138,9 +127,8 @@ def test_ctrl_c_stops_the_compiled_searches_with_status_130(tmp_path: Path, comm
 
 
 @needs_native
-def test_a_stopped_solve_prints_its_lower_bound(tmp_path: Path) -> None:
-    board = tmp_path / "crowded.txt"
-    board.write_text(CROWDED9)
+def test_a_stopped_solve_prints_its_lower_bound() -> None:
+    board = CROWDED9
     done = subprocess.run(
         [sys.executable, "-m", "rushhour", "solve", str(board), "--max-states", "200000"],
         capture_output=True,
@@ -157,7 +145,7 @@ def test_a_stopped_solve_prints_its_lower_bound(tmp_path: Path) -> None:
     count, moves = lines[2].removeprefix("Best found: ").split(" moves: ")
     found = [Move.parse(m) for m in moves.split()]
     assert len(found) == int(count) >= 11
-    verify(parse_grid(CROWDED9), found)
+    verify(read_file(str(CROWDED9))[0].board, found)
 
 
 # Below the wall row, D, E, F and G move freely but never meet a vehicle that can reach the goal's way.

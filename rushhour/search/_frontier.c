@@ -607,15 +607,6 @@ done:
     return status;
 }
 
-static int append_state(PyObject *path, int n, const unsigned char *state) {
-    PyObject *t = PyTuple_New(n);
-    if (!t) return -1;
-    for (int v = 0; v < n; v++) PyTuple_SET_ITEM(t, v, PyLong_FromLong(state[v]));
-    int failed = PyList_Append(path, t);
-    Py_DECREF(t);
-    return failed;
-}
-
 /* The path from the start to the won position: backwards through the layers from res->t. */
 static PyObject *recover(const Spec *s, const Ranks *r, const Layers *ls, const Result *res) {
     int n = s->n, moves[32];

@@ -363,7 +363,7 @@ typedef struct {
 } Answer;
 
 /* Append the offsets of a position to the list ``path`` as a tuple; -1 on failure. */
-static int append_state(PyObject *path, int n, const unsigned char *state) {
+int append_state(PyObject *path, int n, const unsigned char *state) {
     PyObject *t = PyTuple_New(n);
     if (!t) return -1;
     for (int v = 0; v < n; v++) PyTuple_SET_ITEM(t, v, PyLong_FromLong(state[v]));

@@ -45,6 +45,8 @@ void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char 
 void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid);
 int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out);
 double now(void);
+/* append the offsets of a position to the list ``path`` as a tuple; -1 on failure */
+int append_state(PyObject *path, int n, const unsigned char *state);
 
 /* The limits of a search running without the GIL, checked between batches by watch(): 0 go on, 2 a
  * limit was reached, -2 a signal handler raised (Ctrl-C: KeyboardInterrupt is then set). */

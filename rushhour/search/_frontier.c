@@ -37,6 +37,7 @@ typedef unsigned __int128 u128;
 
 #define SEGMENT_MAX 4096           /* arrangements of one segment: decoded by a table */
 #define CHUNK ((size_t)1 << 17)     /* successors gathered before a sort (2 MB: sorted in the cache) */
+#define CHUNK_MIN ((size_t)1 << 10) /* at first */
 #define CHECK_EVERY 256             /* positions expanded between two checks of the limits */
 
 typedef struct {
@@ -513,9 +514,9 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
     unsigned char state[MAX_VEHICLES], grid[MAX_CELLS];
     int shift = 120;  /* the stored keys are spread over all 128 bits (see MIX) */
     Gather g = {NULL, 0, 0, NULL, NULL, shift, ls};
-    u128 *buffer = malloc(CHUNK * sizeof(u128));
+    size_t chunk = CHUNK_MIN, fill = 0;
+    u128 *buffer = malloc(chunk * sizeof(u128));
     if (!buffer) return -1;
-    size_t chunk = CHUNK, fill = 0;
     res->depth = 0;
     res->lower_bound = 0;
     /* the start */
@@ -542,7 +543,14 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
         size_t d = ls->nlayers - 1;
         const Run *cur = g.cur = &ls->layers[d];
         g.prev = d ? &ls->layers[d - 1] : NULL;
-        chunk = CHUNK;
+        /* the buffer grows with what is stored, up to CHUNK: small searches stay small */
+        if (chunk < CHUNK && ls->stored > chunk) {
+            size_t want = ls->stored < CHUNK ? ls->stored : CHUNK;
+            u128 *more = realloc(buffer, want * sizeof(u128));
+            if (!more) goto done;
+            buffer = more;
+            chunk = want;
+        }
         fill = 0;
         for (size_t z = 0; z < cur->count; z++) {
             u128 key = cur->keys[z];

@@ -7,8 +7,8 @@ setup(
     ext_modules=[
         Extension(
             "rushhour.search._native",
-            ["rushhour/search/_native.c", "rushhour/search/_clusters.c"],
-            depends=["rushhour/search/_clusters.h"],
+            ["rushhour/search/_native.c", "rushhour/search/_frontier.c", "rushhour/search/_clusters.c"],
+            depends=["rushhour/search/_clusters.h", "rushhour/search/_native.h"],
             optional=True,
             extra_compile_args=["-O2"],
         )

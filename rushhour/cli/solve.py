@@ -50,7 +50,6 @@ from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, for
 from rushhour.text import plural, runs
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
-DEFAULT_MAX_STATES = 5_000_000  # raise it with --max-states; memory is bounded by --max-memory
 DEFAULT_MAX_MEMORY_MB = DEFAULT_MAX_MEMORY // MEGABYTE
 
 
@@ -130,9 +129,9 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
     p.add_argument(
         "--max-states",
         type=option_count,
-        default=DEFAULT_MAX_STATES,
+        default=None,
         metavar="N",
-        help=f"stop after N positions (default {DEFAULT_MAX_STATES:,})",
+        help="stop after N positions (default: no count; --max-memory bounds the search)",
     )
     p.add_argument(
         "--max-memory",
@@ -355,6 +354,12 @@ def _stopped(args: argparse.Namespace, command: str, body: dict[str, Any]) -> in
         emit(command, body)
     else:
         print(f"{body['message']} (see --max-states, --time-limit and --max-memory)", file=sys.stderr)
+        if body.get("lower_bound") is not None:
+            bound = plural(body["lower_bound"], (args.metric or "moves")[:-1])
+            print(f"Proven: no solution is shorter than {bound}.", file=sys.stderr)
+        if body.get("best"):
+            best = body["best"]
+            print(f"Best found: {plural(len(best), 'move')}: {' '.join(best)}", file=sys.stderr)
     return EXIT_STOPPED
 
 

@@ -25,33 +25,13 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include "_clusters.h"
+#include "_native.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define BATCH 512
-#define WALL 255
-#define MAX_VEHICLES 254
-#define MAX_CELLS 256
-#define MAX_OFFSETS 16
 
-typedef struct {
-    int width, height, cells, wrap, steps, n, goal, complete;
-    unsigned char won[MAX_OFFSETS];
-    unsigned char empty_grid[MAX_CELLS];
-    int span[MAX_VEHICLES], length[MAX_VEHICLES], horizontal[MAX_VEHICLES];
-    /* the cells of a lane in order along it, repeated before and after it (index position + 16), so
-     * that positions off either end of a wrap-around lane need no division */
-    int lane[MAX_VEHICLES][48];
-    int ngroups;
-    int group_start[MAX_VEHICLES + 1];
-    int group_member[MAX_VEHICLES];
-    /* for each position along the goal's lane: the crossing vehicles there, in vehicle order */
-    int cross_start[17];
-    int cross[MAX_VEHICLES];
-    uint64_t zobrist[MAX_VEHICLES][MAX_OFFSETS];
-} Spec;
 
 typedef struct {
     int n;
@@ -65,7 +45,7 @@ typedef struct {
 
 /* ---------------------------------------------------------------- reading the spec from Python */
 
-static int read_int(PyObject *seq, Py_ssize_t i, int *out) {
+int read_int(PyObject *seq, Py_ssize_t i, int *out) {
     PyObject *item = PyTuple_GetItem(seq, i);
     if (item == NULL) return -1;
     long v = PyLong_AsLong(item);
@@ -74,7 +54,7 @@ static int read_int(PyObject *seq, Py_ssize_t i, int *out) {
     return 0;
 }
 
-static int bad(const char *what) {
+int bad(const char *what) {
     PyErr_Format(PyExc_ValueError, "native search: %s", what);
     return -1;
 }
@@ -86,8 +66,8 @@ static uint64_t splitmix(uint64_t *x) {
     return z ^ (z >> 31);
 }
 
-static int read_spec(PyObject *obj, Spec *s) {
-    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 10) return bad("the spec is a 10-tuple");
+int read_spec(PyObject *obj, Spec *s) {
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != SPEC_COUNT) return bad("the spec is a NativeSpec");
     if (read_int(obj, 0, &s->width) || read_int(obj, 1, &s->height) || read_int(obj, 2, &s->wrap) ||
         read_int(obj, 3, &s->steps) || read_int(obj, 4, &s->goal) || read_int(obj, 9, &s->complete))
         return -1;
@@ -164,18 +144,18 @@ static int read_spec(PyObject *obj, Spec *s) {
 
 /* ---------------------------------------------------------------- the rules */
 
-static void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char mark) {
+void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char mark) {
     const int *lane = s->lane[v] + 16 + offset;
     for (int k = 0; k < s->length[v]; k++) grid[lane[k]] = mark;
 }
 
-static void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid) {
+void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid) {
     memcpy(grid, s->empty_grid, (size_t)s->cells);
     for (int v = 0; v < s->n; v++) place(s, grid, v, state[v], (unsigned char)(v + 1));
 }
 
 /* the offsets vehicle v can slide to: nearest first, backward then forward (the reference order) */
-static int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out) {
+int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out) {
     int span = s->span[v], length = s->length[v], count = 0;
     const int *lane = s->lane[v] + 16;
     /* backward: the cells before the vehicle, nearest first */
@@ -359,10 +339,19 @@ static int64_t add_successor(const Spec *s, Store *st, size_t z, int v, int offs
     return store_add(st, state, h, (int64_t)z);
 }
 
-static double now(void) {
+double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int watch(Watch *w, size_t count) {
+    if (w->max_states > 0 && (long long)count > w->max_states) return 2;
+    if (w->deadline > 0 && now() > w->deadline) return 2;
+    PyEval_RestoreThread(w->thread);
+    int raised = PyErr_CheckSignals();
+    w->thread = PyEval_SaveThread();
+    return raised ? -2 : 0;
 }
 
 /* ---------------------------------------------------------------- the search */
@@ -374,7 +363,7 @@ typedef struct {
 } Answer;
 
 /* Append the offsets of a position to the list ``path`` as a tuple; -1 on failure. */
-static int append_state(PyObject *path, int n, const unsigned char *state) {
+int append_state(PyObject *path, int n, const unsigned char *state) {
     PyObject *t = PyTuple_New(n);
     if (!t) return -1;
     for (int v = 0; v < n; v++) PyTuple_SET_ITEM(t, v, PyLong_FromLong(state[v]));
@@ -401,9 +390,8 @@ fail:
     return NULL;
 }
 
-/* 1: found (answer set), 0: none reachable, 2: a limit stopped it, -1: out of memory */
-static int search(const Spec *s, Store *st, const unsigned char *start, long long max_states,
-                  double deadline, Answer *answer) {
+/* 1: found (answer set), 0: none reachable, 2: a limit stopped it, -1: out of memory, -2: a signal */
+static int search(const Spec *s, Store *st, const unsigned char *start, Watch *w, Answer *answer) {
     int n = s->n, moves[32], two[4];
     unsigned char *grids = malloc((size_t)BATCH * s->cells), grid[MAX_CELLS], state[MAX_VEHICLES];
     Near *memo = calloc((size_t)MAX_OFFSETS << s->span[s->goal], sizeof(Near));
@@ -472,8 +460,9 @@ static int search(const Spec *s, Store *st, const unsigned char *start, long lon
                     }
                 }
             }
-            if ((max_states > 0 && (long long)st->count > max_states) || (deadline > 0 && now() > deadline)) {
-                result = 2;
+            int stop = watch(w, st->count);
+            if (stop) {
+                result = stop;
                 goto done;
             }
         }
@@ -527,14 +516,16 @@ static PyObject *native_shortest(PyObject *self, PyObject *args) {
     Store st;
     Answer answer = {-1, 0, {0, 0}, {0, 0}};
     int result = -1;
-    double deadline = seconds > 0 ? now() + seconds : 0;
+    Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states};
     if (store_init(&st, s->n) == 0) {
-        Py_BEGIN_ALLOW_THREADS
-        result = search(s, &st, start, max_states, deadline, &answer);
-        Py_END_ALLOW_THREADS
+        w.thread = PyEval_SaveThread();
+        result = search(s, &st, start, &w, &answer);
+        PyEval_RestoreThread(w.thread);
     }
     PyObject *out = NULL;
-    if (result < 0) {
+    if (result == -2) {
+        /* the signal handler's error (KeyboardInterrupt) is set */
+    } else if (result < 0) {
         PyErr_NoMemory();
     } else if (result == 1) {
         PyObject *path = path_of(s, &st, &answer);
@@ -551,8 +542,8 @@ static PyObject *native_shortest(PyObject *self, PyObject *args) {
 
 /* Breadth-first from the positions already in the store (the sources), as rushhour.search.bfs._spread
  * does it: every position is stored in the order it is discovered, so each layer is a run of the store;
- * layer k starts at starts[k].  1: done, 2: a limit stopped it, -1: out of memory. */
-static int spread(const Spec *s, Store *st, long long max_states, double deadline, size_t **starts_out,
+ * layer k starts at starts[k].  1: done, 2: a limit stopped it, -1: out of memory, -2: a signal. */
+static int spread(const Spec *s, Store *st, Watch *w, size_t **starts_out,
                   size_t *layers_out) {
     int n = s->n, moves[32];
     unsigned char *grids = malloc((size_t)BATCH * s->cells), state[MAX_VEHICLES];
@@ -577,8 +568,9 @@ static int spread(const Spec *s, Store *st, long long max_states, double deadlin
                     }
                 }
             }
-            if ((max_states > 0 && (long long)st->count > max_states) || (deadline > 0 && now() > deadline)) {
-                result = 2;
+            int stop = watch(w, st->count);
+            if (stop) {
+                result = stop;
                 goto done;
             }
         }
@@ -601,25 +593,30 @@ done:
     return result;
 }
 
-/* The search key of a stored position (rushhour.search.tables.Tables.pack): its offsets, four bits
- * each with the first vehicle highest, above the occupancy bits of its cells and the walls. */
+/* The search key of a stored position (rushhour.search.tables.Tables.pack): its offsets,
+ * KEY_FIELD_BITS each with the first vehicle highest, above the occupancy bits of its cells and the
+ * walls.  Written as hexadecimal digits, most significant first, and read by PyLong_FromString. */
 static PyObject *key_of(const Spec *s, const unsigned char *state) {
-    unsigned char grid[MAX_CELLS], bytes[(MAX_CELLS + 4 * MAX_VEHICLES) / 8 + 1];
-    size_t bits = (size_t)s->cells + 4 * (size_t)s->n, size = (bits + 7) / 8;
-    memset(bytes, 0, size);
+    unsigned char grid[MAX_CELLS], bits[MAX_CELLS + KEY_FIELD_BITS * MAX_VEHICLES + 4];
+    char text[(MAX_CELLS + KEY_FIELD_BITS * MAX_VEHICLES) / 4 + 8];
+    size_t total = (size_t)s->cells + KEY_FIELD_BITS * (size_t)s->n, digits = (total + 3) / 4;
+    memset(bits, 0, digits * 4);
     fill_grid(s, state, grid);
-    for (int c = 0; c < s->cells; c++)
-        if (grid[c]) bytes[c >> 3] |= (unsigned char)(1u << (c & 7));
+    for (int c = 0; c < s->cells; c++) bits[c] = grid[c] != 0;
     for (int v = 0; v < s->n; v++) {
-        size_t at = (size_t)s->cells + 4 * (size_t)(s->n - 1 - v);
-        unsigned int field = (unsigned int)state[v] << (at & 7);
-        bytes[at >> 3] |= (unsigned char)(field & 0xFF);
-        if (field >> 8) bytes[(at >> 3) + 1] |= (unsigned char)(field >> 8);
+        size_t at = (size_t)s->cells + KEY_FIELD_BITS * (size_t)(s->n - 1 - v);
+        for (int b = 0; b < KEY_FIELD_BITS; b++) bits[at + b] = (state[v] >> b) & 1;
     }
-    return _PyLong_FromByteArray(bytes, size, 1, 0);
+    for (size_t d = 0; d < digits; d++) {
+        size_t at = 4 * (digits - 1 - d);
+        int nibble = bits[at] | bits[at + 1] << 1 | bits[at + 2] << 2 | bits[at + 3] << 3;
+        text[d] = "0123456789abcdef"[nibble];
+    }
+    text[digits] = 0;
+    return PyLong_FromString(text, NULL, 16);
 }
 
-static int read_state(const Spec *s, PyObject *obj, unsigned char *state) {
+int read_state(const Spec *s, PyObject *obj, unsigned char *state) {
     if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != s->n) return bad("a state has one offset per vehicle");
     for (int v = 0; v < s->n; v++) {
         int o;
@@ -658,11 +655,12 @@ static PyObject *native_layers(PyObject *self, PyObject *args) {
             goto fail_store;
         }
     }
-    double deadline = seconds > 0 ? now() + seconds : 0;
-    Py_BEGIN_ALLOW_THREADS
-    result = spread(s, &st, max_states, deadline, &starts, &layers);
-    Py_END_ALLOW_THREADS
-    if (result < 0) {
+    Watch w = {PyEval_SaveThread(), seconds > 0 ? now() + seconds : 0, max_states};
+    result = spread(s, &st, &w, &starts, &layers);
+    PyEval_RestoreThread(w.thread);
+    if (result == -2) {
+        /* the signal handler's error (KeyboardInterrupt) is set */
+    } else if (result < 0) {
         PyErr_NoMemory();
     } else if (result == 2) {
         out = Py_BuildValue("(inO)", 2, (Py_ssize_t)st.count, Py_None);
@@ -694,6 +692,8 @@ static PyMethodDef methods[] = {
      "shortest(spec, start, max_states, seconds) -> (status, explored, path or None)"},
     {"layers", native_layers, METH_VARARGS,
      "layers(spec, sources, max_states, seconds) -> (status, count, layers of keys or None)"},
+    {"frontier", native_frontier, METH_VARARGS,
+     "frontier(spec, start, max_states, seconds) -> (status, explored, path or None, lower bound)"},
     {"clusters", native_clusters, METH_VARARGS,
      "clusters(width, height, goal_row, walls, rows, columns, distances) -> (lines, stats); see _clusters.c"},
     {NULL, NULL, 0, NULL},
@@ -710,6 +710,13 @@ PyMODINIT_FUNC PyInit__native(void) {
                  PyModule_AddIntConstant(m, "ENUM_MAX_SIDE", ENUM_MAX_SIDE) < 0 ||
                  PyModule_AddIntConstant(m, "ENUM_MAX_VEHICLES", ENUM_MAX_VEHICLES) < 0;
     Py_XDECREF(fields); /* the module holds its own reference */
+    /* the searches' record and the constants shared with the Python search, written once, here */
+    PyObject *spec_fields = failed ? NULL : Py_BuildValue("(ssssssssss)", SPEC_FIELDS);
+    failed = failed || !spec_fields || PyModule_AddObjectRef(m, "SPEC_FIELDS", spec_fields) < 0 ||
+             PyModule_AddIntConstant(m, "SPEC_VERSION", SPEC_VERSION) < 0 ||
+             PyModule_AddIntConstant(m, "BATCH", BATCH) < 0 ||
+             PyModule_AddIntConstant(m, "KEY_FIELD_BITS", KEY_FIELD_BITS) < 0;
+    Py_XDECREF(spec_fields);
     if (failed) {
         Py_DECREF(m);
         return NULL;

@@ -1,9 +1,17 @@
+from rushhour.search.native_spec import NativeSpec
+
+# The record the searches read (rushhour.search.native_spec) and the constants shared with Python.
+SPEC_VERSION: int
+SPEC_FIELDS: tuple[str, ...]
+BATCH: int
+KEY_FIELD_BITS: int
+
 # The compiled breadth-first search (_native.c); see rushhour.search.bfs.
 def shortest(
-    spec: tuple[object, ...], start: tuple[int, ...], max_states: int, seconds: float
+    spec: NativeSpec, start: tuple[int, ...], max_states: int, seconds: float
 ) -> tuple[int, int, list[tuple[int, ...]] | None]: ...
 def layers(
-    spec: tuple[object, ...], sources: list[tuple[int, ...]], max_states: int, seconds: float
+    spec: NativeSpec, sources: list[tuple[int, ...]], max_states: int, seconds: float
 ) -> tuple[int, int, list[list[int]] | None]: ...
 
 # The cluster search of rushhour.enumerate (_clusters.c; its limits and record in _clusters.h).
@@ -20,3 +28,8 @@ def clusters(
     columns: tuple[tuple[tuple[int, ...], ...], ...],
     distances: bool,
 ) -> tuple[str, tuple[int, ...]]: ...
+
+# The frontier search (_frontier.c); see rushhour.search.frontier.
+def frontier(
+    spec: NativeSpec, start: tuple[int, ...], max_states: int, seconds: float, every: bool = False
+) -> tuple[int, int, list[tuple[int, ...]] | None, int]: ...

@@ -9,6 +9,7 @@ from rushhour.board import Board, Move, check_metric
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.search.astar import astar
 from rushhour.search.bfs import Limits, shortest
+from rushhour.search.frontier import frontier, frontier_wanted
 from rushhour.search.heuristics import DEFAULT_HEURISTIC, HEURISTICS
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.solution import Solution, moves_of_path, verify
@@ -41,7 +42,9 @@ class _Request:
 
 def _bfs(req: _Request) -> Outcome:
     tables = tables_for(req.board.layout, req.metric)
-    path, explored = shortest(tables, tables.pack(req.board.state), req.limits)
+    start = tables.pack(req.board.state)
+    found = frontier(tables, start, req.limits) if frontier_wanted(tables) else None
+    path, explored = found if found is not None else shortest(tables, start, req.limits)
     if path is None:
         return None, True, explored
     return moves_of_path(tables, path), True, explored

@@ -53,60 +53,80 @@ def heuristic(tables: Tables, name: str = DEFAULT_HEURISTIC) -> Callable[[int], 
     """The bound ``name`` for positions of ``tables`` (a function of the packed key)."""
     if name == "zero":
         return lambda z: 0
-    boxed = name == "blocked"
-    steps = tables.metric == "steps"
+    routes_by_offset = _routes(tables)
+    return _memoised(_bound(tables, routes_by_offset, name == "blocked"), _relevant(tables, routes_by_offset))
+
+
+Routes = list["list[_Route] | None"]  # per goal offset: its routes, or None for a winning offset
+
+
+def _routes(tables: Tables) -> Routes:
+    """The routes of the goal from each of its offsets (None at a winning offset)."""
     layout = tables.layout
-    g = layout.goal
-    g_span = layout.span(g)
-    gshift = tables.shifts[g]
-    masks = tables.masks
-    wins = sorted(tables.won_offsets)
-    n = tables.n
-    routes_by_offset: list[list[_Route] | None] = []  # None: a winning offset
+    masks = tables.masks[layout.goal]
     escape_cache: dict[tuple[int, int], list[Escapes | None]] = {}
-    for o in range(len(masks[g])):
+    out: Routes = []
+    for o in range(len(masks)):
         if o in tables.won_offsets:
-            routes_by_offset.append(None)
+            out.append(None)
             continue
         routes: list[_Route] = []
-        for t in wins:
-            ways = (1, -1) if layout.wrap else ((1,) if t > o else (-1,))
-            for way in ways:
-                distance = ((t - o) * way) % g_span if layout.wrap else abs(t - o)
-                sweep = 0
-                for k in range(1, distance + 1):
-                    sweep |= masks[g][(o + way * k) % g_span if layout.wrap else o + way * k]
-                sweep &= ~masks[g][o]
-                if sweep & tables.walls:
-                    continue
-                route = _Route(sweep, distance if steps else 1)
-                for i in range(n):
-                    if i == g:
-                        continue
-                    if layout.orientations[i] == layout.orientations[g]:
-                        if layout.lanes[i] == layout.lanes[g]:
-                            route.same_lane.append((tables.shifts[i], masks[i]))
-                        continue
-                    if not any(m & sweep for m in masks[i]):
-                        continue
-                    cell = sweep & _lane_mask(tables, i)
-                    key = (i, cell)
-                    if key not in escape_cache:
-                        escape_cache[key] = [_escapes(tables, i, oi, cell) for oi in range(len(masks[i]))]
-                    route.crossing.append((i, tables.shifts[i], escape_cache[key]))
-                routes.append(route)
-        routes_by_offset.append(routes)
+        for t in sorted(tables.won_offsets):
+            for way in (1, -1) if layout.wrap else ((1,) if t > o else (-1,)):
+                route = _route(tables, o, t, way, escape_cache)
+                if route is not None:
+                    routes.append(route)
+        out.append(routes)
+    return out
 
-    cells = (1 << tables.cells) - 1
-    # what the bound depends on: the offsets of the goal and of the vehicles that can cross its way or
-    # stand in its lane, and the cells of the crossing vehicles' lanes (where their escapes run)
-    relevant = FIELD << gshift
+
+def _route(
+    tables: Tables, o: int, t: int, way: int, escape_cache: dict[tuple[int, int], list[Escapes | None]]
+) -> _Route | None:
+    """The goal's route from offset ``o`` to the winning offset ``t`` going ``way`` (+1 or -1) with
+    the vehicles that can cross it or stand in its lane; None when a wall is on it."""
+    layout = tables.layout
+    g, masks = layout.goal, tables.masks
+    g_span = layout.span(g)
+    distance = ((t - o) * way) % g_span if layout.wrap else abs(t - o)
+    sweep = 0
+    for k in range(1, distance + 1):
+        sweep |= masks[g][(o + way * k) % g_span if layout.wrap else o + way * k]
+    sweep &= ~masks[g][o]
+    if sweep & tables.walls:
+        return None
+    route = _Route(sweep, distance if tables.metric == "steps" else 1)
+    for i in range(tables.n):
+        if i == g:
+            continue
+        if layout.orientations[i] == layout.orientations[g]:
+            if layout.lanes[i] == layout.lanes[g]:
+                route.same_lane.append((tables.shifts[i], masks[i]))
+            continue
+        if not any(m & sweep for m in masks[i]):
+            continue
+        key = (i, sweep & _lane_mask(tables, i))
+        if key not in escape_cache:
+            escape_cache[key] = [_escapes(tables, i, oi, key[1]) for oi in range(len(masks[i]))]
+        route.crossing.append((i, tables.shifts[i], escape_cache[key]))
+    return route
+
+
+def _relevant(tables: Tables, routes_by_offset: Routes) -> int:
+    """The part of the key the bound depends on: the offsets of the goal and of the vehicles that can
+    cross its way or stand in its lane, and the cells of the crossing vehicles' lanes (their escapes)."""
+    relevant = FIELD << tables.shifts[tables.layout.goal]
     for per_offset in routes_by_offset:
         for route in per_offset or ():
             for sh, _ in route.same_lane:
                 relevant |= FIELD << sh
             for i, sh, _ in route.crossing:
                 relevant |= (FIELD << sh) | _lane_mask(tables, i)
+    return relevant
+
+
+def _memoised(bound: Callable[[int], int], relevant: int) -> Callable[[int], int]:
+    """``bound`` computed once per value of the key's ``relevant`` bits."""
     memo: dict[int, int] = {}
 
     def memoised(z: int) -> int:
@@ -115,6 +135,24 @@ def heuristic(tables: Tables, name: str = DEFAULT_HEURISTIC) -> Callable[[int], 
         if value is None:
             value = memo[key] = bound(z)
         return value
+
+    return memoised
+
+
+def _bound(tables: Tables, routes_by_offset: Routes, boxed: bool) -> Callable[[int], int]:
+    """The smallest cost over the routes of the goal's offset (``blockers``; ``blocked`` with
+    ``boxed``): see the module docstring."""
+    steps = tables.metric == "steps"
+    g = tables.layout.goal
+    gshift, masks = tables.shifts[g], tables.masks
+    cells = (1 << tables.cells) - 1
+
+    def is_boxed(z: int, blockers: list[tuple[int, int, Escapes]]) -> bool:
+        """Whether some blocker has, on every side, a vehicle counted nowhere else (or a wall) to pass."""
+        others = z & cells & ~masks[g][(z >> gshift) & FIELD]
+        for i, oi, _ in blockers:
+            others &= ~masks[i][oi]
+        return any(all(swept & others for _, swept in ways) for _, _, ways in blockers)
 
     def bound(z: int) -> int:
         routes = routes_by_offset[(z >> gshift) & FIELD]
@@ -140,17 +178,13 @@ def heuristic(tables: Tables, name: str = DEFAULT_HEURISTIC) -> Callable[[int], 
                     cost += min(d for d, _ in ways) if steps else 1
                 if cost >= IMPOSSIBLE:
                     continue
-                if boxed and blockers:
-                    others = z & cells & ~masks[g][(z >> gshift) & FIELD]
-                    for i, oi, _ in blockers:
-                        others &= ~masks[i][oi]
-                    if any(all(swept & others for _, swept in ways) for _, _, ways in blockers):
-                        cost += 1
+                if boxed and blockers and is_boxed(z, blockers):
+                    cost += 1
             if cost < best:
                 best = cost
         return best
 
-    return memoised
+    return bound
 
 
 def _lane_mask(tables: Tables, i: int) -> int:

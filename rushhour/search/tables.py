@@ -29,6 +29,7 @@ from functools import lru_cache, partial
 from typing import Generic, NamedTuple, TypeVar, cast
 
 from rushhour.board import HORIZONTAL, Board, Layout, check_metric
+from rushhour.search.native_spec import NativeSpec, NativeVehicle
 
 BITS = 4
 FIELD = (1 << BITS) - 1
@@ -299,7 +300,7 @@ class Tables:
         near = partial(_near, goal_slides, self.winning_slide, masks[g], goal)
         self.near_win = _shared(("near", goal), near)
         self.crossing, self.two_moves_complete = self._crossing()
-        self._native_spec: tuple[object, ...] | None = None
+        self._native_spec: NativeSpec | None = None
 
     # --- packing -------------------------------------------------------------------------------
     def pack(self, state: tuple[int, ...]) -> int:
@@ -370,8 +371,8 @@ class Tables:
             crossing.setdefault(shared, []).append((self.key_masks[i], self.singles[i]))
         return {cell: tuple(found) for cell, found in crossing.items()}, complete
 
-    def native_spec(self) -> tuple[object, ...]:
-        """The layout as the compiled search reads it (see rushhour/search/_native.c)."""
+    def native_spec(self) -> NativeSpec:
+        """The layout as the compiled searches read it (see rushhour.search.native_spec)."""
         if self._native_spec is None:
             lay = self.layout
             w, h = lay.width, lay.height
@@ -379,18 +380,18 @@ class Tables:
             for i in range(self.n):
                 horizontal = lay.orientations[i] == HORIZONTAL
                 cells = tuple(bit.bit_length() - 1 for bit in lane_bits(w, h, horizontal, lay.lanes[i]))
-                vehicles.append((cells, lay.lengths[i], int(horizontal)))
-            self._native_spec = (
-                w,
-                h,
-                int(lay.wrap),
-                int(self.metric == "steps"),
-                self.goal,
-                tuple(sorted(self.won_offsets)),
-                tuple(r * w + c for r, c in sorted(lay.walls)),
-                tuple(vehicles),
-                self.group_members,
-                int(self.two_moves_complete),
+                vehicles.append(NativeVehicle(cells, lay.lengths[i], horizontal))
+            self._native_spec = NativeSpec(
+                width=w,
+                height=h,
+                wrap=lay.wrap,
+                steps=self.metric == "steps",
+                goal=self.goal,
+                won_offsets=tuple(sorted(self.won_offsets)),
+                walls=tuple(r * w + c for r, c in sorted(lay.walls)),
+                vehicles=tuple(vehicles),
+                groups=self.group_members,
+                two_moves_complete=self.two_moves_complete,
             )
         return self._native_spec
 

@@ -1,0 +1,716 @@
+/* The frontier search of rushhour.search.frontier: breadth-first over sorted layers of 16-byte keys,
+ * with no parents stored; built with the rest of rushhour.search._native.
+ *
+ * Keys.  On a board without wrap-around, the vehicles of one lane segment (a run of a row or a column
+ * between walls) never pass each other, so a segment of L cells holding k vehicles of total length S
+ * has C(L - S + k, k) arrangements: vehicle i (in order along the segment) at offset o stands at
+ * c_i = o - lo - sum_{j<i}(length_j - 1) in a line of L - S + k places, and the arrangement's rank is
+ * sum_i C(c_i, i + 1) (the combinatorial number system).  A position's key is the mixed-radix number
+ * of its segments' ranks, so key = sum over vehicles of term[v][offset]: a slide changes one term.
+ * Boards whose keys need more than 128 bits, and wrap-around boards, are refused (status -1 from
+ * frontier()); the Python caller then uses the other search.
+ *
+ * Layers.  Moves are reversible, so a successor of a position of layer d lies in layer d - 1, d or
+ * d + 1.  Layer d + 1 is built from the successors of layer d, gathered in a bounded buffer; each time
+ * the buffer fills it is sorted (radix, in place), made unique and stripped of the keys of layers d - 1
+ * and d, giving a run; the runs are merged into layer d + 1.  Every layer stays as a sorted array.
+ *
+ * Answers.  Each discovered position is tested for a win in one slide of the goal; the first found
+ * while layer d is expanded is at depth d + 1, and no position of an earlier layer had one, so d + 2 is
+ * the optimal length.  The path is recovered backwards: for a position of layer k, a neighbour in layer
+ * k - 1 found by binary search.  A stopped search reports d + 2 as a proven lower bound when layer d
+ * was complete.
+ *
+ * frontier(spec, start, max_states, seconds, every=False) -> (status, explored, path or None, lower_bound)
+ *   status 1: path (offset tuples, start first, ending with a won position); 0: no won position is
+ *   reachable (explored: the reachable set); 3: none is reachable, found with the vehicles that cannot
+ *   matter left unmoved (explored counts fewer positions than the reachable set: ask again with
+ *   ``every`` to move every vehicle); 2: max_states or the time limit stopped it; -1: the board is not
+ *   supported (see above).  KeyboardInterrupt (or any signal handler's error) is let through
+ *   between batches.
+ */
+#include "_native.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+#define SEGMENT_MAX 4096           /* arrangements of one segment: decoded by a table */
+#define CHUNK ((size_t)1 << 17)     /* successors gathered before a sort (2 MB: sorted in the cache) */
+#define CHUNK_MIN ((size_t)1 << 10) /* at first */
+#define CHECK_EVERY 256             /* positions expanded between two checks of the limits */
+
+typedef struct {
+    int nseg;
+    int seg_first[MAX_VEHICLES + 1], seg_member[MAX_VEHICLES];
+    uint64_t seg_size[MAX_VEHICLES];
+    unsigned char *seg_table[MAX_VEHICLES]; /* rank -> the offsets of the segment's vehicles */
+    u128 term[MAX_VEHICLES][MAX_OFFSETS];
+    /* the goal's lane: the cells of each vehicle on it at each offset (bit p: position p along it) */
+    uint32_t gmask[MAX_VEHICLES][MAX_OFFSETS];
+    unsigned char touches[MAX_VEHICLES];
+    /* the vehicles that can matter (see relevance()); the others are never moved */
+    unsigned char relevant[MAX_VEHICLES];
+    uint32_t gwalls;
+    u128 bound;                             /* the number of keys */
+    u128 unmix;                             /* the inverse of MIX */
+} Ranks;
+
+#define MIX (((u128)0x9E3779B97F4A7C15ULL << 64) | 0xD1B54A32D192ED03ULL)
+
+static u128 inverse(u128 odd) {
+    u128 x = odd;  /* Newton's iteration doubles the correct low bits: 3, 6, ..., 192 */
+    for (int i = 0; i < 7; i++) x *= 2 - odd * x;
+    return x;
+}
+
+static uint64_t binom(int n, int k) {
+    if (k < 0 || n < k) return 0;
+    uint64_t r = 1;
+    for (int i = 1; i <= k; i++) r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+    return r;
+}
+
+static void ranks_free(Ranks *r) {
+    for (int g = 0; g < r->nseg; g++) free(r->seg_table[g]);
+}
+
+/* Which vehicles can matter: the goal, and every vehicle whose segment (the cells it can ever cover)
+ * shares a cell with the segment of a vehicle that can matter.  The others never cover a cell that a
+ * vehicle that matters could need, so their moves can be left out of every solution: the shortest
+ * solutions keep their length (docs/solvers.md, "Vehicles that cannot matter"). */
+static void relevance(const Spec *s, const int *lo_of, const int *hi_of, Ranks *r) {
+    uint64_t cells[MAX_VEHICLES][MAX_CELLS / 64];
+    memset(cells, 0, sizeof cells);
+    for (int v = 0; v < s->n; v++)
+        for (int p = lo_of[v]; p < hi_of[v]; p++) {
+            int c = s->lane[v][16 + p];
+            cells[v][c >> 6] |= 1ULL << (c & 63);
+        }
+    int queue[MAX_VEHICLES], head = 0, tail = 0;
+    memset(r->relevant, 0, sizeof r->relevant);
+    r->relevant[s->goal] = 1;
+    queue[tail++] = s->goal;
+    while (head < tail) {
+        int v = queue[head++];
+        for (int u = 0; u < s->n; u++) {
+            if (r->relevant[u]) continue;
+            for (int k = 0; k < MAX_CELLS / 64; k++)
+                if (cells[u][k] & cells[v][k]) {
+                    r->relevant[u] = 1;
+                    queue[tail++] = u;
+                    break;
+                }
+        }
+    }
+}
+
+/* 1: ranked; 0: not supported (wrap-around, or more than 128 bits); -1: out of memory */
+static int ranks_init(const Spec *s, const unsigned char *start, Ranks *r) {
+    memset(r, 0, sizeof *r);
+    if (s->wrap) return 0;
+    int seg_of[MAX_VEHICLES], lo_of[MAX_VEHICLES], hi_of[MAX_VEHICLES];
+    for (int v = 0; v < s->n; v++) {
+        const int *lane = s->lane[v] + 16;
+        int lo = start[v], hi = start[v] + s->length[v];
+        while (lo > 0 && s->empty_grid[lane[lo - 1]] != WALL) lo--;
+        while (hi < s->span[v] && s->empty_grid[lane[hi]] != WALL) hi++;
+        lo_of[v] = lo, hi_of[v] = hi, seg_of[v] = -1;
+        for (int u = 0; u < v; u++)
+            if (s->horizontal[u] == s->horizontal[v] && s->lane[u][16] == lane[0] && lo_of[u] == lo) {
+                seg_of[v] = seg_of[u];
+                break;
+            }
+        if (seg_of[v] < 0) seg_of[v] = r->nseg++;
+    }
+    int k = 0;
+    for (int g = 0; g < r->nseg; g++) {
+        r->seg_first[g] = k;
+        for (int v = 0; v < s->n; v++)
+            if (seg_of[v] == g) {
+                /* in order along the segment */
+                int at = k++;
+                while (at > r->seg_first[g] && start[r->seg_member[at - 1]] > start[v]) {
+                    r->seg_member[at] = r->seg_member[at - 1];
+                    at--;
+                }
+                r->seg_member[at] = v;
+            }
+    }
+    r->seg_first[r->nseg] = k;
+    u128 mult = 1;
+    for (int g = 0; g < r->nseg; g++) {
+        int first = r->seg_first[g], count = r->seg_first[g + 1] - first, v0 = r->seg_member[first];
+        int lo = lo_of[v0], room = hi_of[v0] - lo, total = 0;
+        for (int i = 0; i < count; i++) total += s->length[r->seg_member[first + i]];
+        int places = room - total + count;
+        uint64_t size = binom(places, count);
+        if (size == 0 || size > SEGMENT_MAX) return 0;
+        if (mult > ~(u128)0 / size) return 0;
+        r->seg_size[g] = size;
+        int before = 0; /* sum of (length - 1) of the vehicles before */
+        for (int i = 0; i < count; i++) {
+            int v = r->seg_member[first + i];
+            for (int o = 0; o < MAX_OFFSETS; o++) {
+                int c = o - lo - before;
+                r->term[v][o] = c >= 0 ? (u128)binom(c, i + 1) * mult : 0;
+            }
+            before += s->length[v] - 1;
+        }
+        unsigned char *table = malloc(size * (size_t)count);
+        if (!table) return -1;
+        r->seg_table[g] = table;
+        for (uint64_t rank = 0; rank < size; rank++) {
+            uint64_t left = rank;
+            int top = places - 1, sum_before = 0;
+            for (int i = 0; i < count - 1; i++) sum_before += s->length[r->seg_member[first + i]] - 1;
+            for (int i = count - 1; i >= 0; i--) {
+                int c = top;
+                while (binom(c, i + 1) > left) c--;
+                left -= binom(c, i + 1);
+                top = c - 1;
+                table[rank * (uint64_t)count + (uint64_t)i] = (unsigned char)(c + lo + sum_before);
+                if (i > 0) sum_before -= s->length[r->seg_member[first + i - 1]] - 1;
+            }
+        }
+        mult *= size;
+    }
+    relevance(s, lo_of, hi_of, r);
+    /* keys are stored multiplied by an odd constant (a bijection of 128-bit numbers): their top bytes
+     * are then evenly spread, which the radix sort needs to split them fast; decoding multiplies by
+     * the inverse */
+    for (int v = 0; v < s->n; v++)
+        for (int o = 0; o < MAX_OFFSETS; o++) r->term[v][o] *= MIX;
+    r->bound = mult;
+    r->unmix = inverse(MIX);
+    /* the goal's lane */
+    int g = s->goal;
+    for (int p = 0; p < s->span[g]; p++)
+        if (s->empty_grid[s->lane[g][16 + p]] == WALL) r->gwalls |= 1u << p;
+    for (int v = 0; v < s->n; v++) {
+        if (v == g) continue;
+        int top = s->span[v] - s->length[v] + 1;
+        for (int o = 0; o < top && o < MAX_OFFSETS; o++) {
+            uint32_t m = 0;
+            for (int q = 0; q < s->length[v]; q++) {
+                int cell = s->lane[v][16 + o + q];
+                for (int p = 0; p < s->span[g]; p++)
+                    if (s->lane[g][16 + p] == cell) m |= 1u << p;
+            }
+            r->gmask[v][o] = m;
+            if (m) r->touches[v] = 1;
+        }
+    }
+    return 1;
+}
+
+/* the stored key of a state (its rank times MIX) */
+static u128 key_of_state(const Spec *s, const Ranks *r, const unsigned char *state) {
+    u128 key = 0;
+    for (int v = 0; v < s->n; v++) key += r->term[v][state[v]];
+    return key;
+}
+
+static void state_of_key(const Ranks *r, u128 key, unsigned char *state) {
+    key *= r->unmix;
+    for (int g = 0; g < r->nseg; g++) {
+        uint64_t size = r->seg_size[g], rank;
+        if ((key >> 64) == 0) {
+            uint64_t low = (uint64_t)key;
+            rank = low % size;
+            key = low / size;
+        } else {
+            rank = (uint64_t)(key % size);
+            key /= size;
+        }
+        int first = r->seg_first[g], count = r->seg_first[g + 1] - first;
+        const unsigned char *offsets = r->seg_table[g] + rank * (uint64_t)count;
+        for (int i = 0; i < count; i++) state[r->seg_member[first + i]] = offsets[i];
+    }
+}
+
+/* the goal's lane occupied (walls and vehicles other than the goal), bit p for position p */
+static uint32_t goal_lane(const Spec *s, const Ranks *r, const unsigned char *state) {
+    uint32_t occ = r->gwalls;
+    for (int v = 0; v < s->n; v++)
+        if (r->touches[v]) occ |= r->gmask[v][state[v]];
+    return occ;
+}
+
+/* the winning offset the goal reaches in one slide from ``go`` with its lane occupied as ``occ``, or -1 */
+static int win_in_one(const Spec *s, int go, uint32_t occ) {
+    int g = s->goal, span = s->span[g], length = s->length[g];
+    int room = go;
+    if (s->steps && room > 1) room = 1;
+    for (int d = 1; d <= room && !(occ & (1u << (go - d))); d++)
+        if (s->won[go - d]) return go - d;
+    room = span - length - go;
+    if (s->steps && room > 1) room = 1;
+    for (int d = 1; d <= room && !(occ & (1u << (go + length - 1 + d))); d++)
+        if (s->won[go + d]) return go + d;
+    return -1;
+}
+
+/* ---------------------------------------------------------------- sorted arrays of keys */
+
+static void insertion_sort(u128 *a, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        u128 x = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > x) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
+}
+
+/* in-place most-significant-digit radix sort (American flag) on the byte at ``shift`` and below */
+static void radix_sort(u128 *a, size_t n, int shift) {
+    while (n > 48 && shift >= 0) {
+        size_t count[256] = {0}, start[256], end[256];
+        for (size_t i = 0; i < n; i++) count[(unsigned)(a[i] >> shift) & 255]++;
+        size_t at = 0;
+        int only = -1;
+        for (int b = 0; b < 256; b++) {
+            start[b] = at;
+            at += count[b];
+            end[b] = at;
+            if (count[b] == n) only = b;
+        }
+        if (only < 0) {
+            for (int b = 0; b < 256; b++) {
+                while (start[b] < end[b]) {
+                    u128 x = a[start[b]];
+                    unsigned d = (unsigned)(x >> shift) & 255;
+                    while (d != (unsigned)b) {
+                        u128 y = a[start[d]];
+                        a[start[d]++] = x;
+                        x = y;
+                        d = (unsigned)(x >> shift) & 255;
+                    }
+                    a[start[b]++] = x;
+                }
+            }
+            size_t lo = 0;
+            for (int b = 0; b < 256; b++) {
+                if (count[b] > 1) radix_sort(a + lo, count[b], shift - 8);
+                lo += count[b];
+            }
+            return;
+        }
+        shift -= 8;  /* every key has the same byte here */
+    }
+    if (n > 1) insertion_sort(a, n);
+}
+
+/* the first index at or after ``from`` of a sorted array whose key is not below k */
+static size_t gallop(const u128 *a, size_t n, size_t from, u128 k) {
+    if (from >= n || a[from] >= k) return from;
+    size_t step = 1, lo = from;  /* a[lo] < k */
+    while (lo + step < n && a[lo + step] < k) {
+        lo += step;
+        step *= 2;
+    }
+    size_t hi = lo + step < n ? lo + step : n;  /* a[hi] >= k or hi == n */
+    lo++;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static int contains(const u128 *a, size_t n, u128 k) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && a[lo] == k;
+}
+
+/* A sorted array of keys.  On Linux it is mapped by itself (mmap), so that its pages go back to the
+ * system as soon as they are released, whatever else the process allocates: a merge releases its
+ * inputs page by page as it consumes them, and keeps the peak near the size of its output. */
+typedef struct {
+    u128 *keys;
+    size_t count;
+    size_t bytes;      /* mapped from keys */
+    size_t gone;       /* bytes released from the start */
+} Run;
+
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#define RELEASE_STEP ((size_t)1 << 20)
+
+static size_t page_round(size_t bytes) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (bytes + page - 1) / page * page;
+}
+
+/* a run with room for n keys; -1 when out of memory */
+static int run_new(Run *r, size_t n) {
+    r->bytes = page_round((n ? n : 1) * sizeof(u128));
+    r->count = r->gone = 0;
+    void *map = mmap(NULL, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    r->keys = map == MAP_FAILED ? NULL : map;
+    return r->keys ? 0 : -1;
+}
+
+static void run_free(Run *r) {
+    if (r->keys && r->bytes > r->gone) munmap((char *)r->keys + r->gone, r->bytes - r->gone);
+    r->keys = NULL;
+}
+
+/* the room beyond count given back */
+static void run_fit(Run *r) {
+    size_t need = page_round((r->count ? r->count : 1) * sizeof(u128));
+    if (need < r->bytes) {
+        munmap((char *)r->keys + need, r->bytes - need);
+        r->bytes = need;
+    }
+}
+
+/* the pages wholly before key ``upto`` given back (the keys before it are read no more) */
+static void run_release(Run *r, size_t upto) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), end = upto * sizeof(u128) / page * page;
+    if (end >= r->gone + RELEASE_STEP) {
+        munmap((char *)r->keys + r->gone, end - r->gone);
+        r->gone = end;
+    }
+}
+#else
+static int run_new(Run *r, size_t n) {
+    r->keys = malloc((n ? n : 1) * sizeof(u128));
+    r->count = r->gone = 0;
+    r->bytes = (n ? n : 1) * sizeof(u128);
+    return r->keys ? 0 : -1;
+}
+
+static void run_free(Run *r) {
+    free(r->keys);
+    r->keys = NULL;
+}
+
+static void run_fit(Run *r) {
+    u128 *fit = realloc(r->keys, (r->count ? r->count : 1) * sizeof(u128));
+    if (fit) r->keys = fit;
+}
+
+static void run_release(Run *r, size_t upto) {
+    (void)r, (void)upto;
+}
+#endif
+
+typedef struct {
+    Run *layers;
+    size_t nlayers, cap;
+    size_t stored;   /* keys in layers and runs */
+} Layers;
+
+/* sort, make unique and remove the keys found in the sorted arrays of ``sets``: the new length */
+static size_t sort_unique_minus(u128 *x, size_t n, int top_shift, const Run *const *sets, int nsets) {
+    radix_sort(x, n, top_shift);
+    size_t out = 0, at[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        u128 k = x[i];
+        if ((out && x[out - 1] == k) || (i && x[i - 1] == k)) continue;
+        int seen = 0;
+        for (int j = 0; j < nsets && !seen; j++) {
+            at[j] = gallop(sets[j]->keys, sets[j]->count, at[j], k);
+            seen = at[j] < sets[j]->count && sets[j]->keys[at[j]] == k;
+        }
+        if (!seen) x[out++] = k;
+    }
+    return out;
+}
+
+/* merge two sorted unique runs into one sorted unique run (both are freed); -1 when out of memory */
+static int merge_two(Run *a, Run *b, Run *out) {
+    Run m;
+    if (run_new(&m, a->count + b->count)) return -1;
+    size_t i = 0, j = 0, count = 0;
+    u128 *keys = m.keys;
+    while (i < a->count && j < b->count) {
+        u128 x = a->keys[i], y = b->keys[j];
+        if (x < y) keys[count++] = x, i++;
+        else if (y < x) keys[count++] = y, j++;
+        else keys[count++] = x, i++, j++;
+        if ((count & 0xFFFF) == 0) {
+            run_release(a, i);
+            run_release(b, j);
+        }
+    }
+    while (i < a->count) keys[count++] = a->keys[i++];
+    while (j < b->count) keys[count++] = b->keys[j++];
+    run_free(a);
+    run_free(b);
+    m.count = count;
+    run_fit(&m);
+    *out = m;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the search */
+
+typedef struct {
+    int depth;                 /* the answer: the layer of t, the position before the winning slide */
+    unsigned char t[MAX_VEHICLES];
+    int win;                   /* the goal's winning offset from t */
+    int lower_bound;
+} Result;
+
+/* The runs of the layer being built from layer cur (prev before it). */
+typedef struct {
+    Run *runs;
+    size_t nruns, runcap;
+    const Run *cur, *prev;
+    int shift;
+    Layers *ls;
+} Gather;
+
+/* The buffer's keys sorted, unique and new, as one more run (the buffer is emptied); with ``all``,
+ * every run is then merged into one.  -1 when out of memory. */
+static int flush(Gather *g, u128 *buffer, size_t *fill, int all) {
+    /* the keys of the layers before, and of the largest run of this layer (most duplicates are there) */
+    const Run *sets[3];
+    int nsets = 0;
+    sets[nsets++] = g->cur;
+    if (g->prev) sets[nsets++] = g->prev;
+    if (g->nruns) sets[nsets++] = &g->runs[0];
+    size_t kept = sort_unique_minus(buffer, *fill, g->shift, sets, nsets);
+    if (g->nruns == g->runcap) {
+        size_t cap = g->runcap ? g->runcap * 2 : 16;
+        Run *more = realloc(g->runs, cap * sizeof(Run));
+        if (!more) return -1;
+        g->runs = more;
+        g->runcap = cap;
+    }
+    Run *r = &g->runs[g->nruns];
+    if (run_new(r, kept)) return -1;
+    memcpy(r->keys, buffer, kept * sizeof(u128));
+    r->count = kept;
+    g->nruns++;
+    g->ls->stored += kept;
+    *fill = 0;
+    /* runs of like sizes are merged (as a binary counter): few runs, each key merged a few times */
+    while (g->nruns >= 2 && (all || g->runs[g->nruns - 2].count <= 2 * g->runs[g->nruns - 1].count)) {
+        Run *a = &g->runs[g->nruns - 2], *b = &g->runs[g->nruns - 1];
+        size_t before = a->count + b->count;
+        if (merge_two(a, b, a)) return -1;
+        g->nruns--;
+        g->ls->stored -= before - a->count;
+    }
+    return 0;
+}
+
+/* 1 found, 0 none reachable, 2 a limit, -1 out of memory, -2 a signal */
+static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch *w, Layers *ls, Result *res) {
+    int n = s->n, moves[32], status = -1;
+    unsigned char state[MAX_VEHICLES], grid[MAX_CELLS];
+    int shift = 120;  /* the stored keys are spread over all 128 bits (see MIX) */
+    Gather g = {NULL, 0, 0, NULL, NULL, shift, ls};
+    size_t chunk = CHUNK_MIN, fill = 0;
+    u128 *buffer = malloc(chunk * sizeof(u128));
+    if (!buffer) return -1;
+    res->depth = 0;
+    res->lower_bound = 0;
+    /* the start */
+    uint32_t occ = goal_lane(s, r, start);
+    int win = win_in_one(s, start[s->goal], occ);
+    if (win >= 0) {
+        memcpy(res->t, start, (size_t)n);
+        res->depth = 0, res->win = win;
+        res->lower_bound = 1;
+        status = 1;
+        goto done;
+    }
+    res->lower_bound = 2;
+    ls->cap = 64;
+    ls->layers = malloc(ls->cap * sizeof(Run));
+    if (!ls->layers) goto done;
+    if (run_new(&ls->layers[0], 1)) goto done;
+    ls->layers[0].keys[0] = key_of_state(s, r, start);
+    ls->layers[0].count = 1;
+    ls->nlayers = 1;
+    ls->stored = 1;
+    size_t since = 0;
+    for (;;) {
+        size_t d = ls->nlayers - 1;
+        const Run *cur = g.cur = &ls->layers[d];
+        g.prev = d ? &ls->layers[d - 1] : NULL;
+        /* the buffer grows with what is stored, up to CHUNK: small searches stay small */
+        if (chunk < CHUNK && ls->stored > chunk) {
+            size_t want = ls->stored < CHUNK ? ls->stored : CHUNK;
+            u128 *more = realloc(buffer, want * sizeof(u128));
+            if (!more) goto done;
+            buffer = more;
+            chunk = want;
+        }
+        fill = 0;
+        for (size_t z = 0; z < cur->count; z++) {
+            u128 key = cur->keys[z];
+            state_of_key(r, key, state);
+            fill_grid(s, state, grid);
+            occ = goal_lane(s, r, state);
+            for (int v = 0; v < n; v++) {
+                if (!r->relevant[v]) continue;
+                int offset = state[v], count = slides(s, grid, v, offset, moves);
+                for (int i = 0; i < count; i++) {
+                    int to = moves[i];
+                    if (v == s->goal || r->touches[v]) {
+                        uint32_t after = v == s->goal ? occ : occ ^ r->gmask[v][offset] ^ r->gmask[v][to];
+                        int go = v == s->goal ? to : state[s->goal];
+                        win = win_in_one(s, go, after);
+                        if (win >= 0) {
+                            memcpy(res->t, state, (size_t)n);
+                            res->t[v] = (unsigned char)to;
+                            res->depth = (int)d + 1, res->win = win;
+                            status = 1;
+                            goto done;
+                        }
+                    }
+                    if (fill == chunk && flush(&g, buffer, &fill, 0)) goto done;
+                    buffer[fill++] = key - r->term[v][offset] + r->term[v][to];
+                }
+            }
+            if (++since >= CHECK_EVERY) {
+                since = 0;
+                /* the buffer holds duplicates: counted once they are sorted out */
+                if (w->max_states > 0 && (long long)(ls->stored + fill) > w->max_states &&
+                    flush(&g, buffer, &fill, 0))
+                    goto done;
+                int stop = watch(w, ls->stored);
+                if (stop) { status = stop; goto done; }
+            }
+        }
+        /* the last run, then layer d + 1 */
+        if (flush(&g, buffer, &fill, 1)) goto done;  /* and merges every run into one */
+        Run next = g.runs[0];
+        g.nruns = 0;
+        if (next.count == 0) {
+            run_free(&next);
+            status = 0;
+            goto done;
+        }
+        if (ls->nlayers == ls->cap) {
+            Run *more = realloc(ls->layers, ls->cap * 2 * sizeof(Run));
+            if (!more) { run_free(&next); goto done; }
+            ls->layers = more;
+            ls->cap *= 2;
+        }
+        ls->layers[ls->nlayers++] = next;
+        res->lower_bound = (int)d + 3;  /* layer d + 1 is complete and checked */
+        int stop = watch(w, ls->stored);
+        if (stop) { status = stop; goto done; }
+    }
+done:
+    free(buffer);
+    for (size_t i = 0; i < g.nruns; i++) run_free(&g.runs[i]);
+    free(g.runs);
+    return status;
+}
+
+/* The path from the start to the won position: backwards through the layers from res->t. */
+static PyObject *recover(const Spec *s, const Ranks *r, const Layers *ls, const Result *res) {
+    int n = s->n, moves[32];
+    size_t depth = (size_t)res->depth;  /* t's layer (0: the start itself) */
+    unsigned char *states = malloc((depth + 2) * (size_t)n), grid[MAX_CELLS];
+    if (!states) return PyErr_NoMemory();
+    memcpy(states + depth * n, res->t, (size_t)n);
+    for (size_t k = depth; k > 0; k--) {
+        unsigned char *here = states + k * n, *there = states + (k - 1) * n;
+        const Run *layer = &ls->layers[k - 1];
+        fill_grid(s, here, grid);
+        u128 key = key_of_state(s, r, here);
+        int found = 0;
+        for (int v = 0; v < n && !found; v++) {
+            if (!r->relevant[v]) continue;
+            int count = slides(s, grid, v, here[v], moves);
+            for (int i = 0; i < count && !found; i++) {
+                u128 t = key - r->term[v][here[v]] + r->term[v][moves[i]];
+                if (contains(layer->keys, layer->count, t)) {
+                    memcpy(there, here, (size_t)n);
+                    there[v] = (unsigned char)moves[i];
+                    found = 1;
+                }
+            }
+        }
+        if (!found) {
+            free(states);
+            PyErr_SetString(PyExc_RuntimeError, "native frontier search: a layer lost its path");
+            return NULL;
+        }
+    }
+    memcpy(states + (depth + 1) * n, res->t, (size_t)n);
+    states[(depth + 1) * n + s->goal] = (unsigned char)res->win;
+    PyObject *path = PyList_New(0);
+    for (size_t k = 0; path && k <= depth + 1; k++)
+        if (append_state(path, n, states + k * n)) Py_CLEAR(path);
+    free(states);
+    return path;
+}
+
+PyObject *native_frontier(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *spec_obj, *start_obj;
+    long long max_states;
+    double seconds;
+    int every = 0;
+    if (!PyArg_ParseTuple(args, "OOLd|p", &spec_obj, &start_obj, &max_states, &seconds, &every)) return NULL;
+    Spec *s = malloc(sizeof(Spec));
+    Ranks *r = malloc(sizeof(Ranks));
+    PyObject *out = NULL;
+    unsigned char start[MAX_VEHICLES];
+    Layers ls = {NULL, 0, 0, 0};
+    if (!s || !r) {
+        free(s);
+        free(r);
+        return PyErr_NoMemory();
+    }
+    r->nseg = 0;
+    if (read_spec(spec_obj, s) || read_state(s, start_obj, start)) goto fail;
+    int ranked = ranks_init(s, start, r);
+    if (ranked < 0) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (ranked == 0) {
+        out = Py_BuildValue("(inOi)", -1, (Py_ssize_t)0, Py_None, 0);
+        goto fail;
+    }
+    int frozen = 0;
+    for (int v = 0; v < s->n; v++) {
+        if (every) r->relevant[v] = 1;
+        frozen += !r->relevant[v];
+    }
+    Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states};
+    Result res;
+    w.thread = PyEval_SaveThread();
+    int status = run(s, r, start, &w, &ls, &res);
+    PyEval_RestoreThread(w.thread);
+    if (status == -1) {
+        PyErr_NoMemory();
+    } else if (status == -2) {
+        /* the signal handler's error is set */
+    } else if (status == 1) {
+        PyObject *path = recover(s, r, &ls, &res);
+        if (path) out = Py_BuildValue("(inNi)", 1, (Py_ssize_t)ls.stored, path, res.depth + 1);
+    } else if (status == 0 && frozen) {
+        /* unsolvable: told apart from a search of every vehicle, which counts the whole reachable set */
+        out = Py_BuildValue("(inOi)", 3, (Py_ssize_t)ls.stored, Py_None, res.lower_bound);
+    } else {
+        out = Py_BuildValue("(inOi)", status, (Py_ssize_t)ls.stored, Py_None, res.lower_bound);
+    }
+fail:
+    for (size_t k = 0; k < ls.nlayers; k++) run_free(&ls.layers[k]);
+    free(ls.layers);
+    ranks_free(r);
+    free(r);
+    free(s);
+    return out;
+}

@@ -1,0 +1,63 @@
+/* What the compiled searches of rushhour.search share (_native.c, _frontier.c): the layout as they
+ * read it from Python (the spec) and the rules on it. */
+#ifndef RUSHHOUR_NATIVE_H
+#define RUSHHOUR_NATIVE_H
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+/* The record the searches read (rushhour.search.native_spec.NativeSpec), field by field in this order;
+ * the module exports the version and the names, and Python compares them at import. */
+#define SPEC_VERSION 1
+#define SPEC_FIELDS "width", "height", "wrap", "steps", "goal", "won_offsets", "walls", "vehicles", "groups", \
+                    "two_moves_complete"
+#define SPEC_COUNT 10
+/* constants shared with the Python search (exported, compared at import) */
+#define BATCH 512          /* positions expanded between two checks of the limits (rushhour.search.bfs) */
+#define KEY_FIELD_BITS 4   /* bits of a vehicle's offset in a search key (rushhour.search.tables.BITS) */
+#define WALL 255
+#define MAX_VEHICLES 254
+#define MAX_CELLS 256
+#define MAX_OFFSETS 16
+
+typedef struct {
+    int width, height, cells, wrap, steps, n, goal, complete;
+    unsigned char won[MAX_OFFSETS];
+    unsigned char empty_grid[MAX_CELLS];
+    int span[MAX_VEHICLES], length[MAX_VEHICLES], horizontal[MAX_VEHICLES];
+    /* the cells of a lane in order along it, repeated before and after it (index position + 16), so
+     * that positions off either end of a wrap-around lane need no division */
+    int lane[MAX_VEHICLES][48];
+    int ngroups;
+    int group_start[MAX_VEHICLES + 1];
+    int group_member[MAX_VEHICLES];
+    /* for each position along the goal's lane: the crossing vehicles there, in vehicle order */
+    int cross_start[17];
+    int cross[MAX_VEHICLES];
+    uint64_t zobrist[MAX_VEHICLES][MAX_OFFSETS];
+} Spec;
+
+int read_int(PyObject *seq, Py_ssize_t i, int *out);
+int bad(const char *what);
+int read_spec(PyObject *obj, Spec *s);
+int read_state(const Spec *s, PyObject *obj, unsigned char *state);
+void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char mark);
+void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid);
+int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out);
+double now(void);
+/* append the offsets of a position to the list ``path`` as a tuple; -1 on failure */
+int append_state(PyObject *path, int n, const unsigned char *state);
+
+/* The limits of a search running without the GIL, checked between batches by watch(): 0 go on, 2 a
+ * limit was reached, -2 a signal handler raised (Ctrl-C: KeyboardInterrupt is then set). */
+typedef struct {
+    PyThreadState *thread;  /* from PyEval_SaveThread() */
+    double deadline;        /* 0: none */
+    long long max_states;   /* 0: none */
+} Watch;
+int watch(Watch *w, size_t count);
+
+/* the frontier search (_frontier.c) */
+PyObject *native_frontier(PyObject *self, PyObject *args);
+
+#endif

@@ -1,0 +1,103 @@
+"""The frontier search: breadth-first over sorted layers of 16-byte keys, compiled (_frontier.c).
+
+It finds the same optimal lengths as :func:`rushhour.search.bfs.shortest` with far less memory: a
+position is stored once, as a 16-byte rank of its lane arrangements, and no parent is kept (the path
+is recovered backwards through the layers).  It serves boards without wrap-around whose keys fit in
+128 bits, when the compiled search is built; :func:`frontier` returns None elsewhere and the caller
+uses :func:`~rushhour.search.bfs.shortest`.  docs/solvers.md explains the keys, the layers and why the
+answer is optimal.
+
+A stopped search raises :class:`~rushhour.errors.LimitReachedError` carrying its proven lower bound
+(every position of the completed layers was tested for a win in one slide of the goal, so no solution
+is shorter than the last completed layer's depth plus two) and the best solution found so far by a
+short random walk run once the search has stopped (:func:`best_so_far`).
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from rushhour.board import Move
+from rushhour.errors import LimitReachedError
+from rushhour.search import bfs
+from rushhour.search.bfs import Limits
+from rushhour.search.solution import moves_of_path, verify
+from rushhour.search.tables import Tables
+from rushhour.search.walk import random_walk, shortcut
+
+#: boards of more cells than this are solved by the frontier search (on the classic 6x6 board the
+#: search of rushhour.search.bfs is faster: its hash table stays in the cache)
+FRONTIER_CELLS = 36
+BEST_WALK_MOVES = 200_000  # the random walk run for a best solution so far when a search stops
+BEST_SECONDS = 2.0
+UNSOLVABLE_FROZEN = 3  # the compiled search's status for "unsolvable, some vehicles left unmoved"
+#: bytes a stored position costs at most: its 16-byte key, plus the runs and the sort buffer of the
+#: layer being built (measured in docs/benchmarks.md; used to turn a memory budget into a count)
+BYTES_PER_POSITION = 24
+
+
+def frontier_available(tables: Tables) -> bool:
+    """Whether :func:`frontier` can serve this layout at all (compiled search built, no wrap-around)."""
+    return bfs._use_native[0] and not tables.layout.wrap
+
+
+def frontier_wanted(tables: Tables) -> bool:
+    """Whether the ``bfs`` engine uses the frontier search for this layout: a board larger than
+    :data:`FRONTIER_CELLS` cells that it can serve."""
+    return tables.cells > FRONTIER_CELLS and frontier_available(tables)
+
+
+def frontier(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | None, int] | None:
+    """The keys of a shortest path from ``start`` to a won position (None when there is none) and how
+    many positions were stored; None when the frontier search does not serve this board."""
+    if not frontier_available(tables):
+        return None
+    if tables.is_won(start):
+        return [start], 1
+    native = bfs._native
+    assert native is not None
+    cap = limits.max_states or 0
+    if limits.memory is not None:
+        room = max(1, (limits.memory.limit - limits.memory.used()) // BYTES_PER_POSITION)
+        cap = room if cap == 0 else min(cap, room)
+    status, stored, path, bound = native.frontier(
+        tables.native_spec(), tables.unpack(start), cap, bfs._seconds(limits)
+    )
+    if status == UNSOLVABLE_FROZEN:
+        # proven unsolvable with the vehicles that cannot matter left unmoved: searched again with
+        # every vehicle, so that ``stored`` is the whole reachable set, as for the other searches
+        status, stored, path, bound = native.frontier(
+            tables.native_spec(), tables.unpack(start), cap, bfs._seconds(limits), True
+        )
+    if status < 0:
+        return None
+    if status == 2:
+        _stopped(tables, start, limits, stored, bound)
+    if path is None:
+        return None, stored
+    return [tables.pack(state) for state in path], stored
+
+
+def _stopped(tables: Tables, start: int, limits: Limits, stored: int, bound: int) -> NoReturn:
+    """The limit that stopped a frontier search, with its proven lower bound and the best solution
+    found by a short random walk (see :func:`best_so_far`)."""
+    try:
+        bfs._stopped(limits, stored)
+    except LimitReachedError as err:
+        best = best_so_far(tables, start, limits)
+        raise LimitReachedError(str(err), explored=stored, lower_bound=bound, best=best) from None
+
+
+def best_so_far(tables: Tables, start: int, limits: Limits) -> tuple[Move, ...] | None:
+    """A solution to report when a search stops at a limit: a seeded random walk of at most
+    :data:`BEST_WALK_MOVES` moves and :data:`BEST_SECONDS` seconds (a tenth of the time limit when it
+    is shorter), cut to the shortest chain through the positions it visited and replayed by the rules;
+    None when the walk does not win within that."""
+    seconds = BEST_SECONDS if limits.time_limit is None else min(BEST_SECONDS, limits.time_limit / 10)
+    try:
+        path, _ = random_walk(tables, start, Limits(BEST_WALK_MOVES, seconds, None), seed=0)
+    except LimitReachedError:
+        return None
+    moves = moves_of_path(tables, shortcut(tables, path))
+    verify(tables.board(start), moves)
+    return tuple(moves)

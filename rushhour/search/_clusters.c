@@ -33,8 +33,10 @@
 #define MAXV ENUM_MAX_VEHICLES
 #define MAXS ENUM_MAX_SIDE
 
+/* a position: its two occupancy bitboards, and its code: the offsets in mixed radix when they fit 64
+ * bits (`exact` shapes: the code alone tells positions apart), else a hash of the bitboards */
 typedef struct {
-    uint64_t h, v;
+    uint64_t h, v, code;
 } Key;
 
 /* Lookup tables of one board size: a lane's occupied cells (bit p: position p along it) give every
@@ -53,7 +55,36 @@ typedef struct {
     int shift[MAXV];           /* the lane's first bit: in the occupancy (rows), or read by columns */
     uint64_t bit[MAXV][MAXS];  /* the cell at each position along the vehicle's lane */
     uint64_t mask[MAXV][MAXS]; /* the vehicle's cells at each offset */
+    uint64_t radix[MAXV];      /* the weight of each vehicle's offset in a position's code */
+    int exact;                 /* whether the codes fit 64 bits */
 } Shape;
+
+static inline uint64_t hash_cells(uint64_t h, uint64_t v) {
+    uint64_t x = h * 0x9E3779B97F4A7C15ULL ^ (v + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 29;
+    return x;
+}
+
+/* the weights of the vehicles' offsets in the codes */
+static void set_radix(Shape *s) {
+    uint64_t w = 1;
+    s->exact = 1;
+    for (int i = 0; i < s->n; i++) {
+        s->radix[i] = w;
+        uint64_t range = (uint64_t)(s->span[i] - s->length[i] + 1);
+        if (w > UINT64_MAX / range) s->exact = 0;
+        w *= range;
+    }
+}
+
+static inline uint64_t code_of(const Shape *s, const unsigned char *off, uint64_t h, uint64_t v) {
+    if (!s->exact) return hash_cells(h, v);
+    uint64_t code = 0;
+    for (int i = 0; i < s->n; i++) code += off[i] * s->radix[i];
+    return code;
+}
 
 static void lanes_init(Lanes *t, int width, int height) {
     memset(t, 0, sizeof(*t));
@@ -89,7 +120,7 @@ static int LOWEST_BIT(unsigned x) {
 /* One slot of the open-addressing table: the key itself (a lookup reads one cache line), the
  * position's index, and the generation that makes the slot valid (a reset is O(1)). */
 typedef struct {
-    uint64_t h, v;
+    uint64_t code;
     uint32_t index, gen;
 } Slot;
 
@@ -102,17 +133,15 @@ typedef struct {
     size_t slots; /* a power of two, at least twice count */
     Slot *table;  /* valid when table[i].gen == gen */
     uint32_t gen;
+    int exact;    /* whether a code alone tells positions apart (else the bitboards are compared) */
 } Store;
 
 #define STORE_FIRST_SLOTS 1024
 #define STORE_KEPT_SLOTS ((size_t)1 << 12) /* a reset shrinks a larger table back to this */
 
 static inline uint64_t mix(Key k) {
-    uint64_t x = k.h * 0x9E3779B97F4A7C15ULL ^ (k.v + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 29;
-    return x;
+    uint64_t x = k.code * 0x9E3779B97F4A7C15ULL;
+    return x ^ x >> 29;
 }
 
 static int store_init(Store *st) {
@@ -131,8 +160,9 @@ static void store_free(Store *st) {
 }
 
 /* forgets every position: 0, or -1 when memory runs out */
-static int store_reset(Store *st, int n) {
+static int store_reset(Store *st, int n, int exact) {
     st->n = n;
+    st->exact = exact;
     st->count = 0;
     if (st->slots > STORE_KEPT_SLOTS) { /* a small table for the next search: it stays in cache */
         Slot *table = calloc(STORE_KEPT_SLOTS, sizeof(Slot));
@@ -152,7 +182,10 @@ static int store_reset(Store *st, int n) {
 static inline int64_t store_find_from(const Store *st, Key k, size_t i) {
     size_t m = st->slots - 1;
     while (st->table[i].gen == st->gen) {
-        if (st->table[i].h == k.h && st->table[i].v == k.v) return st->table[i].index;
+        if (st->table[i].code == k.code) {
+            uint32_t j = st->table[i].index;
+            if (st->exact || (st->keys[j].h == k.h && st->keys[j].v == k.v)) return j;
+        }
         i = (i + 1) & m;
     }
     return -1;
@@ -178,7 +211,7 @@ static int store_rehash(Store *st, size_t slots) {
     for (size_t j = 0; j < st->count; j++) {
         size_t i = mix(st->keys[j]) & (slots - 1);
         while (table[i].gen == 1) i = (i + 1) & (slots - 1);
-        table[i] = (Slot){st->keys[j].h, st->keys[j].v, (uint32_t)j, 1};
+        table[i] = (Slot){st->keys[j].code, (uint32_t)j, 1};
     }
     return 0;
 }
@@ -209,7 +242,7 @@ static int64_t store_add(Store *st, Key k, const unsigned char *off) {
     st->keys[j] = k;
     size_t m = st->slots - 1, i = mix(k) & m;
     while (st->table[i].gen == st->gen) i = (i + 1) & m;
-    st->table[i] = (Slot){k.h, k.v, (uint32_t)j, st->gen};
+    st->table[i] = (Slot){k.code, (uint32_t)j, st->gen};
     return (int64_t)j;
 }
 
@@ -238,7 +271,10 @@ static int successors(const Shape *s, const unsigned char *off, Key k, Succ *out
             out[m].vehicle = i;
             out[m].offset = p;
             out[m].key.h = across ? k.h : k.h ^ change;
-            out[m++].key.v = across ? k.v ^ change : k.v;
+            out[m].key.v = across ? k.v ^ change : k.v;
+            out[m].key.code = s->exact ? k.code + ((uint64_t)p - (uint64_t)o) * s->radix[i]
+                                       : hash_cells(out[m].key.h, out[m].key.v);
+            m++;
         }
     }
     return m;
@@ -250,7 +286,7 @@ static int successors(const Shape *s, const unsigned char *off, Key k, Succ *out
 static int shorter(const Shape *s, const unsigned char *start, Key k, int limit, Store *tmp) {
     Succ succ[MAX_SUCC];
     unsigned char off[MAXV];
-    if (store_reset(tmp, s->n) || store_add(tmp, k, start) < 0) return -1;
+    if (store_reset(tmp, s->n, s->exact) || store_add(tmp, k, start) < 0) return -1;
     size_t begin = 0, end = 1;
     for (int depth = 1; depth < limit && begin < end; depth++) {
         for (size_t q = begin; q < end; q++) {
@@ -289,9 +325,11 @@ static void without(const Shape *s, int gone, const unsigned char *off, Key k, S
     }
     r->n = s->n - 1;
     r->goal = s->goal - (gone < s->goal);
+    set_radix(r);
     *rk = k;
     if (s->horizontal[gone]) rk->h &= ~s->mask[gone][off[gone]];
     else rk->v &= ~s->mask[gone][off[gone]];
+    rk->code = code_of(r, roff, rk->h, rk->v);
 }
 
 /* 1 when removing any vehicle but the goal, or any wall, makes the solution shorter; -1 out of memory */
@@ -515,6 +553,7 @@ static int shape_of(const Job *j, const Lanes *lanes, uint64_t rows, uint64_t co
         }
     }
     /* the goal car is A; every other vehicle and every wall takes one of the letters B to Z */
+    set_radix(s);
     int pieces = s->n - 1;
     for (uint64_t w = s->walls; w; w &= w - 1) pieces++;
     return s->goal < 0 || pieces > 25 ? -1 : 0;
@@ -589,9 +628,10 @@ static int run_shard(const Shape *s, int goal_row, const Packed *packed, size_t 
     memset(sc->seen, 0, count);
     for (size_t t = 0; t < count; t++) {
         if (sc->seen[t]) continue;
-        Key seed = {packed[t].h, packed[t].v};
+        Key seed = {packed[t].h, packed[t].v, 0};
         offsets_of(s, seed, off);
-        if (store_reset(st, s->n) || store_add(st, seed, off) < 0) return -1;
+        seed.code = code_of(s, off, seed.h, seed.v);
+        if (store_reset(st, s->n, s->exact) || store_add(st, seed, off) < 0) return -1;
         sc->seen[t] = 1;
         size_t nedges = 0;
         int keep = 1; /* whether the moves are recorded */

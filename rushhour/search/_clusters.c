@@ -159,24 +159,6 @@ static void store_free(Store *st) {
     free(st->table);
 }
 
-/* forgets every position: 0, or -1 when memory runs out */
-static int store_reset(Store *st, int n, int exact) {
-    st->n = n;
-    st->exact = exact;
-    st->count = 0;
-    if (st->slots > STORE_KEPT_SLOTS) { /* a small table for the next search: it stays in cache */
-        Slot *table = calloc(STORE_KEPT_SLOTS, sizeof(Slot));
-        if (!table) return -1;
-        free(st->table);
-        st->table = table;
-        st->slots = STORE_KEPT_SLOTS;
-        st->gen = 1;
-    } else if (++st->gen == 0) { /* wrapped: forget every generation */
-        memset(st->table, 0, st->slots * sizeof(Slot));
-        st->gen = 1;
-    }
-    return 0;
-}
 
 /* the position's index, looking from slot i (its hash's slot), or -1 */
 static inline int64_t store_find_from(const Store *st, Key k, size_t i) {
@@ -212,6 +194,20 @@ static int store_rehash(Store *st, size_t slots) {
         size_t i = mix(st->keys[j]) & (slots - 1);
         while (table[i].gen == 1) i = (i + 1) & (slots - 1);
         table[i] = (Slot){st->keys[j].code, (uint32_t)j, 1};
+    }
+    return 0;
+}
+
+/* forgets every position: 0, or -1 when memory runs out */
+static int store_reset(Store *st, int n, int exact) {
+    st->n = n;
+    st->exact = exact;
+    st->count = 0;
+    if (st->slots > STORE_KEPT_SLOTS) /* a small table for the next search: it stays in cache */
+        return store_rehash(st, STORE_KEPT_SLOTS);
+    if (++st->gen == 0) { /* wrapped: forget every generation */
+        memset(st->table, 0, st->slots * sizeof(Slot));
+        st->gen = 1;
     }
     return 0;
 }

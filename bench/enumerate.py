@@ -1,6 +1,7 @@
 """The complete database enumerator: time, positions per second per core, puzzles by length.
 
     .venv/bin/python bench/enumerate.py [--sample N] [--wall-sample K] [--seed S] [--full6 DIR] [--workers W]
+    .venv/bin/python bench/enumerate.py --check DIR   # saved 6x6 wall-free parts against the reference sample
 
 1. Complete 4x4 and 5x5 databases with 0, 0-1 and 0-2 walls, in this process (one core): wall and CPU
    time, layouts (counted independently), positions searched, positions per CPU second, puzzles by

@@ -1,6 +1,7 @@
 """The complete database enumerator: time, positions per second per core, puzzles by length.
 
     .venv/bin/python bench/enumerate.py [--sample N] [--wall-sample K] [--seed S] [--full6 DIR] [--workers W]
+    .venv/bin/python bench/enumerate.py --check DIR   # saved 6x6 wall-free parts against the reference sample
 
 1. Complete 4x4 and 5x5 databases with 0, 0-1 and 0-2 walls, in this process (one core): wall and CPU
    time, layouts (counted independently), positions searched, positions per CPU second, puzzles by
@@ -224,6 +225,43 @@ def reference_parts(rng: random.Random, k: int, sample_path: Path) -> None:
     )
 
 
+def check_against_sample(root: Path, sample_path: Path) -> None:
+    """Every wall-free line of the reference sample whose part is saved in ``root`` (a database directory
+    of the 6x6 wall-free job, complete or not) must be among that part's lines, with the same moves,
+    board and cluster size; and no saved line may give another number of moves or another cluster size
+    for a board of the sample."""
+    job = Job(6, 2)
+    index = {part: i for i, part in enumerate(parts(job))}
+    lead = [r for r in range(6) if r != job.goal_row][: split_rows(6, 0)]
+    saved: dict[int, set[str]] = {}
+    for path in sorted((root / "parts").glob("*.txt")):
+        lines = path.read_text().splitlines()
+        saved[int(path.stem)] = set(lines[1:])
+    reference = [line for line in sample_path.read_text().splitlines() if line.strip()]
+    wall_free = [line for line in reference if "x" not in read_line(line)[1]]
+    checked = missing = 0
+    for line in wall_free:
+        shard = shard_of(job, board_of(read_line(line)[1]))
+        part = Part((), tuple(shard.rows[r] if r in lead else None for r in range(6)), (None,) * 6)
+        found = saved.get(index[part])
+        if found is not None:
+            checked += 1
+            missing += line not in found
+    published = {read_line(line)[1]: read_line(line) for line in reference}
+    contradictions = sum(
+        1
+        for lines in saved.values()
+        for line in lines
+        if read_line(line)[1] in published and read_line(line) != published[read_line(line)[1]]
+    )
+    print(
+        f"  {len(saved):,} of {len(index):,} parts saved; wall-free reference lines: {len(wall_free):,}, "
+        f"{checked:,} of them in the parts saved, missing or different: {missing}; saved lines that "
+        f"contradict the reference: {contradictions}",
+        flush=True,
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sample", type=int, default=40, help="parts drawn per 6x6 estimate (default 40)")
@@ -235,6 +273,11 @@ def main() -> int:
         "--full6", type=Path, help="run the complete 6x6 wall-free database, saved in this folder"
     )
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument(
+        "--check",
+        type=Path,
+        help="only check the parts saved in this 6x6 wall-free database folder against the reference sample",
+    )
     ap.add_argument("--skip-complete", action="store_true", help="skip the 4x4 and 5x5 runs")
     ap.add_argument("--reference-5x5", action="store_true", help="the Python reference on 5x5 too (slow)")
     args = ap.parse_args()
@@ -242,6 +285,9 @@ def main() -> int:
         print(
             "the compiled search is not built: these figures would be the Python reference's", file=sys.stderr
         )
+    if args.check is not None:
+        check_against_sample(args.check, args.reference)
+        return 0
     rng = random.Random(args.seed)
     if not args.skip_complete:
         print("1. complete databases, one core")
@@ -281,6 +327,8 @@ def main() -> int:
             f"{used / 60:.1f} CPU min ({stats.positions / max(used, 1e-9):,.0f} positions per CPU second)"
         )
         print(f"  by length: {lengths(full)}")
+        if args.reference.exists():
+            check_against_sample(args.full6, args.reference)
     return 0
 
 

@@ -57,6 +57,18 @@ def test_the_python_reference_gives_the_same_shards_as_the_compiled_search() -> 
         assert python_part(job, part).stats == run_part(job, part, native=True).stats
 
 
+@native
+def test_a_crowded_8x8_shard_whose_offsets_do_not_fit_64_bits_is_searched_like_the_reference() -> None:
+    # 24 vehicles whose offsets range over 7 values each: 7**24 does not fit 64 bits, so the compiled
+    # search tells its positions apart by their bitboards instead of by their offsets' code
+    rows = ["BBCCDDEE", "FFGGHHII", "JJKKLLMM", "ooAAoooo", "NNOOPPQQ", "RRSSTTUU", "VVWWoooY", "oooXXooY"]
+    job = Job(8, 3)
+    part = shard_of(job, board_of("".join(rows)))
+    compiled = run_part(job, part, native=True)
+    assert compiled == run_part(job, part, native=False)
+    assert compiled.stats.positions > 100  # the goal car, the cars of the last rows and Y move
+
+
 # --- an independent plain search of every 4x4 cluster, over Board.successors ---------------------------
 Layout = tuple[frozenset[tuple[int, int]], frozenset[tuple[str, int, int, int]], int]
 

@@ -13,8 +13,9 @@
  *    up by one cell, found by placing each row's horizontal vehicles, then each column's vertical ones
  *    (every cluster with a won position holds a seed: docs/enumerate.md);
  * 2. shard by shard (ordered by the sequences' ids), a breadth-first search from each seed not seen
- *    yet gives a cluster, then its distances to a win by a breadth-first search from all its won
- *    positions at once;
+ *    yet gives a cluster (in a hash table of its own, which stays small; the seeds it reaches are
+ *    marked seen, and its moves are recorded), then its distances to a win by a breadth-first search
+ *    over the recorded moves from all its won positions at once;
  * 3. its hardest position (the farthest, ties by least (horizontal cells, vertical cells)) is kept when
  *    removing any other vehicle or any wall gives a shorter solution (a search limited to one move
  *    less than the hardest distance).
@@ -32,8 +33,10 @@
 #define MAXV ENUM_MAX_VEHICLES
 #define MAXS ENUM_MAX_SIDE
 
+/* a position: its two occupancy bitboards, and its code: the offsets in mixed radix when they fit 64
+ * bits (`exact` shapes: the code alone tells positions apart), else a hash of the bitboards */
 typedef struct {
-    uint64_t h, v;
+    uint64_t h, v, code;
 } Key;
 
 /* Lookup tables of one board size: a lane's occupied cells (bit p: position p along it) give every
@@ -52,7 +55,36 @@ typedef struct {
     int shift[MAXV];           /* the lane's first bit: in the occupancy (rows), or read by columns */
     uint64_t bit[MAXV][MAXS];  /* the cell at each position along the vehicle's lane */
     uint64_t mask[MAXV][MAXS]; /* the vehicle's cells at each offset */
+    uint64_t radix[MAXV];      /* the weight of each vehicle's offset in a position's code */
+    int exact;                 /* whether the codes fit 64 bits */
 } Shape;
+
+static inline uint64_t hash_cells(uint64_t h, uint64_t v) {
+    uint64_t x = h * 0x9E3779B97F4A7C15ULL ^ (v + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 29;
+    return x;
+}
+
+/* the weights of the vehicles' offsets in the codes */
+static void set_radix(Shape *s) {
+    uint64_t w = 1;
+    s->exact = 1;
+    for (int i = 0; i < s->n; i++) {
+        s->radix[i] = w;
+        uint64_t range = (uint64_t)(s->span[i] - s->length[i] + 1);
+        if (w > UINT64_MAX / range) s->exact = 0;
+        w *= range;
+    }
+}
+
+static inline uint64_t code_of(const Shape *s, const unsigned char *off, uint64_t h, uint64_t v) {
+    if (!s->exact) return hash_cells(h, v);
+    uint64_t code = 0;
+    for (int i = 0; i < s->n; i++) code += off[i] * s->radix[i];
+    return code;
+}
 
 static void lanes_init(Lanes *t, int width, int height) {
     memset(t, 0, sizeof(*t));
@@ -85,33 +117,39 @@ static int LOWEST_BIT(unsigned x) {
 
 /* ------------------------------------------------------------------ a hash set of positions */
 
+/* One slot of the open-addressing table: the key itself (a lookup reads one cache line), the
+ * position's index, and the generation that makes the slot valid (a reset is O(1)). */
+typedef struct {
+    uint64_t code;
+    uint32_t index, gen;
+} Slot;
+
 typedef struct {
     int n;
     size_t count, capacity, bytes;
     unsigned char *offsets; /* count * n, in `bytes` allocated */
     Key *keys;
     int32_t *dist;
-    size_t slots;     /* a power of two, at least twice count */
-    uint32_t *table;  /* position index, valid when stamp[slot] == gen */
-    uint32_t *stamp;
+    size_t slots; /* a power of two, at least twice count */
+    Slot *table;  /* valid when table[i].gen == gen */
     uint32_t gen;
+    int exact;    /* whether a code alone tells positions apart (else the bitboards are compared) */
 } Store;
 
+#define STORE_FIRST_SLOTS 1024
+#define STORE_KEPT_SLOTS ((size_t)1 << 12) /* a reset shrinks a larger table back to this */
+
 static inline uint64_t mix(Key k) {
-    uint64_t x = k.h * 0x9E3779B97F4A7C15ULL ^ (k.v + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 29;
-    return x;
+    uint64_t x = k.code * 0x9E3779B97F4A7C15ULL;
+    return x ^ x >> 29;
 }
 
 static int store_init(Store *st) {
     memset(st, 0, sizeof(*st));
-    st->slots = 1024;
-    st->table = malloc(st->slots * sizeof(uint32_t));
-    st->stamp = calloc(st->slots, sizeof(uint32_t));
+    st->slots = STORE_FIRST_SLOTS;
+    st->table = calloc(st->slots, sizeof(Slot));
     st->gen = 1;
-    return st->table && st->stamp ? 0 : -1;
+    return st->table ? 0 : -1;
 }
 
 static void store_free(Store *st) {
@@ -119,46 +157,57 @@ static void store_free(Store *st) {
     free(st->keys);
     free(st->dist);
     free(st->table);
-    free(st->stamp);
 }
 
-static void store_reset(Store *st, int n) {
-    st->n = n;
-    st->count = 0;
-    if (++st->gen == 0) { /* wrapped: forget every stamp */
-        memset(st->stamp, 0, st->slots * sizeof(uint32_t));
-        st->gen = 1;
-    }
-}
 
-static inline int64_t store_find(const Store *st, Key k) {
-    size_t m = st->slots - 1, i = mix(k) & m;
-    while (st->stamp[i] == st->gen) {
-        uint32_t j = st->table[i];
-        if (st->keys[j].h == k.h && st->keys[j].v == k.v) return j;
+/* the position's index, looking from slot i (its hash's slot), or -1 */
+static inline int64_t store_find_from(const Store *st, Key k, size_t i) {
+    size_t m = st->slots - 1;
+    while (st->table[i].gen == st->gen) {
+        if (st->table[i].code == k.code) {
+            uint32_t j = st->table[i].index;
+            if (st->exact || (st->keys[j].h == k.h && st->keys[j].v == k.v)) return j;
+        }
         i = (i + 1) & m;
     }
     return -1;
 }
 
+static inline int64_t store_find(const Store *st, Key k) {
+    return store_find_from(st, k, mix(k) & (st->slots - 1));
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 static int store_rehash(Store *st, size_t slots) {
-    uint32_t *table = malloc(slots * sizeof(uint32_t)), *stamp = calloc(slots, sizeof(uint32_t));
-    if (!table || !stamp) {
-        free(table);
-        free(stamp);
-        return -1;
-    }
+    Slot *table = calloc(slots, sizeof(Slot));
+    if (!table) return -1;
     free(st->table);
-    free(st->stamp);
     st->table = table;
-    st->stamp = stamp;
     st->slots = slots;
     st->gen = 1;
     for (size_t j = 0; j < st->count; j++) {
         size_t i = mix(st->keys[j]) & (slots - 1);
-        while (stamp[i] == 1) i = (i + 1) & (slots - 1);
-        stamp[i] = 1;
-        table[i] = (uint32_t)j;
+        while (table[i].gen == 1) i = (i + 1) & (slots - 1);
+        table[i] = (Slot){st->keys[j].code, (uint32_t)j, 1};
+    }
+    return 0;
+}
+
+/* forgets every position: 0, or -1 when memory runs out */
+static int store_reset(Store *st, int n, int exact) {
+    st->n = n;
+    st->exact = exact;
+    st->count = 0;
+    if (st->slots > STORE_KEPT_SLOTS) /* a small table for the next search: it stays in cache */
+        return store_rehash(st, STORE_KEPT_SLOTS);
+    if (++st->gen == 0) { /* wrapped: forget every generation */
+        memset(st->table, 0, st->slots * sizeof(Slot));
+        st->gen = 1;
     }
     return 0;
 }
@@ -188,9 +237,8 @@ static int64_t store_add(Store *st, Key k, const unsigned char *off) {
     memcpy(st->offsets + j * (size_t)st->n, off, (size_t)st->n);
     st->keys[j] = k;
     size_t m = st->slots - 1, i = mix(k) & m;
-    while (st->stamp[i] == st->gen) i = (i + 1) & m;
-    st->stamp[i] = st->gen;
-    st->table[i] = (uint32_t)j;
+    while (st->table[i].gen == st->gen) i = (i + 1) & m;
+    st->table[i] = (Slot){k.code, (uint32_t)j, st->gen};
     return (int64_t)j;
 }
 
@@ -219,7 +267,10 @@ static int successors(const Shape *s, const unsigned char *off, Key k, Succ *out
             out[m].vehicle = i;
             out[m].offset = p;
             out[m].key.h = across ? k.h : k.h ^ change;
-            out[m++].key.v = across ? k.v ^ change : k.v;
+            out[m].key.v = across ? k.v ^ change : k.v;
+            out[m].key.code = s->exact ? k.code + ((uint64_t)p - (uint64_t)o) * s->radix[i]
+                                       : hash_cells(out[m].key.h, out[m].key.v);
+            m++;
         }
     }
     return m;
@@ -231,8 +282,7 @@ static int successors(const Shape *s, const unsigned char *off, Key k, Succ *out
 static int shorter(const Shape *s, const unsigned char *start, Key k, int limit, Store *tmp) {
     Succ succ[MAX_SUCC];
     unsigned char off[MAXV];
-    store_reset(tmp, s->n);
-    if (store_add(tmp, k, start) < 0) return -1;
+    if (store_reset(tmp, s->n, s->exact) || store_add(tmp, k, start) < 0) return -1;
     size_t begin = 0, end = 1;
     for (int depth = 1; depth < limit && begin < end; depth++) {
         for (size_t q = begin; q < end; q++) {
@@ -271,9 +321,11 @@ static void without(const Shape *s, int gone, const unsigned char *off, Key k, S
     }
     r->n = s->n - 1;
     r->goal = s->goal - (gone < s->goal);
+    set_radix(r);
     *rk = k;
     if (s->horizontal[gone]) rk->h &= ~s->mask[gone][off[gone]];
     else rk->v &= ~s->mask[gone][off[gone]];
+    rk->code = code_of(r, roff, rk->h, rk->v);
 }
 
 /* 1 when removing any vehicle but the goal, or any wall, makes the solution shorter; -1 out of memory */
@@ -386,10 +438,11 @@ static inline uint64_t cell(const Job *j, int horizontal, int lane, int pos) {
     return (uint64_t)1 << (horizontal ? lane * j->width + pos : pos * j->width + lane);
 }
 
-/* room for one more item in a growing array of `*cap` items: 0, or -1 when memory runs out */
-static int room(void **items, size_t count, size_t *cap, size_t size, size_t first) {
-    if (count < *cap) return 0;
-    size_t more = *cap ? *cap * 2 : first;
+/* room for `count` items of `size` bytes in *items (of *cap): 0, or -1 when memory runs out */
+static int reserve(void **items, size_t *cap, size_t count, size_t size) {
+    if (count <= *cap) return 0;
+    size_t more = *cap ? *cap : 1024;
+    while (more < count) more *= 2;
     void *p = realloc(*items, more * size);
     if (!p) return -1;
     *items = p;
@@ -398,7 +451,7 @@ static int room(void **items, size_t count, size_t *cap, size_t size, size_t fir
 }
 
 static int entries_add(Entries *e, Entry x) {
-    if (room((void **)&e->items, e->count, &e->cap, sizeof(Entry), 64)) return -1;
+    if (reserve((void **)&e->items, &e->cap, e->count + 1, sizeof(Entry))) return -1;
     e->items[e->count++] = x;
     return 0;
 }
@@ -423,7 +476,7 @@ static int place(Job *j, int horizontal, int lane, int sq, int k, int pos, uint6
 }
 
 static int packed_add(Job *j, Packed p) {
-    if (room((void **)&j->packed, j->npacked, &j->cap, sizeof(Packed), 1024)) return -1;
+    if (reserve((void **)&j->packed, &j->cap, j->npacked + 1, sizeof(Packed))) return -1;
     j->packed[j->npacked++] = p;
     return 0;
 }
@@ -496,6 +549,7 @@ static int shape_of(const Job *j, const Lanes *lanes, uint64_t rows, uint64_t co
         }
     }
     /* the goal car is A; every other vehicle and every wall takes one of the letters B to Z */
+    set_radix(s);
     int pieces = s->n - 1;
     for (uint64_t w = s->walls; w; w &= w - 1) pieces++;
     return s->goal < 0 || pieces > 25 ? -1 : 0;
@@ -526,42 +580,92 @@ typedef struct {
     size_t cap;
     long long *hist;
     int hist_cap;
+    unsigned char *seen; /* the shard's seeds already in a searched cluster */
+    size_t seen_cap;
+    uint32_t *edges;     /* the cluster's moves: position q's neighbours are edges[first[q]..first[q+1]) */
+    size_t edges_cap;
+    size_t *first;
+    size_t first_cap;
 } Scratch;
 
-/* every cluster of one shard with a won position, from its seeds packed[0..count) */
+/* the cluster's moves are kept for the distance search up to this many (4 bytes each); beyond, the
+ * distance search generates them again */
+#define MAX_EDGES ((size_t)1 << 27)
+
+/* whether a won position is a seed: no vehicle but the goal car can slide one cell left or up */
+static inline int is_seed(const Shape *s, const unsigned char *off, Key k) {
+    uint64_t occ = s->walls | k.h | k.v;
+    for (int i = 0; i < s->n; i++)
+        if (i != s->goal && off[i] > 0 && !(occ & s->bit[i][off[i] - 1])) return 0;
+    return 1;
+}
+
+/* marks the seed `k` among packed[0..count) (ordered by h, then v) as seen */
+static void mark_seed(const Packed *packed, size_t count, unsigned char *seen, Key k) {
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const Packed *p = &packed[mid];
+        if (p->h < k.h || (p->h == k.h && p->v < k.v)) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < count && packed[lo].h == k.h && packed[lo].v == k.v) seen[lo] = 1;
+}
+
+/* every cluster of one shard with a won position, from its seeds packed[0..count): each cluster is
+ * collected by a breadth-first search in a store of its own (small, so it stays in cache), which
+ * records its moves; the seeds it holds are marked seen, so that no cluster is searched twice */
 static int run_shard(const Shape *s, int goal_row, const Packed *packed, size_t count, Store *st, Store *tmp,
                      Scratch *sc, int distances, Text *out, Stats *stats) {
     Succ succ[MAX_SUCC];
     unsigned char off[MAXV];
-    store_reset(st, s->n);
     stats->shards++;
+    if (reserve((void **)&sc->seen, &sc->seen_cap, count, 1)) return -1;
+    memset(sc->seen, 0, count);
     for (size_t t = 0; t < count; t++) {
-        Key seed = {packed[t].h, packed[t].v};
-        if (store_find(st, seed) >= 0) continue;
+        if (sc->seen[t]) continue;
+        Key seed = {packed[t].h, packed[t].v, 0};
         offsets_of(s, seed, off);
-        size_t start = st->count;
-        if (store_add(st, seed, off) < 0) return -1;
-        for (size_t q = start; q < st->count; q++) {
+        seed.code = code_of(s, off, seed.h, seed.v);
+        if (store_reset(st, s->n, s->exact) || store_add(st, seed, off) < 0) return -1;
+        sc->seen[t] = 1;
+        size_t nedges = 0;
+        int keep = 1; /* whether the moves are recorded */
+        for (size_t q = 0; q < st->count; q++) {
             memcpy(off, st->offsets + q * (size_t)s->n, (size_t)s->n);
             int m = successors(s, off, st->keys[q], succ);
+            if (keep) {
+                if (reserve((void **)&sc->first, &sc->first_cap, q + 2, sizeof(size_t))) return -1;
+                sc->first[q] = nedges;
+                if (nedges + (size_t)m > MAX_EDGES) keep = 0;
+                else if (reserve((void **)&sc->edges, &sc->edges_cap, nedges + (size_t)m, sizeof(uint32_t)))
+                    return -1;
+            }
+            size_t slot[MAX_SUCC], slots = st->slots;
+            for (int j = 0; j < m; j++) { /* the table is larger than the cache: load its lines at once */
+                slot[j] = mix(succ[j].key) & (st->slots - 1);
+                PREFETCH(&st->table[slot[j]]);
+            }
             for (int j = 0; j < m; j++) {
-                if (store_find(st, succ[j].key) >= 0) continue;
-                unsigned char was = off[succ[j].vehicle];
-                off[succ[j].vehicle] = (unsigned char)succ[j].offset;
-                int64_t added = store_add(st, succ[j].key, off);
-                off[succ[j].vehicle] = was;
-                if (added < 0) return -1;
+                /* (a position added since may have grown the table: then the slot is found again) */
+                int64_t x = st->slots == slots ? store_find_from(st, succ[j].key, slot[j]) : store_find(st, succ[j].key);
+                if (x < 0) {
+                    unsigned char was = off[succ[j].vehicle];
+                    off[succ[j].vehicle] = (unsigned char)succ[j].offset;
+                    x = store_add(st, succ[j].key, off);
+                    if (x >= 0 && off[s->goal] == s->won && is_seed(s, off, succ[j].key))
+                        mark_seed(packed, count, sc->seen, succ[j].key);
+                    off[succ[j].vehicle] = was;
+                    if (x < 0) return -1;
+                }
+                if (keep) sc->edges[nedges++] = (uint32_t)x;
             }
         }
-        size_t end = st->count, size = end - start;
+        size_t start = 0, end = st->count, size = end;
+        if (keep) sc->first[end] = nedges;
         stats->clusters++;
         stats->positions += (long long)size;
-        if (size > sc->cap) {
-            size_t *q = realloc(sc->queue, size * sizeof(size_t));
-            if (!q) return -1;
-            sc->queue = q;
-            sc->cap = size;
-        }
+        if (reserve((void **)&sc->queue, &sc->cap, size, sizeof(size_t))) return -1;
         size_t head = 0, tail = 0;
         for (size_t q = start; q < end; q++) {
             if (st->offsets[q * (size_t)s->n + s->goal] == s->won) {
@@ -573,11 +677,22 @@ static int run_shard(const Shape *s, int goal_row, const Packed *packed, size_t 
         }
         while (head < tail) {
             size_t q = sc->queue[head++];
+            int32_t next = st->dist[q] + 1;
+            if (keep) {
+                for (size_t e = sc->first[q]; e < sc->first[q + 1]; e++) {
+                    uint32_t x = sc->edges[e];
+                    if (st->dist[x] < 0) {
+                        st->dist[x] = next;
+                        sc->queue[tail++] = x;
+                    }
+                }
+                continue;
+            }
             int m = successors(s, st->offsets + q * (size_t)s->n, st->keys[q], succ);
             for (int j = 0; j < m; j++) {
                 int64_t x = store_find(st, succ[j].key);
                 if (st->dist[x] < 0) {
-                    st->dist[x] = st->dist[q] + 1;
+                    st->dist[x] = next;
                     sc->queue[tail++] = (size_t)x;
                 }
             }
@@ -684,7 +799,7 @@ static int run_job(Job *j, int distances, Text *out, Stats *stats) {
     qsort(j->packed, j->npacked, sizeof(Packed), packed_order);
     stats->seeds = (long long)j->npacked;
     Store st, tmp;
-    Scratch sc = {NULL, 0, NULL, 0};
+    Scratch sc = {NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0};
     int result = 0;
     if (store_init(&st)) result = -1;
     if (store_init(&tmp)) result = -1;
@@ -704,6 +819,9 @@ static int run_job(Job *j, int distances, Text *out, Stats *stats) {
     free(lanes);
     free(sc.queue);
     free(sc.hist);
+    free(sc.seen);
+    free(sc.edges);
+    free(sc.first);
     store_free(&st);
     store_free(&tmp);
     return result;

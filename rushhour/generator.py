@@ -726,7 +726,7 @@ class Generator:
         seen: set[Hashable] = set()
         for outcome in self._outcomes(jobs, max_tries, deadline):
             if outcome.reason == OUT_OF_TIME:
-                stats.stopped = f"reached --time-limit {time_limit:g} s"
+                stats.stopped = f"reached the time limit of {time_limit:g} s"
                 break
             stats.tries += 1
             stats.analyses += outcome.analyses
@@ -747,10 +747,10 @@ class Generator:
             if stats.made >= count:
                 break
             if max_tries is not None and stats.tries >= max_tries:
-                stats.stopped = f"reached --max-tries {max_tries}"
+                stats.stopped = f"reached the limit of {max_tries:,} tries"
                 break
             if time_limit is not None and stats.seconds >= time_limit:
-                stats.stopped = f"reached --time-limit {time_limit:g} s"
+                stats.stopped = f"reached the time limit of {time_limit:g} s"
                 break
         stats.seconds = time.perf_counter() - began
 

@@ -106,7 +106,9 @@ def _dask() -> Any:
     try:
         import distributed
     except ImportError:
-        raise EnumerateError("--scheduler needs Dask distributed: pip install 'rushhour[cluster]'") from None
+        raise EnumerateError(
+            "a Dask scheduler needs Dask distributed, which is not installed: pip install 'dask[distributed]'"
+        ) from None
     return distributed
 
 

@@ -87,7 +87,7 @@ def register(sub: Any) -> None:
         "--scheduler",
         metavar="ADDRESS",
         help="run on the Dask scheduler at ADDRESS, or 'local' "
-        "to start one with --workers workers (needs rushhour[cluster])",
+        "to start one with --workers workers (needs Dask distributed: the cluster extra)",
     )
     p.add_argument("--shard-of", metavar="BOARD", help="run only the shard holding BOARD (a fogleman board)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr")

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rushhour.board import Board, Layout, Move, cell_text, check_metric
-from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
+from rushhour.errors import IllegalMoveError, LimitReachedError, ParameterError, SolverError
 from rushhour.numbers import NumberError, decimal
 from rushhour.search.bfs import Limits
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
@@ -94,7 +94,7 @@ def parse_hands(text: str) -> tuple[Fraction, Fraction]:
     """``"3,5"`` -> the left and the right hand's seconds per move."""
     parts = [p.strip() for p in text.split(",")]
     if len(parts) != 2 or not all(parts):
-        raise SolverError(f"--hands {text!r}: give two durations, LEFT,RIGHT, like 3,5")
+        raise ParameterError(f"{{hands}} {text!r}: give two durations, LEFT,RIGHT, like 3,5")
     return seconds(parts[0], "left hand"), seconds(parts[1], "right hand")
 
 

@@ -439,7 +439,7 @@ class Puzzle:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class TryResult:
     """What one try gave: a puzzle, or the reason it was dropped; ``analyses`` counts the rewinds."""
 
     attempt: int
@@ -494,8 +494,8 @@ class _Try:
             return None
         return a if a.hardest_distance >= 0 else None
 
-    def out(self, reason: str, puzzle: Puzzle | None = None) -> Outcome:
-        return Outcome(self.attempt, puzzle, reason, self.analyses)
+    def out(self, reason: str, puzzle: Puzzle | None = None) -> TryResult:
+        return TryResult(self.attempt, puzzle, reason, self.analyses)
 
     @property
     def packed(self) -> bool:
@@ -508,13 +508,13 @@ class _Try:
         room (random bags keep the cluster limit, so the 6x6 packs' commands make them again)."""
         return CHECK_FACTOR * self.limit if self.packed else self.limit
 
-    def run(self) -> Outcome:
+    def run(self) -> TryResult:
         try:
             return self._run()
         except _OutOfTime:
             return self.out(OUT_OF_TIME)
 
-    def _run(self) -> Outcome:
+    def _run(self) -> TryResult:
         bag = (packed_bag if self.packed else random_bag)(self.rng, self.s)
         if bag is None:
             return self.out("no room for the bag")
@@ -522,7 +522,7 @@ class _Try:
             return self.walk(bag)
         return self.climb(bag)
 
-    def climb(self, bag: Sketch) -> Outcome:
+    def climb(self, bag: Sketch) -> TryResult:
         s, rng = self.s, self.rng
         target = s.min_moves if s.max_moves is None else rng.randint(s.min_moves, s.max_moves)
         a = self.rewind(bag)
@@ -553,7 +553,7 @@ class _Try:
             a = b
         return self.finish(a, hardest=True)
 
-    def walk(self, bag: Sketch) -> Outcome:
+    def walk(self, bag: Sketch) -> TryResult:
         from rushhour.logic.oracle import legal_moves
 
         s, rng = self.s, self.rng
@@ -569,7 +569,7 @@ class _Try:
             return self.out("cluster too large")
         return self.finish(a, hardest=False)
 
-    def finish(self, a: Analysis, *, hardest: bool) -> Outcome:
+    def finish(self, a: Analysis, *, hardest: bool) -> TryResult:
         """Verify, make every vehicle matter, check the range; ``hardest`` takes the cluster's hardest
         position, else the analysed board itself."""
         for _ in range(MAX_VEHICLES):
@@ -651,13 +651,13 @@ def reading_order(board: Board) -> tuple[Board, dict[str, str]]:
     )
 
 
-def attempt(s: Settings, number: int, deadline: float | None = None) -> Outcome:
+def attempt(s: Settings, number: int, deadline: float | None = None) -> TryResult:
     """Try number ``number`` of a run with settings ``s`` (already checked): a pure function, unless
     the ``deadline`` (a :func:`time.time`) passes first: then its reason is :data:`OUT_OF_TIME`."""
     return _Try(s, number, deadline).run()
 
 
-def _attempt_job(job: tuple[Settings, int, float | None]) -> Outcome:
+def _attempt_job(job: tuple[Settings, int, float | None]) -> TryResult:
     return attempt(*job)
 
 
@@ -708,7 +708,7 @@ class Generator:
         jobs: int = 1,
         max_tries: int | None = None,
         time_limit: float | None = None,
-        on_try: Callable[[Outcome, Stats], None] | None = None,
+        on_try: Callable[[TryResult, Stats], None] | None = None,
     ) -> Iterator[Puzzle]:
         """Yield puzzles in the order of the tries that made them (the same for any ``jobs``)."""
         if count < 1:
@@ -754,7 +754,7 @@ class Generator:
                 break
         stats.seconds = time.perf_counter() - began
 
-    def _outcomes(self, jobs: int, max_tries: int | None, deadline: float | None) -> Iterator[Outcome]:
+    def _outcomes(self, jobs: int, max_tries: int | None, deadline: float | None) -> Iterator[TryResult]:
         s = self.settings
         total = max_tries if max_tries is not None else None
         numbers = iter(range(total)) if total is not None else _count()
@@ -763,7 +763,7 @@ class Generator:
                 yield attempt(s, n, deadline)
             return
         with multiprocessing.get_context().Pool(jobs) as pool:
-            window: deque[multiprocessing.pool.AsyncResult[Outcome]] = deque()
+            window: deque[multiprocessing.pool.AsyncResult[TryResult]] = deque()
             for n in numbers:
                 window.append(pool.apply_async(_attempt_job, ((s, n, deadline),)))
                 if len(window) >= 4 * jobs:
@@ -787,7 +787,7 @@ def generate(settings: Settings, count: int, *, jobs: int = 1, max_tries: int | 
 __all__ = [
     "METHODS",
     "Generator",
-    "Outcome",
+    "TryResult",
     "Puzzle",
     "Settings",
     "Sketch",

@@ -1,4 +1,4 @@
-"""``generate``: new verified puzzles, rewound from won positions (see :mod:`rushhour.generate`)."""
+"""``generate``: new verified puzzles, rewound from won positions (see :mod:`rushhour.generator`)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from rushhour.generator import (
     METHODS,
     MIN_SIDE,
     Generator,
-    Outcome,
     Puzzle,
     Settings,
     Stats,
+    TryResult,
     from_database,
 )
 from rushhour.numbers import whole_or_none
@@ -309,7 +309,7 @@ class _Progress:
             return
         self.bar = tqdm(total=count, file=sys.stderr, unit="puzzle", desc="generate", leave=False)
 
-    def __call__(self, outcome: Outcome, stats: Stats) -> None:
+    def __call__(self, outcome: TryResult, stats: Stats) -> None:
         if self.bar is None:
             return
         if self.bar.n != stats.made:

@@ -24,7 +24,7 @@ from rushhour.errors import SolverError
 from rushhour.logic.encoding import DIRECTIONS, RulesEncoding, Shape, cell_text, encoding_for
 from rushhour.logic.sat import new_backend
 
-__all__ = ["FALSE_ON_PURPOSE", "THEOREMS", "Outcome", "Theorem", "check", "check_all"]
+__all__ = ["FALSE_ON_PURPOSE", "THEOREMS", "Proof", "Theorem", "check", "check_all"]
 
 Statement = Callable[[RulesEncoding], nnf.NNF]
 
@@ -38,7 +38,7 @@ class Theorem:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Proof:
     theorem: Theorem
     proved: bool
     counterexample: Board | None
@@ -196,7 +196,7 @@ FALSE_ON_PURPOSE: tuple[Theorem, ...] = (
 )
 
 
-def check(theorem: Theorem, shape: Shape, *, walls: bool = False, backend: str | None = None) -> Outcome:
+def check(theorem: Theorem, shape: Shape, *, walls: bool = False, backend: str | None = None) -> Proof:
     """Prove ``theorem`` for every position of ``shape`` (wall-free unless ``walls``), or refute it."""
     started = time.perf_counter()
     rules = encoding_for(shape)
@@ -221,17 +221,17 @@ def check(theorem: Theorem, shape: Shape, *, walls: bool = False, backend: str |
     solver = new_backend(clauses, backend)
     try:
         if not solver.solve():
-            return Outcome(theorem, True, None, time.perf_counter() - started)
+            return Proof(theorem, True, None, time.perf_counter() - started)
         model = [lit for lit in solver.model() if abs(lit) <= len(rules.names)]
     finally:
         solver.close()
     board = rules.decode(model)
-    return Outcome(theorem, False, board, time.perf_counter() - started)
+    return Proof(theorem, False, board, time.perf_counter() - started)
 
 
 def check_all(
     width: int = 6, height: int = 6, *, theorems: tuple[Theorem, ...] | None = None, walls: bool = False
-) -> list[Outcome]:
+) -> list[Proof]:
     shape = Shape.generic(width, height)
     chosen = THEOREMS + FALSE_ON_PURPOSE if theorems is None else theorems
     return [check(t, shape, walls=walls) for t in chosen]

@@ -65,7 +65,7 @@ def _random(req: _Request) -> Outcome:
 def _improve(req: _Request) -> Outcome:
     found, proven, made = _random(req)
     assert found is not None
-    moves = improve(req.board, found, req.metric)
+    moves = improve(req.board, found, req.metric, req.limits.deadline)
     return moves, len(moves) <= 1, made
 
 
@@ -79,7 +79,8 @@ def _sat(req: _Request) -> Outcome:
     if result.moves is None:
         raise LimitReachedError(
             f"no plan of {bound} moves or fewer (the SAT planner proves lengths, not unsolvability: "
-            "the bfs engine can prove a board unsolvable)"
+            "the bfs engine can prove a board unsolvable)",
+            lower_bound=result.bound + 1,
         )
     # for this engine "explored" counts the plan lengths tried (0 to k), not positions
     return list(result.moves), result.optimal, len(result.moves) + 1

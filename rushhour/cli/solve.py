@@ -43,7 +43,6 @@ from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, TimeModel, schedule
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
-DEFAULT_MAX_STATES = 5_000_000  # raise it with --max-states; memory is bounded by --max-memory
 DEFAULT_MAX_MEMORY_MB = DEFAULT_MAX_MEMORY // MEGABYTE
 
 
@@ -114,16 +113,17 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
     p.add_argument(
         "--max-states",
         type=option_count,
-        default=DEFAULT_MAX_STATES,
+        default=None,
         metavar="N",
-        help=f"stop after N positions (default {DEFAULT_MAX_STATES:,})",
+        help="stop after N positions (default: no limit; --max-memory bounds the search)",
     )
     p.add_argument(
         "--max-memory",
         type=option_count,
         default=DEFAULT_MAX_MEMORY_MB,
         metavar="MB",
-        help=f"stop when the search has taken MB megabytes of memory (default {DEFAULT_MAX_MEMORY_MB:,})",
+        help=f"stop when the search has taken MB megabytes of memory (default {DEFAULT_MAX_MEMORY_MB:,}: "
+        "half of the memory available)",
     )
     p.add_argument(
         "--time-limit", type=option_seconds, default=None, metavar="S", help="stop after S seconds"

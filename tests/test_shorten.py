@@ -102,3 +102,29 @@ def test_a_ctrl_c_caught_by_the_sat_solver_is_an_interrupt_again() -> None:
         _interruptible(caught)
     with pytest.raises(RuntimeError, match="other"):
         _interruptible(lambda: (_ for _ in ()).throw(RuntimeError("other")))
+
+
+def test_progress_records_come_from_a_long_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rushhour.search import watch
+
+    monkeypatch.setattr(watch, "INTERVAL", 0.0)
+    board = grid.parse_grid(CROWD9)
+    seen: list[watch.Progress] = []
+    solve(board, engine="astar", progress=seen.append)
+    assert seen and all(r.engine == "astar" and r.what == "positions" for r in seen)
+    counts = [r.count for r in seen]
+    assert counts == sorted(counts) and counts[-1] > 1000
+    assert "astar: " in seen[-1].describe() and "positions" in seen[-1].describe()
+
+
+def test_the_cli_shows_progress_lines_when_asked(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from rushhour.cli import main
+    from rushhour.search import watch
+
+    monkeypatch.setattr(watch, "INTERVAL", 0.0)
+    text = "/".join(CROWD9.split())
+    assert main(["solve", "--engine", "astar", "--progress", text]) == 0
+    err = capsys.readouterr().err
+    assert "astar: " in err and "positions/s" not in err and "/s, " in err
+    assert main(["solve", "--engine", "astar", text]) == 0
+    assert capsys.readouterr().err == ""

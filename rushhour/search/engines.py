@@ -14,6 +14,7 @@ from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.solution import Solution, moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import improve, random_walk
+from rushhour.search.watch import Progress, Reporter
 
 ENGINES: tuple[str, ...] = ("bfs", "astar", "sat", "random", "improve")
 DEFAULT_SAT_MOVES = 120  # the sat engine's bound on the plan length when none is given
@@ -106,6 +107,7 @@ def solve(
     heuristic: str = DEFAULT_HEURISTIC,
     max_moves: int | None = None,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    progress: Callable[[Progress], object] | None = None,
 ) -> Solution:
     """Solve ``board`` with ``engine`` (see :data:`ENGINES`) under ``metric`` ("moves" or "steps").
 
@@ -115,6 +117,8 @@ def solve(
     first, when the search has grown the process by ``max_memory`` bytes (None: no bound), or when the
     ``sat`` engine finds no plan of ``max_moves`` moves or fewer.  ``seed`` drives
     ``random`` and ``improve``; ``heuristic`` (see :data:`HEURISTICS`) is the bound ``astar`` uses.
+    ``progress`` is called with a :class:`~rushhour.search.watch.Progress` record now and then while
+    the search runs (see :mod:`rushhour.search.watch`).
     """
     began = time.perf_counter()
     check_metric(metric)
@@ -126,6 +130,8 @@ def solve(
     if max_moves is not None and max_moves < 0:
         raise SolverError(f"the move bound must be 0 or more, not {max_moves}")
     limits = Limits(max_states, time_limit, max_memory)
+    if progress is not None:
+        limits.report = Reporter(engine, progress)
     request = _Request(
         board=board,
         metric=metric,

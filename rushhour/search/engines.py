@@ -18,6 +18,9 @@ from rushhour.search.watch import Progress, Reporter
 
 ENGINES: tuple[str, ...] = ("bfs", "astar", "sat", "random", "improve")
 DEFAULT_SAT_MOVES = 120  # the sat engine's bound on the plan length when none is given
+#: seconds the improve engine spends shortening when no time limit is given (the passes usually
+#: reach their fixed point well before; when they do not, the answer depends on the machine's speed)
+IMPROVE_SECONDS = 40.0
 
 Outcome = tuple["list[Move] | None", bool, int]  # moves (None: none exist), proven, explored
 
@@ -66,7 +69,10 @@ def _random(req: _Request) -> Outcome:
 def _improve(req: _Request) -> Outcome:
     found, proven, made = _random(req)
     assert found is not None
-    moves = improve(req.board, found, req.metric, req.limits.deadline)
+    deadline = req.limits.deadline
+    if deadline is None:  # the shortening stops after IMPROVE_SECONDS when no time limit is given
+        deadline = time.perf_counter() + IMPROVE_SECONDS
+    moves = improve(req.board, found, req.metric, deadline)
     return moves, len(moves) <= 1, made
 
 

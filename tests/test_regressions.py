@@ -269,7 +269,12 @@ def test_the_default_limits_are_told_truthfully(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
     out, _ = capsys.readouterr()
-    assert "1 GB" not in out and "--max-memory MB" in out and "default 2,048" in out
+    from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
+
+    text = " ".join(out.split())
+    assert "1 GB" not in out and "--max-memory MB" in out
+    assert f"default {DEFAULT_MAX_MEMORY // MEGABYTE:,}: half of the memory available" in text
+    assert "default: no limit" in text  # --max-states
 
 
 # --- the progress file ---------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from rushhour.levels import resolve_board
 from rushhour.search import ENGINES, HEURISTICS, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
+from rushhour.search.watch import Progress
 from rushhour.text import plural, runs
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
@@ -131,17 +132,23 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
         type=option_count,
         default=None,
         metavar="N",
-        help="stop after N positions (default: no count; --max-memory bounds the search)",
+        help="stop after N positions (default: no limit; --max-memory bounds the search)",
     )
     p.add_argument(
         "--max-memory",
         type=option_count,
         default=DEFAULT_MAX_MEMORY_MB,
         metavar="MB",
-        help=f"stop when the search has taken MB megabytes of memory (default {DEFAULT_MAX_MEMORY_MB:,})",
+        help=f"stop when the search has taken MB megabytes of memory (default {DEFAULT_MAX_MEMORY_MB:,}: "
+        "half of the memory available)",
     )
     p.add_argument(
         "--time-limit", type=option_seconds, default=None, metavar="S", help="stop after S seconds"
+    )
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the search's progress on stderr even when it is not a terminal (a terminal shows it)",
     )
 
 
@@ -153,18 +160,47 @@ def _board_text(board: Board) -> str:
         return "/".join(board.rows())
 
 
+class _ProgressLine:
+    """The progress of a long search on stderr: one line rewritten in place on a terminal, plain
+    lines otherwise (asked for with --progress)."""
+
+    def __init__(self) -> None:
+        self.terminal = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, record: Progress) -> None:
+        if self.terminal:
+            sys.stderr.write("\r\x1b[K" + record.describe())
+        else:
+            sys.stderr.write(record.describe() + "\n")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown and self.terminal:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
 def _solve(args: argparse.Namespace, board: Board) -> Solution:
-    return solve(
-        board,
-        engine=args.engine,
-        metric=args.metric,
-        max_states=args.max_states,
-        time_limit=args.time_limit,
-        max_memory=args.max_memory * MEGABYTE,
-        seed=args.seed,
-        heuristic=args.heuristic,
-        max_moves=args.max_moves,
-    )
+    show = getattr(args, "progress", False) or (sys.stderr.isatty() and not getattr(args, "batch", None))
+    line = _ProgressLine() if show else None
+    try:
+        return solve(
+            board,
+            engine=args.engine,
+            metric=args.metric,
+            max_states=args.max_states,
+            time_limit=args.time_limit,
+            max_memory=args.max_memory * MEGABYTE,
+            seed=args.seed,
+            heuristic=args.heuristic,
+            max_moves=args.max_moves,
+            progress=line,
+        )
+    finally:
+        if line is not None:
+            line.close()
 
 
 # --- solve ---------------------------------------------------------------------------------------

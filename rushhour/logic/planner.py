@@ -32,7 +32,7 @@ from rushhour.board import Board, Layout, Move, check_metric
 from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
 from rushhour.logic.sat import INTERRUPTIBLE, Backend, new_backend
 
-__all__ = ["PlanResult", "plan"]
+__all__ = ["PlanResult", "plan", "relaxed_bound"]
 
 
 @dataclass(frozen=True)
@@ -201,8 +201,11 @@ def plan(
 ) -> PlanResult:
     """A shortest plan by bounded SAT planning (see the module notes).
 
-    Tries k = 0, 1, 2, ... up to ``max_moves`` (no bound when None: an unsolvable board then runs
-    until ``time_limit``).  Raises :class:`LimitReachedError` when ``time_limit`` (seconds) runs out.
+    Tries k = b, b + 1, ... up to ``max_moves`` (no bound when None: an unsolvable board then runs
+    until ``time_limit``), where b is :func:`relaxed_bound`: shorter plans cannot exist, so their
+    formulas are added to the solver without being solved.  Raises :class:`LimitReachedError` when
+    ``time_limit`` (seconds) runs out, with ``lower_bound`` the proven lower bound on the optimal
+    length (one more than the largest k proved impossible) and ``explored`` the lengths solved.
     """
     check_metric(metric)
     started = time.perf_counter()
@@ -217,12 +220,18 @@ def plan(
         # the winning offset holds a wall: no plan of any length
         formula.solver.close()
         return PlanResult(None, False, -1 if max_moves is None else max_moves, time.perf_counter() - started)
-    bound = 0  # zero moves: not won
+    # plans shorter than the relaxed bound cannot exist: not solved, only proved by the bound
+    bound = relaxed_bound(board, metric) - 1
+    if max_moves is not None:
+        bound = min(bound, max_moves)
+    solved = 0
     try:
         k = 0
         while max_moves is None or k < max_moves:
             k += 1
             formula.add_step()
+            if k <= bound:
+                continue
             remaining = None
             if time_limit is not None:
                 remaining = time_limit - (time.perf_counter() - started)
@@ -232,8 +241,12 @@ def plan(
                 sat = formula.solver.solve([formula.goal(k)], remaining)
             except LimitReachedError:
                 raise LimitReachedError(
-                    f"time limit of {time_limit:g} s reached: no plan of {bound} moves or fewer exists"
+                    f"time limit of {time_limit:g} s reached: no plan of {bound} moves or fewer exists "
+                    f"(the optimal solution has at least {bound + 1} moves)",
+                    explored=solved,
+                    lower_bound=bound + 1,
                 ) from None
+            solved += 1
             if sat:
                 moves = formula.extract(k)
                 _replay(board, moves)
@@ -242,6 +255,34 @@ def plan(
         return PlanResult(None, False, bound, time.perf_counter() - started)
     finally:
         formula.solver.close()
+
+
+def relaxed_bound(board: Board, metric: str = "moves") -> int:
+    """A lower bound on the optimal length from a relaxation (every other rule dropped): the goal
+    vehicle must reach a winning offset along its lane, which takes one move (in steps, one step per
+    cell), and every other vehicle standing on a cell it must cross moves at least once.  The least
+    over the winning offsets; 0 on a won board, 1 on wrap-around lanes (two ways round)."""
+    check_metric(metric)
+    if board.is_won():
+        return 0
+    lay = board.layout
+    g = lay.goal
+    if lay.wrap:
+        return 1
+    here = board.state[g]
+    owner = {cell: i for i, o in enumerate(board.state) if i != g for cell in lay.cells(i, o)}
+    best: int | None = None
+    for w in lay.goal_offsets():
+        lo, hi = min(here, w), max(here, w) + lay.lengths[g] - 1
+        line = [
+            (lay.lanes[g], p) if lay.orientations[g] == "H" else (p, lay.lanes[g]) for p in range(lo, hi + 1)
+        ]
+        if any(cell in lay.walls for cell in line):
+            continue
+        blockers = {owner[cell] for cell in line if cell in owner}
+        cost = (abs(w - here) if metric == "steps" else 1) + len(blockers)
+        best = cost if best is None else min(best, cost)
+    return 1 if best is None else best
 
 
 def _replay(board: Board, moves: list[Move]) -> None:

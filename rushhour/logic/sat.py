@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import threading
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +95,20 @@ class Backend:
         pass
 
 
+def _interruptible(call: Callable[[], Any]) -> Any:
+    """``call()``, with python-sat's own error for a Ctrl-C during a solve turned back into
+    :class:`KeyboardInterrupt` (python-sat catches the signal in its C code and raises an error
+    that says so)."""
+    try:
+        return call()
+    except KeyboardInterrupt:
+        raise
+    except Exception as err:
+        if "keyboard interrupt" in str(err).lower():
+            raise KeyboardInterrupt from None
+        raise
+
+
 class PySatBackend(Backend):
     has_cores = True
 
@@ -110,13 +124,15 @@ class PySatBackend(Backend):
 
     def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> bool:
         if time_limit is None:
-            return bool(self._solver.solve(assumptions=assumptions))
+            return bool(_interruptible(lambda: self._solver.solve(assumptions=assumptions)))
         if time_limit <= 0:
             raise LimitReachedError("time limit reached")
         timer = threading.Timer(time_limit, self._solver.interrupt)
         timer.start()
         try:
-            result = self._solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            result = _interruptible(
+                lambda: self._solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            )
         finally:
             timer.cancel()
             self._solver.clear_interrupt()

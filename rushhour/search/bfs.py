@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import NoReturn
 
 from rushhour.errors import LimitReachedError, SolverError
@@ -52,7 +53,7 @@ class Limits:
     A state limit beyond :data:`~rushhour.numbers.MAX_WHOLE` is that many: no search gets there, and
     the compiled search takes it as a 64-bit number."""
 
-    __slots__ = ("max_states", "deadline", "time_limit", "memory")
+    __slots__ = ("max_states", "deadline", "time_limit", "memory", "report")
 
     def __init__(
         self,
@@ -70,8 +71,12 @@ class Limits:
         self.time_limit = time_limit
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.memory = None if max_memory is None else MemoryBudget(max_memory)
+        # called with (count, what) at each check: the progress display (rushhour.search.watch)
+        self.report: Callable[[int, str], None] | None = None
 
     def check(self, count: int, what: str = "positions") -> None:
+        if self.report is not None:
+            self.report(count, what)
         if self.max_states is not None and count > self.max_states:
             raise LimitReachedError(
                 f"stopped after {count:,} {what} (the limit is {self.max_states:,}) without an answer",

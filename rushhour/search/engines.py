@@ -15,9 +15,13 @@ from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.solution import Solution, moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import improve, random_walk
+from rushhour.search.watch import Progress, Reporter
 
 ENGINES: tuple[str, ...] = ("bfs", "astar", "sat", "random", "improve")
 DEFAULT_SAT_MOVES = 120  # the sat engine's bound on the plan length when none is given
+#: seconds the improve engine spends shortening when no time limit is given (the passes usually
+#: reach their fixed point well before; when they do not, the answer depends on the machine's speed)
+IMPROVE_SECONDS = 40.0
 
 Outcome = tuple["list[Move] | None", bool, int]  # moves (None: none exist), proven, explored
 
@@ -68,7 +72,10 @@ def _random(req: _Request) -> Outcome:
 def _improve(req: _Request) -> Outcome:
     found, proven, made = _random(req)
     assert found is not None
-    moves = improve(req.board, found, req.metric)
+    deadline = req.limits.deadline
+    if deadline is None:  # the shortening stops after IMPROVE_SECONDS when no time limit is given
+        deadline = time.perf_counter() + IMPROVE_SECONDS
+    moves = improve(req.board, found, req.metric, deadline)
     return moves, len(moves) <= 1, made
 
 
@@ -82,7 +89,8 @@ def _sat(req: _Request) -> Outcome:
     if result.moves is None:
         raise LimitReachedError(
             f"no plan of {bound} moves or fewer (the SAT planner proves lengths, not unsolvability: "
-            "the bfs engine can prove a board unsolvable)"
+            "the bfs engine can prove a board unsolvable)",
+            lower_bound=result.bound + 1,
         )
     # for this engine "explored" counts the plan lengths tried (0 to k), not positions
     return list(result.moves), result.optimal, len(result.moves) + 1
@@ -108,6 +116,7 @@ def solve(
     heuristic: str = DEFAULT_HEURISTIC,
     max_moves: int | None = None,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    progress: Callable[[Progress], object] | None = None,
 ) -> Solution:
     """Solve ``board`` with ``engine`` (see :data:`ENGINES`) under ``metric`` ("moves" or "steps").
 
@@ -117,6 +126,8 @@ def solve(
     first, when the search has grown the process by ``max_memory`` bytes (None: no bound), or when the
     ``sat`` engine finds no plan of ``max_moves`` moves or fewer.  ``seed`` drives
     ``random`` and ``improve``; ``heuristic`` (see :data:`HEURISTICS`) is the bound ``astar`` uses.
+    ``progress`` is called with a :class:`~rushhour.search.watch.Progress` record now and then while
+    the search runs (see :mod:`rushhour.search.watch`).
     """
     began = time.perf_counter()
     check_metric(metric)
@@ -128,6 +139,8 @@ def solve(
     if max_moves is not None and max_moves < 0:
         raise SolverError(f"the move bound must be 0 or more, not {max_moves}")
     limits = Limits(max_states, time_limit, max_memory)
+    if progress is not None:
+        limits.report = Reporter(engine, progress)
     request = _Request(
         board=board,
         metric=metric,

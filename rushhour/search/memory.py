@@ -1,18 +1,42 @@
 """How much memory a search has taken: the process's resident memory, measured, not estimated.
 
 Every search checks it with its other limits (see :class:`rushhour.search.bfs.Limits`): a search may
-grow the process by at most ``max_memory`` bytes (:data:`DEFAULT_MAX_MEMORY` unless asked otherwise)
-and stops like at ``--max-states``.  On Linux the figure is read from ``/proc/self/statm`` (about
-10 microseconds); elsewhere from ``resource.getrusage`` (the peak, which only grows); where neither
-exists, memory is not bounded.
+grow the process by at most ``max_memory`` bytes (:data:`DEFAULT_MAX_MEMORY` unless asked otherwise:
+half of the memory the system had available, ``MemAvailable`` of ``/proc/meminfo``, when rushhour was
+imported; 2 GiB where that cannot be read) and stops like at ``--max-states``.  On Linux the figure
+is read from ``/proc/self/statm`` (about 10 microseconds); elsewhere from ``resource.getrusage`` (the
+peak, which only grows); where neither exists, memory is not bounded.
 """
 
 from __future__ import annotations
 
 import os
 
-DEFAULT_MAX_MEMORY = 2 * 1024**3  # bytes a search may add to the process
 MEGABYTE = 1024**2
+FALLBACK_MAX_MEMORY = 2 * 1024**3  # where the available memory cannot be read
+
+
+def available_bytes(meminfo: str = "/proc/meminfo") -> int | None:
+    """The memory the system can give without swapping (``MemAvailable``), None where unknown."""
+    try:
+        with open(meminfo, "rb") as handle:
+            for line in handle:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def default_max_memory(meminfo: str = "/proc/meminfo") -> int:
+    """Half of the memory available when rushhour starts (:data:`FALLBACK_MAX_MEMORY` where that is
+    unknown): a search stops before it pushes the machine into swap, and leaves room for the rest."""
+    found = available_bytes(meminfo)
+    return FALLBACK_MAX_MEMORY if not found else max(MEGABYTE, found // 2)
+
+
+#: bytes a search may add to the process unless told otherwise: half of the available memory
+DEFAULT_MAX_MEMORY = default_max_memory()
 
 try:
     _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -64,4 +88,11 @@ class MemoryBudget:
         return f"{self.limit / MEGABYTE:,.0f} MB"
 
 
-__all__ = ["DEFAULT_MAX_MEMORY", "MEGABYTE", "MemoryBudget", "resident_bytes"]
+__all__ = [
+    "DEFAULT_MAX_MEMORY",
+    "MEGABYTE",
+    "MemoryBudget",
+    "available_bytes",
+    "default_max_memory",
+    "resident_bytes",
+]

@@ -4,11 +4,8 @@
 has not won after its budget starts again from the board with twice the budget.  It is seeded, so the
 same seed gives the same walk.  Nothing about its length is proven.
 
-``improve`` shortens any solution without searching beyond it: among the positions the solution
-passes through, it finds the shortest chain of single moves from the board to a won one (a
-breadth-first search restricted to those positions), which cuts every loop and merges slides of one
-vehicle that follow each other.  Then it tries to drop each move in turn and keeps a drop when the rest
-still replays to a win, and repeats both until nothing changes.
+``improve`` shortens a random walk's solution by the passes of :mod:`rushhour.search.shorten`
+(loop cutting, action elimination, neighbourhood search and bounded shortcuts, to a fixed point).
 """
 
 from __future__ import annotations
@@ -17,14 +14,13 @@ import random
 from collections.abc import Sequence
 
 from rushhour.board import Board, Move
-from rushhour.errors import IllegalMoveError, LimitReachedError
+from rushhour.errors import LimitReachedError
 from rushhour.search.bfs import Limits
-from rushhour.search.solution import moves_of_path
+from rushhour.search.shorten import shorten
 from rushhour.search.tables import FIELD, Tables, tables_for
 
 FIRST_BUDGET = 1000
 DEFAULT_WALK_LIMIT = 2_000_000  # moves over all walks when no max_states is given
-DROP_LIMIT = 400  # solutions longer than this skip the move-dropping pass (quadratic)
 
 
 def random_walk(tables: Tables, start: int, limits: Limits, seed: int | None) -> tuple[list[int], int]:
@@ -61,71 +57,9 @@ def random_walk(tables: Tables, start: int, limits: Limits, seed: int | None) ->
         budget *= 2
 
 
-def shortcut(tables: Tables, path: Sequence[int]) -> list[int]:
-    """The shortest chain of moves from ``path[0]`` to a won position using only positions of
-    ``path`` (breadth-first over that set)."""
-    on_path = set(path)
-    goal_shift, won = tables.goal_shift, tables.won_offsets
-    start = path[0]
-    parent = {start: -1}
-    frontier = [start]
-    found = start if (start >> goal_shift) & FIELD in won else -1
-    while frontier and found < 0:
-        nxt = []
-        for z in frontier:
-            for t in tables.successors(z):
-                if t in on_path and t not in parent:
-                    parent[t] = z
-                    if (t >> goal_shift) & FIELD in won:
-                        found = t
-                        break
-                    nxt.append(t)
-            if found >= 0:
-                break
-        frontier = nxt
-    if found < 0:
-        return list(path)
-    out = [found]
-    z = parent[found]
-    while z >= 0:
-        out.append(z)
-        z = parent[z]
-    out.reverse()
-    return out
-
-
-def _replays(board: Board, moves: Sequence[Move]) -> bool:
-    try:
-        for move in moves:
-            board = board.apply(move)
-    except IllegalMoveError:
-        return False
-    return board.is_won()
-
-
-def improve(board: Board, moves: Sequence[Move], metric: str = "moves") -> list[Move]:
-    """A solution no longer than ``moves`` (which must solve ``board``), usually much shorter."""
-    tables = tables_for(board.layout, metric)
-    current = list(moves)
-    while True:
-        keys = [tables.pack(board.state)]
-        position = board
-        for move in current:
-            position = position.apply(move)
-            keys.append(tables.pack(position.state))
-        shorter = moves_of_path(tables, shortcut(tables, keys))
-        if len(shorter) < len(current):
-            current = shorter
-        if len(current) > DROP_LIMIT:
-            return current
-        dropped = False
-        k = 0
-        while k < len(current):
-            trial = current[:k] + current[k + 1 :]
-            if _replays(board, trial):
-                current = trial
-                dropped = True
-            else:
-                k += 1
-        if not dropped:
-            return current
+def improve(
+    board: Board, moves: Sequence[Move], metric: str = "moves", deadline: float | None = None
+) -> list[Move]:
+    """A solution no longer than ``moves`` (which must solve ``board``), usually much shorter: the
+    passes of :mod:`rushhour.search.shorten` to a fixed point (``deadline`` cuts them short)."""
+    return shorten(board, moves, tables_for(board.layout, metric), deadline=deadline)

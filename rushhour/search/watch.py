@@ -1,0 +1,64 @@
+"""Progress of a long search: a small record handed to a callback between batches of positions.
+
+``solve(board, progress=callback)`` calls ``callback(record)`` at most every :data:`INTERVAL`
+seconds while a search runs (from the limit checks every engine makes between batches), with a
+:class:`Progress` record: the engine, what is counted (positions, random moves), how many, the
+seconds since the start, the rate and the memory the search has taken.  The callback only looks:
+it must not raise (a :class:`KeyboardInterrupt` passes through, as anywhere).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rushhour.search.memory import MemoryBudget
+
+INTERVAL = 0.5  # seconds between two records at least
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a running search stands."""
+
+    engine: str
+    what: str  # what ``count`` counts: "positions", "random moves"
+    count: int
+    seconds: float
+    memory: int  # bytes the search has taken (0 where it cannot be measured)
+
+    @property
+    def rate(self) -> float:
+        """``count`` per second."""
+        return self.count / self.seconds if self.seconds > 0 else 0.0
+
+    def describe(self) -> str:
+        """``bfs: 1,234,567 positions, 250,000/s, 120 MB, 4.9 s``."""
+        return (
+            f"{self.engine}: {self.count:,} {self.what}, {self.rate:,.0f}/s, "
+            f"{self.memory / 1024**2:,.0f} MB, {self.seconds:.1f} s"
+        )
+
+
+class Reporter:
+    """Turns the limit checks of one search into :class:`Progress` records, at most one an
+    :data:`INTERVAL`."""
+
+    __slots__ = ("engine", "callback", "began", "last", "memory")
+
+    def __init__(self, engine: str, callback: Callable[[Progress], object]) -> None:
+        self.engine = engine
+        self.callback = callback
+        self.began = self.last = time.perf_counter()
+        self.memory = MemoryBudget(1)
+
+    def __call__(self, count: int, what: str) -> None:
+        now = time.perf_counter()
+        if now - self.last < INTERVAL:
+            return
+        self.last = now
+        self.callback(Progress(self.engine, what, count, now - self.began, self.memory.used()))
+
+
+__all__ = ["INTERVAL", "Progress", "Reporter"]

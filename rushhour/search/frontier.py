@@ -21,9 +21,10 @@ from rushhour.board import Move
 from rushhour.errors import LimitReachedError
 from rushhour.search import bfs
 from rushhour.search.bfs import Limits
+from rushhour.search.shorten import shortest_within
 from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import Tables
-from rushhour.search.walk import random_walk, shortcut
+from rushhour.search.walk import random_walk
 
 #: boards of more cells than this are solved by the frontier search (on the classic 6x6 board the
 #: search of rushhour.search.bfs is faster: its hash table stays in the cache)
@@ -98,6 +99,6 @@ def best_so_far(tables: Tables, start: int, limits: Limits) -> tuple[Move, ...] 
         path, _ = random_walk(tables, start, Limits(BEST_WALK_MOVES, seconds, None), seed=0)
     except LimitReachedError:
         return None
-    moves = moves_of_path(tables, shortcut(tables, path))
+    moves = moves_of_path(tables, shortest_within(tables, start, set(path)) or path)
     verify(tables.board(start), moves)
     return tuple(moves)

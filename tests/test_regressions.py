@@ -338,3 +338,32 @@ def test_library_errors_stay_in_the_family() -> None:
         with pytest.raises(RushHourError):
             Move.parse(text)
     assert parse_text(BOARD_TEXT)[0].board == BOARD
+
+
+# wrap-around boards where a vehicle of the goal's own lane stands on its way: the bounds called the
+# route impossible although the vehicle can go round the lane (found by comparing them with the
+# optimum on random boards)
+WRAP_SAME_LANE = (
+    "# wrap: yes\n# target: 1,2 north\nBBB.B\nF.M.F\n..M..\nDDA.D\n..A..\n",
+    "# wrap: yes\n# target: 2,4 west\n...LND\n.BBxND\nCCAAA.\n...L..\nEE.LNx\n",
+    "# wrap: yes\n# target: 0,4 west\nF.AAF\n...xH\n..EEH\nCG.BH\nCG.B.\nC....\n",
+    "# wrap: yes\n# target: 0,2 east\nAAJJJ.\nE.BBBx\nE....F\nCx.x.F\nC..x..\n",
+)
+
+
+@pytest.mark.parametrize("text", WRAP_SAME_LANE)
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_the_bounds_stay_below_the_optimum_when_the_goals_lane_wraps(text: str, metric: str) -> None:
+    from rushhour.board import Board
+    from rushhour.search.heuristics import HEURISTICS, heuristic
+    from rushhour.search.tables import tables_for
+
+    board = Board.from_text(text)
+    optimum = solve(board, metric=metric)
+    assert optimum.solved and optimum.optimal
+    tables = tables_for(board.layout, metric)
+    key = tables.pack(board.state)
+    for name in HEURISTICS:
+        assert heuristic(tables, name)(key) <= optimum.length, name
+        found = solve(board, engine="astar", heuristic=name, metric=metric)
+        assert found.length == optimum.length, name

@@ -9,8 +9,9 @@ solution takes the goal along one route, so the smallest bound over the routes i
     For a route: the goal must move (1 move; in steps, its distance along the route), and every
     vehicle that now stands on a cell of the sweep must leave that cell before the goal gets there,
     so it moves at least once (in steps, at least the distance to its nearest offset clear of that
-    cell).  Different vehicles, different moves: the sum is a lower bound.  A vehicle in the goal's
-    own lane on the sweep, or a wall on the sweep, makes the route impossible (nothing can pass it).
+    cell).  Different vehicles, different moves: the sum is a lower bound.  A wall on the sweep, or
+    a vehicle in the goal's own bounded lane on the sweep, makes the route impossible (nothing can
+    pass it); on a wrap-around lane such a vehicle can go round, and counts one move like a blocker.
 ``blocked``
     ``blockers`` plus one when some blocker is *boxed in*: on both sides, the cells it must slide
     across to clear the goal's way hold a wall, run off the board, or hold a vehicle that is neither
@@ -143,6 +144,7 @@ def _bound(tables: Tables, routes_by_offset: Routes, boxed: bool) -> Callable[[i
     """The smallest cost over the routes of the goal's offset (``blockers``; ``blocked`` with
     ``boxed``): see the module docstring."""
     steps = tables.metric == "steps"
+    wrap = tables.layout.wrap
     g = tables.layout.goal
     gshift, masks = tables.shifts[g], tables.masks
     cells = (1 << tables.cells) - 1
@@ -161,9 +163,12 @@ def _bound(tables: Tables, routes_by_offset: Routes, boxed: bool) -> Callable[[i
         best = IMPOSSIBLE
         for route in routes:
             sweep = route.sweep
-            if any(lane_masks[(z >> sh) & FIELD] & sweep for sh, lane_masks in route.same_lane):
+            # a vehicle of the goal's lane on its way: never passed on a bounded lane; on a
+            # wrap-around lane it can go round, which takes at least one move of its own
+            in_lane = sum(1 for sh, lane_masks in route.same_lane if lane_masks[(z >> sh) & FIELD] & sweep)
+            if in_lane and not wrap:
                 continue
-            cost = route.goal_cost
+            cost = route.goal_cost + in_lane
             if z & sweep:
                 blockers = []
                 for i, sh, escapes in route.crossing:
@@ -178,7 +183,8 @@ def _bound(tables: Tables, routes_by_offset: Routes, boxed: bool) -> Callable[[i
                     cost += min(d for d, _ in ways) if steps else 1
                 if cost >= IMPOSSIBLE:
                     continue
-                if boxed and blockers and is_boxed(z, blockers):
+                # (a vehicle of the goal's lane, counted above, could be the one boxing a blocker in)
+                if boxed and blockers and not in_lane and is_boxed(z, blockers):
                     cost += 1
             if cost < best:
                 best = cost

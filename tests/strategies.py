@@ -7,6 +7,7 @@ strategies over it."""
 from __future__ import annotations
 
 import random
+from collections import deque
 
 from hypothesis import strategies as st
 
@@ -196,3 +197,20 @@ def boards_of_every_kind(seed: int, number: int, dense: bool = False) -> list[Bo
         board = random_board(rng, wrap=wrap, size=size, count=count, walls=rng.randint(0, 4))
         out.append(random_walk(board, rng, rng.randint(0, 10)))
     return out
+
+
+def bfs_distance(board: Board, metric: str, cap: int = 20000) -> int | None:
+    """Moves to the nearest won position by the reference rules; -1 unsolvable; None over ``cap``."""
+    seen = {board.state}
+    queue = deque([(board, 0)])
+    while queue:
+        here, d = queue.popleft()
+        if here.is_won():
+            return d
+        for _, after in here.successors(metric):
+            if after.state not in seen:
+                if len(seen) >= cap:
+                    return None
+                seen.add(after.state)
+                queue.append((after, d + 1))
+    return -1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 
 import pytest
 
@@ -13,24 +12,7 @@ from rushhour.formats.fogleman import parse_line
 from rushhour.levels import resolve_board
 from rushhour.logic.planner import plan
 from tests.boards import DATA
-from tests.strategies import any_board
-
-
-def bfs_distance(board: Board, metric: str, cap: int = 20000) -> int | None:
-    """Moves to the nearest won position by the reference rules; -1 unsolvable; None over ``cap``."""
-    seen = {board.state}
-    queue = deque([(board, 0)])
-    while queue:
-        here, d = queue.popleft()
-        if here.is_won():
-            return d
-        for _, after in here.successors(metric):
-            if after.state not in seen:
-                if len(seen) >= cap:
-                    return None
-                seen.add(after.state)
-                queue.append((after, d + 1))
-    return -1
+from tests.strategies import any_board, bfs_distance
 
 
 def replays_to_win(board: Board, moves: list) -> bool:

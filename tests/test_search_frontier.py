@@ -24,9 +24,8 @@ from rushhour.search.frontier import frontier, frontier_wanted
 from rushhour.search.native_spec import SPEC_VERSION, NativeSpec, compatible
 from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import BITS, Tables
-from tests.strategies import random_board, random_walk
-from tests.test_search_core import boards_of_every_kind
-from tests.test_search_native import DATA
+from tests.boards import DATA
+from tests.strategies import boards_of_every_kind, random_board, random_walk
 
 needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
 
@@ -66,7 +65,7 @@ def test_same_lengths_as_breadth_first_on_boards_of_every_kind(metric: str) -> N
 
 @needs_native
 def test_same_lengths_as_the_reference_slice() -> None:
-    for line in DATA.read_text().splitlines()[:150]:
+    for line in (DATA / "fogleman_slice_solve.txt").read_text().splitlines()[:150]:
         board, meta = fogleman.parse_line(line)
         tables = Tables(board.layout)
         found = frontier(tables, tables.pack(board.state), Limits())
@@ -78,7 +77,7 @@ def test_same_lengths_as_the_reference_slice() -> None:
 @needs_native
 def test_a_stopped_search_reports_a_proven_lower_bound() -> None:
     checked = 0
-    for line in DATA.read_text().splitlines()[:60]:
+    for line in (DATA / "fogleman_slice_solve.txt").read_text().splitlines()[:60]:
         board, meta = fogleman.parse_line(line)
         tables = Tables(board.layout)
         start = tables.pack(board.state)

@@ -15,8 +15,7 @@ from rushhour.logic.sat import _interruptible
 from rushhour.search import solve, verify
 from rushhour.search.shorten import _Rules, eliminate, shorten, steps_of
 from rushhour.search.tables import tables_for
-from tests.test_oracle import random_board
-from tests.test_planner import bfs_distance
+from tests.strategies import any_board, bfs_distance
 
 # the crowd9-04 board of bench/large/boards9.txt (optimal length 20, proved by bfs)
 CROWD9 = """\
@@ -36,7 +35,7 @@ def solvable_cases(seed: int, count: int) -> Iterator[tuple[Board, str, int]]:
     """(board, metric, optimal length) of random small boards of every kind that BFS solves."""
     rng = random.Random(seed)
     for _ in range(count):
-        board = random_board(rng, min_side=4, max_side=6)
+        board = any_board(rng, min_side=4, max_side=6)
         for metric in ("moves", "steps"):
             want = bfs_distance(board, metric, cap=5000)
             if want is not None and want >= 0:

@@ -38,6 +38,7 @@ from rushhour.board import HORIZONTAL, Board
 from rushhour.errors import BoardError, FormatError, ParseError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.search.bfs import _native, _use_native
+from rushhour.text import plural
 
 LENGTHS = (2, 3)
 GOAL_LENGTH = 2
@@ -222,7 +223,7 @@ def shard_of(job: Job, board: Board) -> Part:
     walls = tuple(sorted(r * n + c for r, c in board.walls))
     lo, hi = job.walls
     if not lo <= len(walls) <= hi:
-        raise EnumerateError(f"the board has {len(walls)} walls; the database has {lo} to {hi}")
+        raise EnumerateError(f"the board has {plural(len(walls), 'wall')}; the database has {lo} to {hi}")
     return Part(
         walls,
         tuple(tuple(length for _, length in sorted(lane)) for lane in rows),

@@ -121,7 +121,8 @@ class Settings:
         if whi > w * h // 4:
             raise ParameterError(f"{{walls}} {whi} is too many for a {w}x{h} board: {w * h // 4} at most")
         if 2 * lo + (trucks[0] if trucks else 0) + wlo > w * h:
-            raise RushHourError(f"{lo} vehicles and {wlo} walls do not fit on a {w}x{h} board: ask for fewer")
+            many = f"{plural(lo, 'vehicle')} and {plural(wlo, 'wall')}"
+            raise RushHourError(f"{many} do not fit on a {w}x{h} board: ask for fewer")
         return self
 
     @property

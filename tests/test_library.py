@@ -163,3 +163,12 @@ def test_library_errors_name_parameters_and_the_command_line_names_options(
         rushhour.generate(0)
     assert main(["generate", "--min-moves", "9", "--max-moves", "3"]) == 2
     assert capsys.readouterr().err == "error: --max-moves 3 is below --min-moves 9: no length fits\n"
+
+
+def test_engine_metric_and_heuristic_names_in_any_case() -> None:
+    board = rushhour.load("classic:1")
+    assert rushhour.solve(board, engine="ASTAR", metric="Steps", heuristic="Blocked").moves == (
+        rushhour.solve(board, engine="astar", metric="steps").moves
+    )
+    with pytest.raises(rushhour.SolverError, match="unknown engine"):
+        rushhour.solve(board, engine="bfs2")

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from rushhour.board import Board, Layout, Move, check_metric
 from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
 from rushhour.logic.sat import INTERRUPTIBLE, Backend, new_backend
+from rushhour.text import plural
 
 __all__ = ["PlanResult", "plan", "relaxed_bound"]
 
@@ -241,8 +242,9 @@ def plan(
                 sat = formula.solver.solve([formula.goal(k)], remaining)
             except LimitReachedError:
                 raise LimitReachedError(
-                    f"time limit of {time_limit:g} s reached: no plan of {bound} moves or fewer exists "
-                    f"(the optimal solution has at least {bound + 1} moves)",
+                    f"time limit of {time_limit:g} s reached: "
+                    f"no plan of {plural(bound, 'move')} or fewer exists "
+                    f"(the optimal solution has at least {plural(bound + 1, 'move')})",
                     explored=solved,
                     lower_bound=bound + 1,
                 ) from None

@@ -19,6 +19,7 @@ from rushhour.numbers import MAX_WHOLE
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MemoryBudget
 from rushhour.search.native_spec import compatible
 from rushhour.search.tables import BITS, ONE, TWO, Tables
+from rushhour.text import plural
 
 BATCH = 512  # the compiled search (_native.c) uses the same batches
 
@@ -151,11 +152,11 @@ def _stopped(limits: Limits, count: int) -> NoReturn:
     limits.check(count)
     if limits.memory is not None:  # the states the memory left holds: see _native_cap
         raise LimitReachedError(
-            f"stopped at the memory limit of {limits.memory.describe()} after {count:,} positions "
+            f"stopped at the memory limit of {limits.memory.describe()} after {plural(count, 'position')} "
             "without an answer",
             explored=count,
         )
-    raise LimitReachedError(f"stopped after {count:,} positions without an answer", explored=count)
+    raise LimitReachedError(f"stopped after {plural(count, 'position')} without an answer", explored=count)
 
 
 def _seconds(limits: Limits) -> float:

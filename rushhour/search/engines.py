@@ -16,6 +16,7 @@ from rushhour.search.solution import Solution, moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import improve, random_walk
 from rushhour.search.watch import Progress, Reporter
+from rushhour.text import plural
 
 ENGINES: tuple[str, ...] = ("bfs", "astar", "sat", "random", "improve")
 DEFAULT_SAT_MOVES = 120  # the sat engine's bound on the plan length when none is given
@@ -88,8 +89,8 @@ def _sat(req: _Request) -> Outcome:
     result = plan(req.board, metric=req.metric, max_moves=bound, time_limit=req.time_limit)
     if result.moves is None:
         raise LimitReachedError(
-            f"no plan of {bound} moves or fewer (the SAT planner proves lengths, not unsolvability: "
-            "the bfs engine can prove a board unsolvable)",
+            f"no plan of {plural(bound, 'move')} or fewer (the SAT planner proves lengths, "
+            "not unsolvability: the bfs engine can prove a board unsolvable)",
             lower_bound=result.bound + 1,
         )
     # for this engine "explored" counts the plan lengths tried (0 to k), not positions
@@ -130,7 +131,9 @@ def solve(
     the search runs (see :mod:`rushhour.search.watch`).
     """
     began = time.perf_counter()
-    check_metric(metric)
+    # names are matched without regard to case: "BFS", "Steps"
+    engine, metric, heuristic = (n.lower() if isinstance(n, str) else n for n in (engine, metric, heuristic))
+    metric = check_metric(metric)
     run = _ENGINES.get(engine)
     if run is None:
         raise SolverError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")

@@ -153,6 +153,19 @@ def test_generate_prints_one_document_per_puzzle(capsys: pytest.CaptureFixture[s
     assert out.read_text().count("# name: puzzle-0") == 2
 
 
+def test_enumerate_prints_one_document_per_database_line(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("enumerate", "--size", "4x4", "--workers", "1", "-q")
+    assert main(list(argv)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    made = documents(capsys, *argv, "--json", "--distances")
+    assert len(made) == len(lines) > 10
+    for line, d in zip(lines, made, strict=True):
+        moves, board, cluster = line.split()
+        assert (d["moves"], d["board"]["text"], d["cluster"]) == (int(moves), board, int(cluster))
+        assert sum(d["distances"]) == d["cluster"] and len(d["distances"]) == d["moves"] + 1
+        assert Board.from_text(board).width == 4
+
+
 def test_levels_is_one_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     document = one(capsys, "levels", "--json")

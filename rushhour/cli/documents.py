@@ -28,6 +28,7 @@ SCHEMAS = (
     "explain",
     "encoding",
     "theorems",
+    "enumerate",
 )
 
 

@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from rushhour.cli import generate as generate_options
 from rushhour.cli.core import examples, option_jobs, refuse_given
+from rushhour.cli.documents import emit
 from rushhour.enumerate import (
     MAX_SIDE,
     MIN_SIDE,
@@ -18,6 +19,7 @@ from rushhour.enumerate import (
     Progress,
     board_of,
     build,
+    read_line,
     shard_of,
 )
 from rushhour.numbers import whole_or_none
@@ -90,6 +92,12 @@ def register(sub: Any) -> None:
         "to start one with --workers workers (needs Dask distributed: the cluster extra)",
     )
     p.add_argument("--shard-of", metavar="BOARD", help="run only the shard holding BOARD (a fogleman board)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one rushhour.enumerate document per puzzle (JSON Lines; with --out the database "
+        "is written there too)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr")
     p.set_defaults(func=cmd_enumerate)
 
@@ -163,12 +171,24 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
             print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     reporter.end()
-    if args.out is None:
+    if args.json:
+        for line in lines:
+            emit("enumerate", puzzle_body(size, line))
+    elif args.out is None:
         sys.stdout.write("".join(f"{line}\n" for line in lines))
         sys.stdout.flush()
     if not args.quiet:
         _summary(job, lines, stats, time.perf_counter() - started, args.out)
     return EXIT_OK
+
+
+def puzzle_body(size: int, line: str) -> dict[str, Any]:
+    """The ``rushhour.enumerate`` document of one database line (docs/json.md)."""
+    moves, board, cluster = read_line(line)
+    fields = line.split()
+    distances = [int(n) for n in fields[3].split(",")] if len(fields) > 3 else None
+    ref = {"text": board, "format": "fogleman", "width": size, "height": size, "name": None, "source": None}
+    return {"moves": moves, "board": ref, "cluster": cluster, "distances": distances}
 
 
 def _summary(job: Job, lines: list[str], stats: PartStats, seconds: float, out: str | None) -> None:

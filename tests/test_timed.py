@@ -325,7 +325,7 @@ def test_bad_durations_and_hands() -> None:
         with pytest.raises(SolverError):
             seconds(bad)
     for bad in ("3", "3,5,7", "3,", "x,5", "3;5"):
-        with pytest.raises(SolverError, match="hand"):
+        with pytest.raises(RushHourError, match="hand"):
             parse_hands(bad)
     with pytest.raises(SolverError, match="handover"):
         TimeModel.two_hands((3, 5), handover="loose")

@@ -379,8 +379,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(stats.summary(), file=sys.stderr)
         print(f"seed {seed}: {command_line(settings, count)}", file=sys.stderr)
     if status == EXIT_OK and stats.made < count:
+        why = stats.stopped
+        if args.max_tries is not None and stats.tries >= args.max_tries:
+            why = f"reached --max-tries {args.max_tries}"
+        elif args.time_limit is not None and why and "time limit" in why:
+            why = f"reached --time-limit {args.time_limit:g} s"
         print(
-            f"only {stats.made} of {count} puzzles made ({stats.stopped}): try a wider "
+            f"only {stats.made} of {count} puzzles made ({why}): try a wider "
             "--min-moves/--max-moves range, other --vehicles, or more --max-tries",
             file=sys.stderr,
         )

@@ -223,7 +223,8 @@ def shard_of(job: Job, board: Board) -> Part:
     walls = tuple(sorted(r * n + c for r, c in board.walls))
     lo, hi = job.walls
     if not lo <= len(walls) <= hi:
-        raise EnumerateError(f"the board has {plural(len(walls), 'wall')}; the database has {lo} to {hi}")
+        has = plural(len(walls), "wall")
+        raise EnumerateError(f"the board has {has}; the database has {lo} to {hi} walls")
     return Part(
         walls,
         tuple(tuple(length for _, length in sorted(lane)) for lane in rows),

@@ -21,7 +21,7 @@ from rushhour.formats.grid import parse_grid
 from rushhour.search import bfs, solve
 from rushhour.search.bfs import Limits, native_available, reachable, shortest_python
 from rushhour.search.frontier import frontier, frontier_wanted
-from rushhour.search.native_spec import SPEC_VERSION, NativeSpec, compatible
+from rushhour.search.native_spec import CONSTANTS, SPEC_VERSION, NativeSpec, compatible
 from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import BITS, Tables
 from tests.boards import DATA
@@ -179,11 +179,14 @@ def test_vehicles_that_cannot_matter_are_left_unmoved() -> None:
 @needs_native
 def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> None:
     module = bfs._native
-    assert compatible(module, {"BATCH": bfs.BATCH, "KEY_FIELD_BITS": BITS})
+    assert compatible(module)
     assert NativeSpec._fields == module.SPEC_FIELDS
+    assert (module.BATCH, module.KEY_FIELD_BITS) == (bfs.BATCH, BITS)
+    assert set(CONSTANTS) == {"SPEC_VERSION", "BATCH", "KEY_FIELD_BITS", "NEAR_NONE", "NEAR_ONE", "NEAR_TWO", "NEAR_MAYBE"}
     stale = types.ModuleType("stale")
     stale.__dict__.update(vars(module))
     stale.SPEC_VERSION = SPEC_VERSION + 1  # type: ignore[attr-defined]
-    assert not compatible(stale, {"BATCH": bfs.BATCH})
+    assert not compatible(stale)
     stale.SPEC_VERSION = SPEC_VERSION  # type: ignore[attr-defined]
-    assert not compatible(stale, {"BATCH": bfs.BATCH + 1})
+    stale.BATCH = bfs.BATCH + 1  # type: ignore[attr-defined]
+    assert not compatible(stale)

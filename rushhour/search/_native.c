@@ -187,7 +187,7 @@ static int one_move(const Spec *s, const unsigned char *grid, int goal_offset) {
 /* What the goal's offset and the occupancy of its lane say about a win (Tables.near_win): kind ONE
  * (a: the goal's winning offset), TWO (the goal slides to a, then wins at b), MAYBE (cells: the lane
  * positions that, once free, let the goal win) or 0.  Memoised on the goal's offset and lane. */
-enum { NONE = 0, ONE = 1, TWO = 2, MAYBE = 3 };
+enum { NONE = NEAR_NONE, ONE = NEAR_ONE, TWO = NEAR_TWO, MAYBE = NEAR_MAYBE };
 typedef struct {
     unsigned char known, kind, a, b;
     uint32_t cells;
@@ -710,12 +710,17 @@ PyMODINIT_FUNC PyInit__native(void) {
                  PyModule_AddIntConstant(m, "ENUM_MAX_SIDE", ENUM_MAX_SIDE) < 0 ||
                  PyModule_AddIntConstant(m, "ENUM_MAX_VEHICLES", ENUM_MAX_VEHICLES) < 0;
     Py_XDECREF(fields); /* the module holds its own reference */
-    /* the searches' record and the constants shared with the Python search, written once, here */
+    /* the searches' record, and the constants shared with the Python search (rushhour/search/contract.py)
+     * exported back so that Python can check them */
     PyObject *spec_fields = failed ? NULL : Py_BuildValue("(ssssssssss)", SPEC_FIELDS);
     failed = failed || !spec_fields || PyModule_AddObjectRef(m, "SPEC_FIELDS", spec_fields) < 0 ||
              PyModule_AddIntConstant(m, "SPEC_VERSION", SPEC_VERSION) < 0 ||
              PyModule_AddIntConstant(m, "BATCH", BATCH) < 0 ||
-             PyModule_AddIntConstant(m, "KEY_FIELD_BITS", KEY_FIELD_BITS) < 0;
+             PyModule_AddIntConstant(m, "KEY_FIELD_BITS", KEY_FIELD_BITS) < 0 ||
+             PyModule_AddIntConstant(m, "NEAR_NONE", NEAR_NONE) < 0 ||
+             PyModule_AddIntConstant(m, "NEAR_ONE", NEAR_ONE) < 0 ||
+             PyModule_AddIntConstant(m, "NEAR_TWO", NEAR_TWO) < 0 ||
+             PyModule_AddIntConstant(m, "NEAR_MAYBE", NEAR_MAYBE) < 0;
     Py_XDECREF(spec_fields);
     if (failed) {
         Py_DECREF(m);

@@ -6,15 +6,16 @@
 #include <Python.h>
 #include <stdint.h>
 
+/* SPEC_VERSION, BATCH, KEY_FIELD_BITS and NEAR_* are defined once, in rushhour/search/contract.py:
+ * setup.py passes them to the compiler; the module exports them and Python compares them at import. */
+#if !defined(SPEC_VERSION) || !defined(BATCH) || !defined(KEY_FIELD_BITS) || !defined(NEAR_MAYBE)
+#error "build through setup.py: the shared constants come from rushhour/search/contract.py"
+#endif
 /* The record the searches read (rushhour.search.native_spec.NativeSpec), field by field in this order;
  * the module exports the version and the names, and Python compares them at import. */
-#define SPEC_VERSION 1
 #define SPEC_FIELDS "width", "height", "wrap", "steps", "goal", "won_offsets", "walls", "vehicles", "groups", \
                     "two_moves_complete"
 #define SPEC_COUNT 10
-/* constants shared with the Python search (exported, compared at import) */
-#define BATCH 512          /* positions expanded between two checks of the limits (rushhour.search.bfs) */
-#define KEY_FIELD_BITS 4   /* bits of a vehicle's offset in a search key (rushhour.search.tables.BITS) */
 #define WALL 255
 #define MAX_VEHICLES 254
 #define MAX_CELLS 256

@@ -5,6 +5,10 @@ SPEC_VERSION: int
 SPEC_FIELDS: tuple[str, ...]
 BATCH: int
 KEY_FIELD_BITS: int
+NEAR_NONE: int
+NEAR_ONE: int
+NEAR_TWO: int
+NEAR_MAYBE: int
 
 # The compiled breadth-first search (_native.c); see rushhour.search.bfs.
 def shortest(

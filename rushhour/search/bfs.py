@@ -16,19 +16,18 @@ from typing import NoReturn
 
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.numbers import MAX_WHOLE
+from rushhour.search.contract import BATCH  # the compiled searches use the same batches
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MemoryBudget
 from rushhour.search.native_spec import compatible
-from rushhour.search.tables import BITS, ONE, TWO, Tables
+from rushhour.search.tables import ONE, TWO, Tables
 from rushhour.text import plural
-
-BATCH = 512  # the compiled search (_native.c) uses the same batches
 
 try:
     from rushhour.search import _native
 except ImportError:  # built without a C compiler: the Python search does the same work, slower
     _native = None  # type: ignore[assignment]
 # a module built from other sources (another record, other constants) is not used
-if _native is not None and not compatible(_native, {"BATCH": BATCH, "KEY_FIELD_BITS": BITS}):
+if _native is not None and not compatible(_native):
     _native = None  # type: ignore[assignment]
 # RUSHHOUR_NATIVE=0 in the environment keeps to the Python search (see use_native)
 _use_native = [_native is not None and os.environ.get("RUSHHOUR_NATIVE", "1") != "0"]

@@ -1,9 +1,10 @@
 """The compiled searches' contract with Python: the record of a layout they read, and its version.
 
 :class:`NativeSpec` is what ``rushhour.search._native`` (``_native.c``, ``_frontier.c``) reads, field by
-field, in this order; the module exports :data:`SPEC_VERSION`, the field names and the constants it
-shares with the Python search (:data:`SHARED_CONSTANTS`), and :func:`compatible` compares them at import,
-so that a module built from other sources is never used (the Python search is used instead).
+field, in this order; the module exports the field names and the constants it shares with the Python
+search (:mod:`rushhour.search.contract`, defined once there and handed to the compiler by setup.py), and
+:func:`compatible` compares them at import, so that a module built from other sources is never used
+(the Python search is used instead).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from types import ModuleType
 from typing import NamedTuple
 
-SPEC_VERSION = 1
+from rushhour.search import contract
+from rushhour.search.contract import SPEC_VERSION
 
 
 class NativeVehicle(NamedTuple):
@@ -38,13 +40,17 @@ class NativeSpec(NamedTuple):
     two_moves_complete: bool  # whether the two-move test sees every win in two moves
 
 
-def compatible(module: ModuleType, constants: dict[str, int]) -> bool:
-    """Whether a built module reads this record and agrees on ``constants`` (name to value)."""
-    return (
-        getattr(module, "SPEC_VERSION", None) == SPEC_VERSION
-        and getattr(module, "SPEC_FIELDS", None) == NativeSpec._fields
-        and all(getattr(module, name, None) == value for name, value in constants.items())
+#: the shared constants by name (every whole number of :mod:`rushhour.search.contract`)
+CONSTANTS: dict[str, int] = {
+    name: value for name, value in vars(contract).items() if name.isupper() and isinstance(value, int)
+}
+
+
+def compatible(module: ModuleType) -> bool:
+    """Whether a built module reads this record and agrees on every shared constant."""
+    return getattr(module, "SPEC_FIELDS", None) == NativeSpec._fields and all(
+        getattr(module, name, None) == value for name, value in CONSTANTS.items()
     )
 
 
-__all__ = ["SPEC_VERSION", "NativeSpec", "NativeVehicle", "compatible"]
+__all__ = ["CONSTANTS", "SPEC_VERSION", "NativeSpec", "NativeVehicle", "compatible"]

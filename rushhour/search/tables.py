@@ -29,9 +29,10 @@ from functools import lru_cache, partial
 from typing import Generic, NamedTuple, TypeVar, cast
 
 from rushhour.board import HORIZONTAL, Board, Layout, check_metric
+from rushhour.search.contract import KEY_FIELD_BITS, NEAR_MAYBE, NEAR_ONE, NEAR_TWO
 from rushhour.search.native_spec import NativeSpec, NativeVehicle
 
-BITS = 4
+BITS = KEY_FIELD_BITS
 FIELD = (1 << BITS) - 1
 
 Slides = tuple[int, ...]
@@ -180,7 +181,8 @@ def vehicle_slides(spec: VehicleSpec) -> Callable[[int], Slides]:
 
 # What the goal's key (its offset and the occupancy of its lane) says about a win within two moves:
 Near = tuple[int, ...]
-ONE, TWO, MAYBE = 1, 2, 3  # (ONE, slide), (TWO, slide, slide), (MAYBE, cell, cell, ...)
+# (ONE, slide), (TWO, slide, slide), (MAYBE, cell, cell, ...)
+ONE, TWO, MAYBE = NEAR_ONE, NEAR_TWO, NEAR_MAYBE
 
 
 def _winning(goal: Memo[Slides], shift: int, won: tuple[int, ...]) -> Callable[[int], Slides]:

@@ -1,0 +1,21 @@
+"""The numbers the Python search and the compiled one (``rushhour.search._native``) share, defined here
+once.
+
+setup.py reads this file (without importing the package) and hands every constant below to the C
+compiler as a macro of the same name; the C sources define none of them.  The built module exports
+them back, and :func:`rushhour.search.native_spec.compatible` refuses, at import, a module built with
+other numbers (the Python search is then used).  Only whole-number assignments belong here.
+"""
+
+#: the version of the record the compiled searches read (:class:`~rushhour.search.native_spec.NativeSpec`)
+SPEC_VERSION = 1
+#: positions expanded between two checks of the limits (time, positions, memory, Ctrl-C)
+BATCH = 512
+#: bits of one vehicle's offset in a search key (:data:`rushhour.search.tables.BITS`)
+KEY_FIELD_BITS = 4
+#: what the two-moves-from-a-win table holds for a goal key: nothing, one winning slide, two slides
+#: of the goal, or the lane cells that would each, once free, let the goal win
+NEAR_NONE = 0
+NEAR_ONE = 1
+NEAR_TWO = 2
+NEAR_MAYBE = 3

@@ -16,8 +16,8 @@ docs/library.md is the guide.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from rushhour.board import Board
 from rushhour.errors import FormatError, ParseError, RushHourError
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from rushhour.enumerate import PartStats
     from rushhour.generator import Puzzle
     from rushhour.search import Analysis, Solution
+    from rushhour.search.watch import Progress
 
 #: the formats :meth:`Board.from_text` reads and :meth:`Board.to_text` writes
 TEXT_FORMATS = ("grid", "fogleman", "csv", "json", "rows")
@@ -157,6 +158,8 @@ def solve(
     seed: int | None = None,
     heuristic: str = "blocked",
     max_moves: int | None = None,
+    max_memory: int | Literal["auto"] | None = "auto",
+    progress: Callable[[Progress], None] | None = None,
 ) -> Solution:
     """Solve ``board`` (a :class:`Board`, or a name for :func:`load`); the answer is replayed by the
     reference rules before it is returned.
@@ -165,7 +168,10 @@ def solve(
     ``max_moves``), ``random`` or ``improve`` (``seed``); ``metric`` ``moves`` (slide any distance)
     or ``steps`` (one cell).  An unsolvable board gives ``solved`` False with ``optimal`` True.  A
     search stopped by ``max_states`` or ``time_limit`` raises
-    :class:`~rushhour.errors.LimitReachedError` (with ``explored``, ``lower_bound`` and ``best``).
+    :class:`~rushhour.errors.LimitReachedError` (with ``explored``, ``lower_bound`` and ``best``);
+    so does a search that grows the process by ``max_memory`` bytes (``"auto"``: half of the memory
+    available when the package was loaded; None: no bound).  ``progress`` is called now and then with
+    a :class:`~rushhour.search.watch.Progress` record while the search runs.
 
     >>> solution = solve("AA.B/...B/CC../....")
     >>> solution.moves, solution.length, solution.steps, solution.optimal
@@ -184,6 +190,8 @@ def solve(
         seed=seed,
         heuristic=heuristic,
         max_moves=max_moves,
+        progress=progress,
+        **({} if max_memory == "auto" else {"max_memory": max_memory}),
     )
 
 

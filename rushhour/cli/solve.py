@@ -161,14 +161,30 @@ def _board_text(board: Board) -> str:
 
 
 class _ProgressLine:
-    """The progress of a long search on stderr: one line rewritten in place on a terminal, plain
-    lines otherwise (asked for with --progress)."""
+    """The progress of a long search on stderr: on a terminal a tqdm bar (the ``progress`` extra) or,
+    without tqdm, one line rewritten in place; plain lines otherwise (asked for with --progress)."""
 
     def __init__(self) -> None:
         self.terminal = sys.stderr.isatty()
         self.shown = False
+        self.bar: Any = None
+        self.tqdm: Any = None
+        if self.terminal:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self.tqdm = tqdm
 
     def __call__(self, record: Progress) -> None:
+        if self.tqdm is not None:
+            if self.bar is None:  # made at the first record, which names the engine and the unit
+                self.bar = self.tqdm(
+                    file=sys.stderr, desc=record.engine, unit=f" {record.what}", unit_scale=True, leave=False
+                )
+            self.bar.set_postfix_str(f"{record.memory / 1024**2:,.0f} MB", refresh=False)
+            self.bar.update(record.count - self.bar.n)
+            return
         if self.terminal:
             sys.stderr.write("\r\x1b[K" + record.describe())
         else:
@@ -177,7 +193,9 @@ class _ProgressLine:
         self.shown = True
 
     def close(self) -> None:
-        if self.shown and self.terminal:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.shown and self.terminal:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
 

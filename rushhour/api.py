@@ -42,11 +42,12 @@ def _rows_text(text: str) -> bool:
 def read_one(text: str, format: str | None = None) -> Board:
     """The one board of ``text`` (see :meth:`Board.from_text`)."""
     from rushhour.formats import parse_text
+    from rushhour.formats.inline import rows_as_grid
 
     if format is not None and format not in TEXT_FORMATS:
         raise RushHourError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
     if format == "rows" or (format is None and _rows_text(text)):
-        text, format = text.strip().replace("/", "\n"), "grid"
+        text, format = rows_as_grid(text), "grid"  # what the screen draws is read as on the command line
     entries = parse_text(text, fmt=format)
     if len(entries) != 1:
         raise ParseError(
@@ -106,10 +107,6 @@ def one_line(board: Board) -> tuple[str, str]:
     return json.dumps(board_to_dict(board), separators=(",", ":")), "json"
 
 
-#: the label :func:`rushhour.levels.resolve_board` gives a board typed on the command line
-INLINE_LABEL = "inline board"
-
-
 def board_ref(board: Board, *, name: str | None = None, source: str | None = None) -> dict[str, Any]:
     """How a JSON document identifies a board: its text on one line (and that text's format), its
     size, and the name and the source (file, ``pack:N``) it came from when known (else null).
@@ -117,6 +114,8 @@ def board_ref(board: Board, *, name: str | None = None, source: str | None = Non
     >>> board_ref(Board.from_text("AA.B/...B/CC../...."), source="inline board")["source"] is None
     True
     """
+    from rushhour.formats.inline import SOURCE as INLINE
+
     text, fmt = one_line(board)
     return {
         "text": text,
@@ -124,7 +123,7 @@ def board_ref(board: Board, *, name: str | None = None, source: str | None = Non
         "width": board.width,
         "height": board.height,
         "name": name or None,
-        "source": None if source in (None, "", INLINE_LABEL) else source,
+        "source": None if source in (None, "", INLINE) else source,
     }
 
 

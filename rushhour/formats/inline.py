@@ -70,6 +70,12 @@ def meant_as_inline(text: str) -> bool:
     return drawn or (foreign <= _TYPOS and any(ch.isupper() for ch in word))
 
 
+def rows_as_grid(text: str) -> str:
+    """Rows joined by ``/`` (spaced as the screen spaces cells, ``#`` and ``*`` as it draws them) as
+    the grid format's lines."""
+    return "\n".join(row.replace(" ", "") for row in text.strip().split("/")).translate(_TABLE)
+
+
 def parse_inline(text: str, source: str = SOURCE) -> Entry:
     """The board of an inline text; :class:`ParseError` naming the row and column of what is wrong."""
     text = text.strip()
@@ -92,7 +98,7 @@ def parse_inline(text: str, source: str = SOURCE) -> Entry:
                 source=source,
             )
     try:
-        (entry,) = parse_text("\n".join(rows).translate(_TABLE), source=source, fmt="grid")
+        (entry,) = parse_text(rows_as_grid(text), source=source, fmt="grid")
     except ParseError as err:  # a text line of the grid is a row here
         where = ", ".join(
             f"{label} {value}" for label, value in (("row", err.line), ("column", err.column)) if value

@@ -185,6 +185,18 @@ option_jobs = _option_count("the number of processes", most=MAX_JOBS)
 option_count_or_zero = _option_count("the number", least=0)
 
 
+def option_range(text: str) -> tuple[int, int]:
+    """argparse type: a count or a range of counts (``3``, ``8-12``)."""
+    lo, dash, hi = text.partition("-")
+    a = whole_or_none(lo)
+    b = whole_or_none(hi) if dash else a
+    if a is None or b is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count or a range like 3 or 8-12")
+    if b < a:
+        raise argparse.ArgumentTypeError(f"{text!r} runs backwards: write the smaller number first")
+    return a, b
+
+
 def option_seconds(text: str) -> float:
     """argparse type: a positive number of seconds (``10``, ``2.5``), at most a year."""
     try:

@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from rushhour.cli import generate as generate_options
-from rushhour.cli.core import examples, option_jobs, refuse_given
+from rushhour.cli.core import examples, option_jobs, option_range, refuse_given
 from rushhour.cli.documents import emit
 from rushhour.enumerate import (
     MAX_SIDE,
@@ -67,7 +67,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--walls",
-        type=generate_options._range,
+        type=option_range,
         default=(0, 0),
         metavar="A-B",
         help="walls per layout (default 0)",

@@ -11,7 +11,7 @@ import sys
 from typing import Any, TextIO
 
 from rushhour.api import board_ref
-from rushhour.cli.core import examples, option_count, option_jobs, option_seconds, refuse_given
+from rushhour.cli.core import examples, option_count, option_jobs, option_range, option_seconds, refuse_given
 from rushhour.cli.documents import emit
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
@@ -53,17 +53,6 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _range(text: str) -> tuple[int, int]:
-    lo, dash, hi = text.partition("-")
-    a = whole_or_none(lo)
-    b = whole_or_none(hi) if dash else a
-    if a is None or b is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a count or a range like 3 or 8-12")
-    if b < a:
-        raise argparse.ArgumentTypeError(f"{text!r} runs backwards: write the smaller number first")
-    return a, b
-
-
 def _seed(text: str) -> int:
     seed = whole_or_none(text)
     if seed is None:
@@ -92,10 +81,17 @@ def register(sub: Any) -> None:
     p.add_argument("--min-moves", type=option_count, default=10, metavar="M", help="shortest (default 10)")
     p.add_argument("--max-moves", type=option_count, metavar="M", help="longest optimal solution kept")
     p.add_argument(
-        "--vehicles", type=_range, metavar="A-B", help="vehicles per puzzle, the red car included (6x6: 8-14)"
+        "--vehicles",
+        type=option_range,
+        metavar="A-B",
+        help="vehicles per puzzle, the red car included (6x6: 8-14)",
     )
-    p.add_argument("--trucks", type=_range, metavar="K", help="trucks (length 3) per puzzle, or a range")
-    p.add_argument("--walls", type=_range, default=(0, 0), metavar="K", help="walls per puzzle (default 0)")
+    p.add_argument(
+        "--trucks", type=option_range, metavar="K", help="trucks (length 3) per puzzle, or a range"
+    )
+    p.add_argument(
+        "--walls", type=option_range, default=(0, 0), metavar="K", help="walls per puzzle (default 0)"
+    )
     p.add_argument("--seed", type=_seed, metavar="S", help="random seed (default: a fresh one, reported)")
     p.add_argument(
         "--method",

@@ -209,6 +209,7 @@ def test_write_board_dispatch_and_refusals() -> None:
     ("text", "fragment"),
     [
         ("AA.\n..\n...", "line 2: row has 2 cells but the first row has 3"),
+        ("AA.\n.\n...", "line 2: row has 1 cell but the first row has 3"),
         ("AA.\n.?.\n...", "line 2, column 2: unknown character '?'"),
         ("AA.\n.B.\n...", "line 2, column 2: vehicle B has a single cell"),
         ("AAB\n..B\n.BB", "vehicle B is not a straight line"),

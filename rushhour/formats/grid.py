@@ -29,6 +29,7 @@ from rushhour.formats.cells import (
     vehicles_from_grid,
 )
 from rushhour.numbers import NumberError, whole, whole_or_none
+from rushhour.text import plural
 
 STRUCTURAL = ("goal", "exit", "wrap", "target", "legend")
 _KNOWN = EMPTY_CHARS | WALL_CHARS | set(VEHICLE_CHARS)
@@ -200,7 +201,8 @@ def _record(
                 )
         if len(row) != width:
             raise ParseError(
-                f"row has {len(row)} cells but the first row has {width}: rows must be equally long",
+                f"row has {plural(len(row), 'cell')} but the first row has {width}: "
+                "rows must be equally long",
                 source=source,
                 line=number,
             )

@@ -24,6 +24,7 @@ from rushhour.errors import ParseError
 from rushhour.formats import Entry, parse_text
 from rushhour.formats.cells import EMPTY_CHARS, VEHICLE_CHARS, WALL_CHARS
 from rushhour.formats.fogleman import looks_like_fogleman, parse_line
+from rushhour.text import plural
 
 SOURCE = "inline board"
 #: what the screen draws in a cell, as the grid format writes it
@@ -94,7 +95,8 @@ def parse_inline(text: str, source: str = SOURCE) -> Entry:
                 )
         if len(row) != len(rows[0]):
             raise ParseError(
-                f"row {r} has {len(row)} cells but row 1 has {len(rows[0])}: rows must be equally long",
+                f"row {r} has {plural(len(row), 'cell')} but row 1 has {len(rows[0])}: "
+                "rows must be equally long",
                 source=source,
             )
     try:

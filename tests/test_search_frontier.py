@@ -4,6 +4,7 @@ rules, and a stopped search's lower bound never above the optimum."""
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 import subprocess
@@ -104,14 +105,17 @@ def test_the_bfs_engine_uses_it_on_boards_larger_than_six_by_six() -> None:
     assert solution.optimal and solution.length == _length(want[0])
 
 
-# A crowded 9x9 board (30 vehicles) whose search takes seconds: 11 moves, about 4.6 million positions.
+# A crowded 9x9 board (30 vehicles): 11 moves, 4,853,023 positions in one pass (seconds), 82,370 over
+# the bounded passes.
 CROWDED9 = Path(__file__).parent / "data" / "crowded9.txt"
+# A 12x12 board of 40 vehicles with no solution of 12 moves or fewer: its search takes minutes.
+OPEN12 = Path(__file__).parent / "data" / "open12.txt"
 
 
 @needs_native
 @pytest.mark.parametrize("command", ["solve", "analyze"])
 def test_ctrl_c_stops_the_compiled_searches_with_status_130(command: str) -> None:
-    board = CROWDED9
+    board = OPEN12 if command == "solve" else CROWDED9
     child = subprocess.Popen(
         [sys.executable, "-m", "rushhour", command, str(board), "--max-memory", "4000"],
         stdout=subprocess.PIPE,
@@ -128,22 +132,21 @@ def test_ctrl_c_stops_the_compiled_searches_with_status_130(command: str) -> Non
 @needs_native
 def test_a_stopped_solve_prints_its_lower_bound() -> None:
     board = CROWDED9
-    done = subprocess.run(
-        [sys.executable, "-m", "rushhour", "solve", str(board), "--max-states", "200000"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    command = [sys.executable, "-m", "rushhour", "solve", str(board), "--max-states", "20000"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 3
     lines = done.stderr.splitlines()
     assert len(lines) == 3 and lines[0].startswith("stopped after 2")
-    # the optimum is 11: a bound is proven from the completed layers, and never above it
+    # the optimum is 11: a bound is proven by the bounded passes, and never above it
     proven = lines[1].removeprefix("Proven: no solution is shorter than ").removesuffix(" moves.")
     assert 2 <= int(proven) <= 11
-    # and the best solution found so far, which the rules replay to a win
-    count, moves = lines[2].removeprefix("Best found: ").split(" moves: ")
-    found = [Move.parse(m) for m in moves.split()]
-    assert len(found) == int(count) >= 11
+    # and the best solution found so far: its first moves on stderr, all of them in the JSON document
+    count, shown = lines[2].removeprefix("Best found: ").split(" moves: ")
+    assert int(count) >= 11
+    assert shown.endswith(f" ... ({int(count) - 20:,} more: --json lists them all)") or int(count) <= 20
+    document = json.loads(subprocess.run(command + ["--json"], capture_output=True, text=True, timeout=60).stdout)
+    found = [Move.parse(m) for m in document["best"]]
+    assert len(found) == int(count) and shown.split(" ...")[0].split() == document["best"][:20]
     verify(read_file(str(CROWDED9))[0].board, found)
 
 
@@ -190,3 +193,67 @@ def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> N
     stale.SPEC_VERSION = SPEC_VERSION  # type: ignore[attr-defined]
     stale.BATCH = bfs.BATCH + 1  # type: ignore[attr-defined]
     assert not compatible(stale)
+
+
+def _one_pass(tables: Tables, start: int, bound: int) -> tuple[int, int | None, int]:
+    """(status, length or None, pruned) of one pass of the compiled frontier search with this bound."""
+    native = bfs._native
+    assert native is not None
+    status, _, path, _, pruned = native.frontier(tables.native_spec(), tables.unpack(start), 0, 0.0, False, bound)
+    return status, None if path is None else len(path) - 1, pruned
+
+
+@needs_native
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_a_pass_with_a_bound_finds_a_shortest_solution_exactly_when_one_fits(metric: str) -> None:
+    """The pass of bound U finds a solution iff the optimum is at most U, and then the optimum itself;
+    a pass that leaves nothing out and ends without a solution means none is reachable."""
+    checked = 0
+    for board in boards_of_every_kind(47 if metric == "moves" else 53, 160, dense=True):
+        if board.wrap:
+            continue
+        tables = Tables(board.layout, metric)
+        start = tables.pack(board.state)
+        if tables.is_won(start):
+            continue
+        try:
+            want = _length(shortest_python(tables, start, Limits(max_states=20_000))[0])
+        except LimitReachedError:
+            continue
+        if want is None:
+            status, got, pruned = _one_pass(tables, start, 1000)
+            assert got is None and not pruned, board
+            continue
+        for bound in range(1, want + 3):
+            status, got, pruned = _one_pass(tables, start, bound)
+            if bound < want:
+                assert got is None and status in (0, 3) and pruned, (board, bound)
+            else:
+                assert got == want, (board, bound)
+        checked += 1
+    assert checked >= 30
+
+
+@needs_native
+def test_the_passes_and_one_pass_agree_and_the_passes_store_far_less_on_a_crowded_board() -> None:
+    board = read_file(str(CROWDED9))[0].board
+    tables = Tables(board.layout)
+    start = tables.pack(board.state)
+    passes = frontier(tables, start, Limits())
+    single = frontier(tables, start, Limits(), bounded=False)
+    assert passes is not None and single is not None and passes[0] is not None and single[0] is not None
+    assert len(passes[0]) - 1 == len(single[0]) - 1 == 11
+    verify(board, moves_of_path(tables, passes[0]))
+    assert passes[1] * 20 < single[1]  # 82,370 against 4,853,023
+    # the pass of bound 10 proves that no solution has 10 moves or fewer
+    assert _one_pass(tables, start, 10)[:2] == (0, None)
+
+
+@needs_native
+def test_a_search_stopped_during_the_passes_reports_the_bound_they_proved() -> None:
+    board = read_file(str(OPEN12))[0].board
+    tables = Tables(board.layout)
+    with pytest.raises(LimitReachedError) as stopped:
+        frontier(tables, tables.pack(board.state), Limits(max_states=400_000))
+    # the passes of bounds up to 10 end within 330,000 positions, each proving its bound
+    assert stopped.value.lower_bound is not None and 11 <= stopped.value.lower_bound <= 13

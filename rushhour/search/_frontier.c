@@ -21,13 +21,24 @@
  * k - 1 found by binary search.  A stopped search reports d + 2 as a proven lower bound when layer d
  * was complete.
  *
- * frontier(spec, start, max_states, seconds, every=False) -> (status, explored, path or None, lower_bound)
+ * Bound.  With ``bound`` > 0 the search looks only for solutions of at most that many moves: a position
+ * reached at depth g is kept when g plus a lower bound on its remaining moves (blockers(), below) is at
+ * most ``bound``.  Every position of a solution of at most ``bound`` moves passes that test (the lower
+ * bound never exceeds its true distance), so such a solution is still found, at the same depth; and
+ * leaving positions out keeps "a successor lies in layer d - 1, d or d + 1" true (a position left out
+ * is left out wherever it is reached later, with a larger depth), so the layers stay exact.  The
+ * caller raises the bound until a solution is found (docs/solvers.md, "The bounded passes").
+ *
+ * frontier(spec, start, max_states, seconds, every=False, bound=0)
+ *     -> (status, explored, path or None, lower_bound, pruned)
  *   status 1: path (offset tuples, start first, ending with a won position); 0: no won position is
- *   reachable (explored: the reachable set); 3: none is reachable, found with the vehicles that cannot
- *   matter left unmoved (explored counts fewer positions than the reachable set: ask again with
- *   ``every`` to move every vehicle); 2: max_states or the time limit stopped it; -1: the board is not
- *   supported (see above).  KeyboardInterrupt (or any signal handler's error) is let through
- *   between batches.
+ *   reachable (explored: the reachable set), or with ``pruned`` none within the bound; 3: none is
+ *   reachable, found with the vehicles that cannot matter left unmoved (explored counts fewer positions
+ *   than the reachable set: ask again with ``every`` to move every vehicle); 2: max_states or the time
+ *   limit stopped it; -1: the board is not supported (see above).  ``pruned``: whether the bound left
+ *   out a position from which a won position may be reachable (with a bound, positions whose goal can
+ *   never get past a wall or a vehicle of its own lane are left out too, silently: none is).  KeyboardInterrupt (or any signal handler's error) is let through between
+ *   batches.
  */
 #include "_native.h"
 #include <stdlib.h>
@@ -49,6 +60,7 @@ typedef struct {
     /* the goal's lane: the cells of each vehicle on it at each offset (bit p: position p along it) */
     uint32_t gmask[MAX_VEHICLES][MAX_OFFSETS];
     unsigned char touches[MAX_VEHICLES];
+    unsigned char same[MAX_VEHICLES];       /* touches the goal's lane along it (a vehicle of that lane) */
     /* the vehicles that can matter (see relevance()); the others are never moved */
     unsigned char relevant[MAX_VEHICLES];
     uint32_t gwalls;
@@ -199,6 +211,7 @@ static int ranks_init(const Spec *s, const unsigned char *start, Ranks *r) {
             }
             r->gmask[v][o] = m;
             if (m) r->touches[v] = 1;
+            if (m && s->horizontal[v] == s->horizontal[g]) r->same[v] = 1;
         }
     }
     return 1;
@@ -249,6 +262,85 @@ static int win_in_one(const Spec *s, int go, uint32_t occ) {
     for (int d = 1; d <= room && !(occ & (1u << (go + length - 1 + d))); d++)
         if (s->won[go + d]) return go + d;
     return -1;
+}
+
+/* A lower bound on the moves left from a position whose goal stands at ``go`` (not won), with the
+ * goal's lane occupied as ``occ`` (walls and vehicles) and ``same`` (the vehicles of the goal's own
+ * lane): for each winning offset, the goal must move once and every vehicle across its way must move
+ * away first, each one cell of the lane (different vehicles, different moves); a way holding a wall or a
+ * vehicle of the goal's own lane can never be cleared.  The smallest over the winning offsets, or
+ * NO_WAY.  (The "blockers" bound of rushhour.search.heuristics, moves metric.) */
+#define NO_WAY 1000
+static int blockers(const Spec *s, int go, uint32_t occ, uint32_t same, uint32_t gwalls) {
+    int g = s->goal, span = s->span[g], length = s->length[g], best = NO_WAY;
+    uint32_t blocked = gwalls | same, across = occ & ~blocked;
+    for (int t = 0; t + length <= span; t++) {
+        if (!s->won[t] || t == go) continue;
+        uint32_t way = t > go ? (((uint32_t)1 << (t - go)) - 1) << (go + length)
+                              : (((uint32_t)1 << (go - t)) - 1) << t;
+        if (way & blocked) continue;
+        int count = 1 + __builtin_popcount(across & way);
+        if (count < best) best = count;
+    }
+    return best;
+}
+
+/* Whether vehicle ``b``, across the goal's lane at the goal-lane cell ``cell``, is boxed in: on each
+ * side, the cells it must slide across to leave that cell run off the board, hold a wall, or hold a
+ * vehicle that is neither the goal nor one of the vehicles across the goal's way (``across``: their
+ * numbers plus one, as in the grid). */
+static int boxed(const Spec *s, const unsigned char *grid, const unsigned char *state, int b, int cell,
+                 const unsigned char *across) {
+    const int *lane = s->lane[b] + 16;
+    int span = s->span[b], length = s->length[b], o = state[b], q = 0;
+    while (q < span && lane[q] != cell) q++;
+    for (int side = 0; side < 2; side++) {
+        /* toward lower positions: to offset q - length; toward higher: to offset q + 1 */
+        int from = side ? o + length : q - length, to = side ? q + length : o - 1, clear = 1;
+        if (from < 0 || to >= span) continue;
+        for (int p = from; p <= to && clear; p++) {
+            unsigned char x = grid[lane[p]];
+            if (x == WALL || (x && x != s->goal + 1 && !across[x])) clear = 0;
+        }
+        if (clear) return 0;
+    }
+    return 1;
+}
+
+/* The "blocked" bound of rushhour.search.heuristics (moves metric): blockers(), plus one when a vehicle
+ * across the goal's way is boxed in (then a vehicle counted nowhere else must move first). */
+static int blocked(const Spec *s, const Ranks *r, const unsigned char *grid, const unsigned char *state,
+                   uint32_t occ, uint32_t same) {
+    int g = s->goal, span = s->span[g], length = s->length[g], go = state[g], best = NO_WAY;
+    const int *lane = s->lane[g] + 16;
+    uint32_t walled = r->gwalls | same;
+    unsigned char across[MAX_VEHICLES + 2];
+    for (int t = 0; t + length <= span; t++) {
+        if (!s->won[t] || t == go) continue;
+        uint32_t way = t > go ? (((uint32_t)1 << (t - go)) - 1) << (go + length)
+                              : (((uint32_t)1 << (go - t)) - 1) << t;
+        if (way & walled) continue;
+        int count = 1 + __builtin_popcount(occ & way);
+        if (count >= best) continue;
+        memset(across, 0, (size_t)s->n + 2);
+        for (uint32_t m = occ & way; m; m &= m - 1) across[grid[lane[__builtin_ctz(m)]]] = 1;
+        for (uint32_t m = occ & way; m; m &= m - 1) {
+            int cell = lane[__builtin_ctz(m)];
+            if (boxed(s, grid, state, grid[cell] - 1, cell, across)) {
+                count++;
+                break;
+            }
+        }
+        if (count < best) best = count;
+    }
+    return best;
+}
+
+static uint32_t same_lane(const Ranks *r, const Spec *s, const unsigned char *state) {
+    uint32_t same = 0;
+    for (int v = 0; v < s->n; v++)
+        if (r->same[v]) same |= r->gmask[v][state[v]];
+    return same;
 }
 
 /* ---------------------------------------------------------------- sorted arrays of keys */
@@ -462,6 +554,7 @@ typedef struct {
     unsigned char t[MAX_VEHICLES];
     int win;                   /* the goal's winning offset from t */
     int lower_bound;
+    int pruned;                /* whether the bound left out any position */
 } Result;
 
 /* The runs of the layer being built from layer cur (prev before it). */
@@ -509,7 +602,8 @@ static int flush(Gather *g, u128 *buffer, size_t *fill, int all) {
 }
 
 /* 1 found, 0 none reachable, 2 a limit, -1 out of memory, -2 a signal */
-static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch *w, Layers *ls, Result *res) {
+static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bound, Watch *w, Layers *ls,
+               Result *res) {
     int n = s->n, moves[32], status = -1;
     unsigned char state[MAX_VEHICLES], grid[MAX_CELLS];
     int shift = 120;  /* the stored keys are spread over all 128 bits (see MIX) */
@@ -519,6 +613,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
     if (!buffer) return -1;
     res->depth = 0;
     res->lower_bound = 0;
+    res->pruned = 0;
     /* the start */
     uint32_t occ = goal_lane(s, r, start);
     int win = win_in_one(s, start[s->goal], occ);
@@ -530,6 +625,14 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
         goto done;
     }
     res->lower_bound = 2;
+    if (bound) {
+        int h = blockers(s, start[s->goal], occ, same_lane(r, s, start), r->gwalls);
+        if (h > bound) {
+            status = 0;  /* no solution within the bound, or none at all */
+            res->pruned = h < NO_WAY;
+            goto done;
+        }
+    }
     ls->cap = 64;
     ls->layers = malloc(ls->cap * sizeof(Run));
     if (!ls->layers) goto done;
@@ -557,14 +660,36 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
             state_of_key(r, key, state);
             fill_grid(s, state, grid);
             occ = goal_lane(s, r, state);
+            /* with a bound: a successor is kept when its depth plus its lower bound is within it */
+            uint32_t same = bound ? same_lane(r, s, state) : 0;
+            int room = bound ? bound - (int)d - 1 : NO_WAY, here = NO_WAY;
+            if (bound) {
+                here = blockers(s, state[s->goal], occ, same, r->gwalls);
+                /* a position whose stronger bound already exceeds the bound is not expanded */
+                if (here <= room + 1) {
+                    int h = blocked(s, r, grid, state, occ, same);
+                    if (h > room + 1) {
+                        res->pruned |= h < NO_WAY;
+                        goto next;
+                    }
+                }
+            }
             for (int v = 0; v < n; v++) {
                 if (!r->relevant[v]) continue;
                 int offset = state[v], count = slides(s, grid, v, offset, moves);
                 for (int i = 0; i < count; i++) {
                     int to = moves[i];
                     if (v == s->goal || r->touches[v]) {
-                        uint32_t after = v == s->goal ? occ : occ ^ r->gmask[v][offset] ^ r->gmask[v][to];
+                        uint32_t change = v == s->goal ? 0 : r->gmask[v][offset] ^ r->gmask[v][to];
+                        uint32_t after = occ ^ change;
                         int go = v == s->goal ? to : state[s->goal];
+                        if (bound) {
+                            int h = blockers(s, go, after, r->same[v] ? same ^ change : same, r->gwalls);
+                            if (h > room) {
+                                res->pruned |= h < NO_WAY;
+                                continue;
+                            }
+                        }
                         win = win_in_one(s, go, after);
                         if (win >= 0) {
                             memcpy(res->t, state, (size_t)n);
@@ -574,10 +699,15 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, Watch 
                             goto done;
                         }
                     }
+                    else if (here > room) {
+                        res->pruned |= here < NO_WAY;
+                        continue;
+                    }
                     if (fill == chunk && flush(&g, buffer, &fill, 0)) goto done;
                     buffer[fill++] = key - r->term[v][offset] + r->term[v][to];
                 }
             }
+        next:
             if (++since >= CHECK_EVERY) {
                 since = 0;
                 /* the buffer holds duplicates: counted once they are sorted out */
@@ -660,8 +790,9 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
     PyObject *spec_obj, *start_obj;
     long long max_states;
     double seconds;
-    int every = 0;
-    if (!PyArg_ParseTuple(args, "OOLd|p", &spec_obj, &start_obj, &max_states, &seconds, &every)) return NULL;
+    int every = 0, bound = 0;
+    if (!PyArg_ParseTuple(args, "OOLd|pi", &spec_obj, &start_obj, &max_states, &seconds, &every, &bound))
+        return NULL;
     Spec *s = malloc(sizeof(Spec));
     Ranks *r = malloc(sizeof(Ranks));
     PyObject *out = NULL;
@@ -680,7 +811,7 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
         goto fail;
     }
     if (ranked == 0) {
-        out = Py_BuildValue("(inOi)", -1, (Py_ssize_t)0, Py_None, 0);
+        out = Py_BuildValue("(inOii)", -1, (Py_ssize_t)0, Py_None, 0, 0);
         goto fail;
     }
     int frozen = 0;
@@ -691,7 +822,8 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
     Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states};
     Result res;
     w.thread = PyEval_SaveThread();
-    int status = run(s, r, start, &w, &ls, &res);
+    if (bound < 0) bound = 0;
+    int status = run(s, r, start, bound, &w, &ls, &res);
     PyEval_RestoreThread(w.thread);
     if (status == -1) {
         PyErr_NoMemory();
@@ -699,12 +831,12 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
         /* the signal handler's error is set */
     } else if (status == 1) {
         PyObject *path = recover(s, r, &ls, &res);
-        if (path) out = Py_BuildValue("(inNi)", 1, (Py_ssize_t)ls.stored, path, res.depth + 1);
+        if (path) out = Py_BuildValue("(inNii)", 1, (Py_ssize_t)ls.stored, path, res.depth + 1, res.pruned);
     } else if (status == 0 && frozen) {
         /* unsolvable: told apart from a search of every vehicle, which counts the whole reachable set */
-        out = Py_BuildValue("(inOi)", 3, (Py_ssize_t)ls.stored, Py_None, res.lower_bound);
+        out = Py_BuildValue("(inOii)", 3, (Py_ssize_t)ls.stored, Py_None, res.lower_bound, res.pruned);
     } else {
-        out = Py_BuildValue("(inOi)", status, (Py_ssize_t)ls.stored, Py_None, res.lower_bound);
+        out = Py_BuildValue("(inOii)", status, (Py_ssize_t)ls.stored, Py_None, res.lower_bound, res.pruned);
     }
 fail:
     for (size_t k = 0; k < ls.nlayers; k++) run_free(&ls.layers[k]);

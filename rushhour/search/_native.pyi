@@ -35,5 +35,10 @@ def clusters(
 
 # The frontier search (_frontier.c); see rushhour.search.frontier.
 def frontier(
-    spec: NativeSpec, start: tuple[int, ...], max_states: int, seconds: float, every: bool = False
-) -> tuple[int, int, list[tuple[int, ...]] | None, int]: ...
+    spec: NativeSpec,
+    start: tuple[int, ...],
+    max_states: int,
+    seconds: float,
+    every: bool = False,
+    bound: int = 0,
+) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]: ...

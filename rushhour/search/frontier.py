@@ -21,6 +21,7 @@ from rushhour.board import Move
 from rushhour.errors import LimitReachedError
 from rushhour.search import bfs
 from rushhour.search.bfs import Limits
+from rushhour.search.native_spec import NativeSpec
 from rushhour.search.shorten import shortest_within
 from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import Tables
@@ -35,6 +36,10 @@ UNSOLVABLE_FROZEN = 3  # the compiled search's status for "unsolvable, some vehi
 #: bytes a stored position costs at most: its 16-byte key, plus the runs and the sort buffer of the
 #: layer being built (measured in docs/benchmarks.md; used to turn a memory budget into a count)
 BYTES_PER_POSITION = 24
+#: the bounded passes end (one pass without a bound finishes the search) when a pass of at least
+#: SMALL_PASS positions stores fewer than GROWTH_FLOOR times the positions of the pass before
+SMALL_PASS = 10_000
+GROWTH_FLOOR = 1.25
 
 
 def frontier_available(tables: Tables) -> bool:
@@ -48,35 +53,66 @@ def frontier_wanted(tables: Tables) -> bool:
     return tables.cells > FRONTIER_CELLS and frontier_available(tables)
 
 
-def frontier(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | None, int] | None:
+def frontier(
+    tables: Tables, start: int, limits: Limits, bounded: bool = True
+) -> tuple[list[int] | None, int] | None:
     """The keys of a shortest path from ``start`` to a won position (None when there is none) and how
-    many positions were stored; None when the frontier search does not serve this board."""
+    many positions were stored (over every pass; on an unsolvable board, its reachable set); None when
+    the frontier search does not serve this board.
+
+    The search runs in *bounded passes* first: the pass of bound U keeps only the positions whose depth
+    plus a lower bound on their remaining moves is at most U, so it finds a shortest solution when one
+    of at most U moves exists, and otherwise proves that none does.  U starts at 1 and grows by one; when
+    a pass barely grows on the one before (the bound no longer leaves much out), one pass without a
+    bound finishes the search (docs/solvers.md, "The bounded passes").  With ``bounded`` False that
+    one pass runs alone (the frontier search as it was before the passes, kept for comparison)."""
     if not frontier_available(tables):
         return None
     if tables.is_won(start):
         return [start], 1
+    spec, state = tables.native_spec(), tables.unpack(start)
+    explored = last = 0
+    lower = 1  # proven: no solution has fewer moves
+    bound = 1 if bounded else 0
+    while True:
+        status, stored, path, layers_bound, pruned = _pass(spec, state, limits, explored, bound)
+        explored += stored
+        if status < 0:
+            return None
+        if status == 2:
+            _stopped(tables, start, limits, explored, max(lower, layers_bound))
+        if path is not None:
+            return [tables.pack(s) for s in path], explored
+        if not pruned:  # nothing was left out: no won position is reachable
+            if status == UNSOLVABLE_FROZEN or bound:
+                # searched again without the bound and with every vehicle, so that ``stored`` is the
+                # whole reachable set, as for the other searches
+                status, stored, path, layers_bound, pruned = _pass(spec, state, limits, 0, 0, True)
+                if status == 2:
+                    _stopped(tables, start, limits, explored + stored, max(lower, layers_bound))
+            return None, stored
+        lower = bound + 1
+        if stored >= SMALL_PASS and stored < last * GROWTH_FLOOR:
+            bound = 0  # the last pass: no bound
+        else:
+            bound += 1
+        last = stored
+
+
+def _pass(
+    spec: NativeSpec, state: tuple[int, ...], limits: Limits, used: int, bound: int, every: bool = False
+) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]:
+    """One call of the compiled search, within what is left of the limits (``used``: positions stored
+    by the passes before)."""
     native = bfs._native
     assert native is not None
-    cap = limits.max_states or 0
+    cap = 0
+    if limits.max_states is not None:
+        cap = max(1, limits.max_states - used)
     if limits.memory is not None:
         room = max(1, (limits.memory.limit - limits.memory.used()) // BYTES_PER_POSITION)
         cap = room if cap == 0 else min(cap, room)
-    status, stored, path, bound = native.frontier(
-        tables.native_spec(), tables.unpack(start), cap, bfs._seconds(limits)
-    )
-    if status == UNSOLVABLE_FROZEN:
-        # proven unsolvable with the vehicles that cannot matter left unmoved: searched again with
-        # every vehicle, so that ``stored`` is the whole reachable set, as for the other searches
-        status, stored, path, bound = native.frontier(
-            tables.native_spec(), tables.unpack(start), cap, bfs._seconds(limits), True
-        )
-    if status < 0:
-        return None
-    if status == 2:
-        _stopped(tables, start, limits, stored, bound)
-    if path is None:
-        return None, stored
-    return [tables.pack(state) for state in path], stored
+    return native.frontier(spec, state, cap, bfs._seconds(limits), every, bound)
 
 
 def _stopped(tables: Tables, start: int, limits: Limits, stored: int, bound: int) -> NoReturn:

@@ -52,6 +52,8 @@ from rushhour.text import plural, runs
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_MAX_MEMORY_MB = DEFAULT_MAX_MEMORY // MEGABYTE
+#: moves of a stopped search's best solution printed on stderr (the JSON document has them all)
+BEST_SHOWN = 20
 
 
 def register(sub: Any) -> None:
@@ -413,7 +415,10 @@ def _stopped(args: argparse.Namespace, command: str, body: dict[str, Any]) -> in
             print(f"Proven: no solution is shorter than {bound}.", file=sys.stderr)
         if body.get("best"):
             best = body["best"]
-            print(f"Best found: {plural(len(best), 'move')}: {' '.join(best)}", file=sys.stderr)
+            shown = " ".join(best[:BEST_SHOWN])
+            if len(best) > BEST_SHOWN:
+                shown += f" ... ({len(best) - BEST_SHOWN:,} more: --json lists them all)"
+            print(f"Best found: {plural(len(best), 'move')}: {shown}", file=sys.stderr)
     return EXIT_STOPPED
 
 

@@ -9,12 +9,16 @@ import pytest
 
 from rushhour.board import Board, Move
 from rushhour.errors import LimitReachedError
-from rushhour.formats import fogleman, grid
+from rushhour.formats import fogleman, grid, read_file
 from rushhour.logic.planner import plan, relaxed_bound
 from rushhour.logic.sat import _interruptible
 from rushhour.search import solve, verify
-from rushhour.search.shorten import _Rules, eliminate, shorten, steps_of
+from rushhour.search.bfs import Limits
+from rushhour.search.shorten import _Rules, eliminate, shorten, shortest_within, steps_of
+from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import tables_for
+from rushhour.search.walk import IMPROVE_WALKS, random_walk, walks
+from tests.boards import DATA
 from tests.strategies import any_board, bfs_distance
 
 # the crowd9-04 board of bench/large/boards9.txt (optimal length 20, proved by bfs)
@@ -73,6 +77,41 @@ def test_improve_reaches_the_optimum_on_a_crowded_nine_by_nine() -> None:
     shorter = shorten(board, walk.moves, tables_for(board.layout))
     verify(board, shorter)
     assert optimum <= len(shorter) <= 1.5 * optimum
+
+
+def test_the_walks_give_chains_to_a_win_shortest_first_the_seed_walk_among_them() -> None:
+    checked = 0
+    for board, metric, want in solvable_cases(8, 30):
+        if want == 0:
+            continue
+        tables = tables_for(board.layout, metric)
+        start = tables.pack(board.state)
+        chains, made = walks(tables, start, Limits(), 4, None)
+        assert 1 <= len(chains) <= IMPROVE_WALKS and made > 0
+        assert [len(c) for c in chains] == sorted(len(c) for c in chains)
+        for chain in chains:
+            assert chain[0] == start and tables.is_won(chain[-1]) and len(chain) - 1 >= want
+            verify(board, moves_of_path(tables, chain))
+        own, _ = random_walk(tables, start, Limits(), 4)
+        assert shortest_within(tables, start, set(own)) in chains  # the random engine's walk, cut
+        assert walks(tables, start, Limits(), 4, None) == (chains, made)  # seeded
+        checked += 1
+    assert checked >= 20
+
+
+def test_improve_on_an_open_twelve_by_twelve_board_whose_single_walk_stays_long() -> None:
+    """With seed 1 the random engine's walk cuts down to about 12,700 moves, which the passes cannot
+    bring near the optimum (at least 13 moves) in a minute; the other walks give short chains."""
+    board = read_file(str(DATA / "open12.txt"))[0].board
+    tables = tables_for(board.layout)
+    start = tables.pack(board.state)
+    own, _ = random_walk(tables, start, Limits(), 1)
+    assert len(shortest_within(tables, start, set(own)) or own) > 10_000
+    chains, _ = walks(tables, start, Limits(), 1, None)
+    assert len(chains[0]) < 1000
+    found = solve(board, engine="improve", seed=1, time_limit=60)
+    verify(board, found.moves)
+    assert 13 <= found.length <= 19  # within 1.5 times the optimum if it is 13 (no shorter exists)
 
 
 def test_relaxed_bound_never_exceeds_the_optimum() -> None:

@@ -216,11 +216,11 @@ def shortcuts(tables: Tables, keys: list[int], budget: int, deadline: float | No
     """Bounded breadth-first searches from each position of ``keys`` for a later one that is nearer
     than the path makes it (see the module notes); the path with every shortcut found."""
     path = list(keys)
+    where = {z: j for j, z in enumerate(path)}  # the last index of each position of the path
     i = 0
     while i < len(path) - 2:
         if deadline is not None and time.perf_counter() > deadline:
             break
-        later = {z: j for j, z in enumerate(path) if j > i + 1}
         parent = {path[i]: -1}
         frontier = [path[i]]
         depth = 0
@@ -235,7 +235,7 @@ def shortcuts(tables: Tables, keys: list[int], budget: int, deadline: float | No
                         continue
                     parent[t] = z
                     nxt.append(t)
-                    j = later.get(t)
+                    j = where.get(t)
                     if j is not None and j - i - depth > 0 and (best is None or j - i - depth > best[0]):
                         best = (j - i - depth, t)
             frontier = nxt
@@ -247,7 +247,8 @@ def shortcuts(tables: Tables, keys: list[int], budget: int, deadline: float | No
         while parent[route[-1]] >= 0:
             route.append(parent[route[-1]])
         route.reverse()
-        path = path[:i] + route + path[later[t] + 1 :]
+        path = path[:i] + route + path[where[t] + 1 :]
+        where = {z: j for j, z in enumerate(path)}
     return path
 
 

@@ -271,13 +271,19 @@ static int win_in_one(const Spec *s, int go, uint32_t occ) {
  * vehicle of the goal's own lane can never be cleared.  The smallest over the winning offsets, or
  * NO_WAY.  (The "blockers" bound of rushhour.search.heuristics, moves metric.) */
 #define NO_WAY 1000
+
+/* the cells of the goal's lane (bit p: position p) that the goal, of this length, covers on its way
+ * from offset go to offset t, beyond its own */
+static inline uint32_t goal_way(int go, int t, int length) {
+    return t > go ? (((uint32_t)1 << (t - go)) - 1) << (go + length) : (((uint32_t)1 << (go - t)) - 1) << t;
+}
+
 static int blockers(const Spec *s, int go, uint32_t occ, uint32_t same, uint32_t gwalls) {
     int g = s->goal, span = s->span[g], length = s->length[g], best = NO_WAY;
     uint32_t blocked = gwalls | same, across = occ & ~blocked;
     for (int t = 0; t + length <= span; t++) {
         if (!s->won[t] || t == go) continue;
-        uint32_t way = t > go ? (((uint32_t)1 << (t - go)) - 1) << (go + length)
-                              : (((uint32_t)1 << (go - t)) - 1) << t;
+        uint32_t way = goal_way(go, t, length);
         if (way & blocked) continue;
         int count = 1 + __builtin_popcount(across & way);
         if (count < best) best = count;
@@ -317,8 +323,7 @@ static int blocked(const Spec *s, const Ranks *r, const unsigned char *grid, con
     unsigned char across[MAX_VEHICLES + 2];
     for (int t = 0; t + length <= span; t++) {
         if (!s->won[t] || t == go) continue;
-        uint32_t way = t > go ? (((uint32_t)1 << (t - go)) - 1) << (go + length)
-                              : (((uint32_t)1 << (go - t)) - 1) << t;
+        uint32_t way = goal_way(go, t, length);
         if (way & walled) continue;
         int count = 1 + __builtin_popcount(occ & way);
         if (count >= best) continue;

@@ -12,6 +12,7 @@ from rushhour.search.bfs import Limits, shortest
 from rushhour.search.frontier import frontier, frontier_wanted
 from rushhour.search.heuristics import DEFAULT_HEURISTIC, HEURISTICS
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
+from rushhour.search.shorten import solution_length
 from rushhour.search.solution import Solution, moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import IMPROVE_CHAINS, improve, random_walk, walks
@@ -84,14 +85,12 @@ def _improve(req: _Request) -> Outcome:
         if best is not None and time.perf_counter() > deadline:
             break
         moves = improve(req.board, moves_of_path(tables, path), req.metric, deadline)
-        if best is None or _length(moves, req.metric) < _length(best, req.metric):
+        steps = req.metric == "steps"
+        if best is None or solution_length(moves, steps) < solution_length(best, steps):
             best = moves
     assert best is not None
     return best, len(best) <= 1, made
 
-
-def _length(moves: list[Move], metric: str) -> int:
-    return sum(abs(m.distance) for m in moves) if metric == "steps" else len(moves)
 
 
 def _sat(req: _Request) -> Outcome:

@@ -269,7 +269,7 @@ def shorten(
     steps_metric = tables.metric == "steps"
     current = list(moves)
     while True:
-        before = _length(current, steps_metric)
+        before = solution_length(current, steps_metric)
         keys = _keys(tables, board, current)
         keys = shortest_within(tables, keys[0], set(keys)) or keys
         if not steps_metric:
@@ -279,13 +279,14 @@ def shorten(
         keys = neighbourhood(tables, keys, neighbourhood_budget, deadline)
         keys = shortcuts(tables, keys, shortcut_budget, deadline)
         current = moves_of_path(tables, keys)
-        if _length(current, steps_metric) >= before or (
+        if solution_length(current, steps_metric) >= before or (
             deadline is not None and time.perf_counter() > deadline
         ):
             return current
 
 
-def _length(moves: Sequence[Move], steps_metric: bool) -> int:
+def solution_length(moves: Sequence[Move], steps_metric: bool) -> int:
+    """The length of a solution: its steps in the steps metric, else its moves."""
     return sum(abs(m.distance) for m in moves) if steps_metric else len(moves)
 
 

@@ -87,7 +87,7 @@ def frontier(
             if status == UNSOLVABLE_FROZEN or bound:
                 # searched again without the bound and with every vehicle, so that ``stored`` is the
                 # whole reachable set, as for the other searches
-                status, stored, path, layers_bound, pruned = _pass(spec, state, limits, 0, 0, True)
+                status, stored, path, layers_bound, pruned = _pass(spec, state, limits, explored, 0, True)
                 if status == 2:
                     _stopped(tables, start, limits, explored + stored, max(lower, layers_bound))
             return None, stored

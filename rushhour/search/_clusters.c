@@ -328,13 +328,15 @@ static void without(const Shape *s, int gone, const unsigned char *off, Key k, S
     rk->code = code_of(r, roff, rk->h, rk->v);
 }
 
-/* 1 when removing any vehicle but the goal, or any wall, makes the solution shorter; -1 out of memory */
-static int minimal(const Shape *s, const unsigned char *off, Key k, int moves, Store *tmp) {
+/* 1 when removing any vehicle but the goal, or any wall, makes the solution shorter; -1 out of memory.
+ * The vehicles in `moved` are known to: each moves on some shortest solution, which without its moves
+ * is a shorter solution of the position without it (docs/enumerate.md); the others are searched. */
+static int minimal(const Shape *s, const unsigned char *off, Key k, int moves, uint32_t moved, Store *tmp) {
     Shape r;
     unsigned char roff[MAXV];
     Key rk;
     for (int i = 0; i < s->n; i++) {
-        if (i == s->goal) continue;
+        if (i == s->goal || moved >> i & 1) continue;
         without(s, i, off, k, &r, roff, &rk);
         int got = shorter(&r, roff, rk, moves, tmp);
         if (got <= 0) return got;
@@ -586,6 +588,8 @@ typedef struct {
     size_t edges_cap;
     size_t *first;
     size_t first_cap;
+    unsigned char *mark; /* the positions met on the cluster's shortest solutions */
+    size_t mark_cap;
 } Scratch;
 
 /* the cluster's moves are kept for the distance search up to this many (4 bytes each); beyond, the
@@ -704,8 +708,41 @@ static int run_shard(const Shape *s, int goal_row, const Packed *packed, size_t 
             Key a = st->keys[q], b = st->keys[best];
             if (a.h < b.h || (a.h == b.h && a.v < b.v)) best = q;
         }
+        /* the vehicles that move on some shortest solution from the hardest position: the moves down
+         * the distances from it, position by position (the queue is free again) */
+        uint32_t moved = 0, all = (((uint32_t)1 << s->n) - 1) & ~((uint32_t)1 << s->goal);
+        if (reserve((void **)&sc->mark, &sc->mark_cap, size, 1)) return -1;
+        memset(sc->mark, 0, size);
+        head = tail = 0;
+        sc->queue[tail++] = best;
+        sc->mark[best] = 1;
+        while (head < tail && (moved & all) != all) {
+            size_t q = sc->queue[head++];
+            int32_t down = st->dist[q] - 1;
+            const unsigned char *from = st->offsets + q * (size_t)s->n;
+            int m = keep ? (int)(sc->first[q + 1] - sc->first[q]) : successors(s, from, st->keys[q], succ);
+            for (int j = 0; j < m; j++) {
+                size_t x;
+                int vehicle = 0;
+                if (keep) {
+                    x = sc->edges[sc->first[q] + (size_t)j];
+                    if (st->dist[x] != down) continue;
+                    const unsigned char *to = st->offsets + x * (size_t)s->n;
+                    while (from[vehicle] == to[vehicle]) vehicle++;
+                } else {
+                    x = (size_t)store_find(st, succ[j].key);
+                    if (st->dist[x] != down) continue;
+                    vehicle = succ[j].vehicle;
+                }
+                moved |= (uint32_t)1 << vehicle;
+                if (!sc->mark[x]) {
+                    sc->mark[x] = 1;
+                    sc->queue[tail++] = x;
+                }
+            }
+        }
         memcpy(off, st->offsets + best * (size_t)s->n, (size_t)s->n);
-        int got = minimal(s, off, st->keys[best], moves, tmp);
+        int got = minimal(s, off, st->keys[best], moves, moved, tmp);
         if (got < 0) return -1;
         if (!got) continue;
         char line[96], board[65];
@@ -799,7 +836,7 @@ static int run_job(Job *j, int distances, Text *out, Stats *stats) {
     qsort(j->packed, j->npacked, sizeof(Packed), packed_order);
     stats->seeds = (long long)j->npacked;
     Store st, tmp;
-    Scratch sc = {NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0};
+    Scratch sc = {NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0};
     int result = 0;
     if (store_init(&st)) result = -1;
     if (store_init(&tmp)) result = -1;
@@ -822,6 +859,7 @@ static int run_job(Job *j, int distances, Text *out, Stats *stats) {
     free(sc.seen);
     free(sc.edges);
     free(sc.first);
+    free(sc.mark);
     store_free(&st);
     store_free(&tmp);
     return result;

@@ -49,6 +49,8 @@ typedef struct {
 
 typedef struct {
     int width, height, n, goal, won;
+    int nh;                    /* the horizontal vehicles come first: 0 to nh - 1 */
+    uint64_t way[MAXS];        /* the cells between the goal car at each offset and the exit */
     uint64_t walls;
     const Lanes *lanes;
     int horizontal[MAXV], length[MAXV], span[MAXV];
@@ -107,7 +109,13 @@ static void lanes_init(Lanes *t, int width, int height) {
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LOWEST_BIT(x) __builtin_ctz(x)
+#define POPCOUNT(x) __builtin_popcountll(x)
 #else
+static int POPCOUNT(uint64_t x) {
+    int n = 0;
+    for (; x; x &= x - 1) n++;
+    return n;
+}
 static int LOWEST_BIT(unsigned x) {
     int n = 0;
     while (!(x & 1)) x >>= 1, n++;
@@ -232,7 +240,7 @@ static int64_t store_add(Store *st, Key k, const unsigned char *off) {
         st->dist = d;
         st->capacity = cap;
     }
-    if ((st->count + 1) * 2 > st->slots && store_rehash(st, st->slots * 2)) return -1;
+    if ((st->count + 1) * 4 > st->slots && store_rehash(st, st->slots * 2)) return -1;
     size_t j = st->count++;
     memcpy(st->offsets + j * (size_t)st->n, off, (size_t)st->n);
     st->keys[j] = k;
@@ -249,29 +257,41 @@ typedef struct {
     Key key;
 } Succ;
 
-/* every position one move away (vehicle by vehicle, offsets in increasing order) */
+/* the moves of vehicle i from offset o to the offsets in `reach`, appended to out[m..]; the new m */
+static inline int slides(const Shape *s, int i, int o, unsigned reach, Key k, int across, Succ *out, int m) {
+    uint64_t own = s->mask[i][o];
+    while (reach) {
+        int p = LOWEST_BIT(reach);
+        uint64_t change = own ^ s->mask[i][p];
+        reach &= reach - 1;
+        out[m].vehicle = i;
+        out[m].offset = p;
+        out[m].key.h = across ? k.h : k.h ^ change;
+        out[m].key.v = across ? k.v ^ change : k.v;
+        out[m].key.code = s->exact ? k.code + ((uint64_t)p - (uint64_t)o) * s->radix[i]
+                                   : hash_cells(out[m].key.h, out[m].key.v);
+        m++;
+    }
+    return m;
+}
+
+/* every position one move away (vehicle by vehicle, offsets in increasing order); the horizontal
+ * vehicles come first, read from the rows, then the vertical ones, read from the columns */
 static int successors(const Shape *s, const unsigned char *off, Key k, Succ *out) {
     const Lanes *t = s->lanes;
-    uint64_t occ = s->walls | k.h | k.v, by_columns = 0;
+    uint64_t occ = s->walls | k.h | k.v;
     unsigned rows = (1u << s->width) - 1, cols = (1u << s->height) - 1;
+    int m = 0, i = 0;
+    for (; i < s->nh; i++) {
+        int o = off[i];
+        m = slides(s, i, o, t->reach[0][s->length[i]][o][(occ >> s->shift[i]) & rows], k, 0, out, m);
+    }
+    if (i == s->n) return m;
+    uint64_t by_columns = 0;
     for (int r = 0; r < s->height; r++) by_columns |= t->transpose[r][(occ >> (r * s->width)) & rows];
-    int m = 0;
-    for (int i = 0; i < s->n; i++) {
-        int o = off[i], across = !s->horizontal[i];
-        uint64_t own = s->mask[i][o], lanes = across ? by_columns : occ;
-        unsigned reach = t->reach[across][s->length[i]][o][(lanes >> s->shift[i]) & (across ? cols : rows)];
-        while (reach) {
-            int p = LOWEST_BIT(reach);
-            uint64_t change = own ^ s->mask[i][p];
-            reach &= reach - 1;
-            out[m].vehicle = i;
-            out[m].offset = p;
-            out[m].key.h = across ? k.h : k.h ^ change;
-            out[m].key.v = across ? k.v ^ change : k.v;
-            out[m].key.code = s->exact ? k.code + ((uint64_t)p - (uint64_t)o) * s->radix[i]
-                                       : hash_cells(out[m].key.h, out[m].key.v);
-            m++;
-        }
+    for (; i < s->n; i++) {
+        int o = off[i];
+        m = slides(s, i, o, t->reach[1][s->length[i]][o][(by_columns >> s->shift[i]) & cols], k, 1, out, m);
     }
     return m;
 }
@@ -290,7 +310,12 @@ static int shorter(const Shape *s, const unsigned char *start, Key k, int limit,
             int m = successors(s, off, tmp->keys[q], succ);
             for (int j = 0; j < m; j++) {
                 if (store_find(tmp, succ[j].key) >= 0) continue;
-                if (succ[j].vehicle == s->goal && succ[j].offset == s->won) return 1;
+                int at = succ[j].vehicle == s->goal ? succ[j].offset : off[s->goal];
+                if (at == s->won) return 1;
+                /* a solution from here moves the goal car and every vehicle across its way: when that
+                 * is not less than `limit` moves in all, no shorter solution passes here */
+                uint64_t way = s->way[at];
+                if (way & s->walls || depth + 1 + POPCOUNT(way & succ[j].key.v) >= limit) continue;
                 unsigned char was = off[succ[j].vehicle];
                 off[succ[j].vehicle] = (unsigned char)succ[j].offset;
                 int64_t added = store_add(tmp, succ[j].key, off);
@@ -320,6 +345,7 @@ static void without(const Shape *s, int gone, const unsigned char *off, Key k, S
         roff[j++] = off[i];
     }
     r->n = s->n - 1;
+    r->nh = s->nh - s->horizontal[gone];
     r->goal = s->goal - (gone < s->goal);
     set_radix(r);
     *rk = k;
@@ -546,10 +572,13 @@ static int shape_of(const Job *j, const Lanes *lanes, uint64_t rows, uint64_t co
                 if (!d && lane == j->goal_row && k == j->seqlen[d][lane][sq] - 1) {
                     s->goal = i;
                     s->won = span - len;
+                    for (int o = 0; o + len <= span; o++)
+                        for (int p = o + len; p < span; p++) s->way[o] |= s->bit[i][p];
                 }
             }
         }
     }
+    for (int i = 0; i < s->n; i++) s->nh += s->horizontal[i];
     /* the goal car is A; every other vehicle and every wall takes one of the letters B to Z */
     set_radix(s);
     int pieces = s->n - 1;

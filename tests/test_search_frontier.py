@@ -105,7 +105,7 @@ def test_the_bfs_engine_uses_it_on_boards_larger_than_six_by_six() -> None:
     assert solution.optimal and solution.length == _length(want[0])
 
 
-# A crowded 9x9 board (30 vehicles): 11 moves, 4,853,023 positions in one pass (seconds), 82,370 over
+# A crowded 9x9 board (30 vehicles): 11 moves, 4,853,023 positions in one pass (seconds), 33,713 over
 # the bounded passes.
 CROWDED9 = Path(__file__).parent / "data" / "crowded9.txt"
 # A 12x12 board of 40 vehicles with no solution of 12 moves or fewer: its search takes minutes.
@@ -244,7 +244,7 @@ def test_the_passes_and_one_pass_agree_and_the_passes_store_far_less_on_a_crowde
     assert passes is not None and single is not None and passes[0] is not None and single[0] is not None
     assert len(passes[0]) - 1 == len(single[0]) - 1 == 11
     verify(board, moves_of_path(tables, passes[0]))
-    assert passes[1] * 20 < single[1]  # 82,370 against 4,853,023
+    assert passes[1] * 100 < single[1]  # 33,713 against 4,853,023
     # the pass of bound 10 proves that no solution has 10 moves or fewer
     assert _one_pass(tables, start, 10)[:2] == (0, None)
 

@@ -291,36 +291,54 @@ static int blockers(const Spec *s, int go, uint32_t occ, uint32_t same, uint32_t
     return best;
 }
 
-/* Whether vehicle ``b``, across the goal's lane at the goal-lane cell ``cell``, is boxed in: on each
- * side, the cells it must slide across to leave that cell run off the board, hold a wall, or hold a
- * vehicle that is neither the goal nor one of the vehicles across the goal's way (``across``: their
- * numbers plus one, as in the grid). */
-static int boxed(const Spec *s, const unsigned char *grid, const unsigned char *state, int b, int cell,
-                 const unsigned char *across) {
+/* The vehicles that must move before vehicle ``b``, across the goal's lane at the goal-lane cell
+ * ``cell``, can leave that cell toward the lower (side 0) or higher (side 1) positions of its lane: those
+ * on the cells it must slide across, except the goal and the vehicles across the goal's way
+ * (``across``: their numbers plus one, as in the grid), which are counted already.  Their set goes to
+ * ``out`` (bit x: vehicle number x plus one); the count, or -1 when that side is closed for good (it runs
+ * off the board or holds a wall). */
+static int side_movers(const Spec *s, const unsigned char *grid, const unsigned char *state, int b, int cell,
+                       const unsigned char *across, int side, uint64_t out[4]) {
     const int *lane = s->lane[b] + 16;
-    int span = s->span[b], length = s->length[b], o = state[b], q = 0;
+    int span = s->span[b], length = s->length[b], o = state[b], q = 0, count = 0;
     while (q < span && lane[q] != cell) q++;
-    for (int side = 0; side < 2; side++) {
-        /* toward lower positions: to offset q - length; toward higher: to offset q + 1 */
-        int from = side ? o + length : q - length, to = side ? q + length : o - 1, clear = 1;
-        if (from < 0 || to >= span) continue;
-        for (int p = from; p <= to && clear; p++) {
-            unsigned char x = grid[lane[p]];
-            if (x == WALL || (x && x != s->goal + 1 && !across[x])) clear = 0;
-        }
-        if (clear) return 0;
+    /* toward lower positions: to offset q - length; toward higher: to offset q + 1 */
+    int from = side ? o + length : q - length, to = side ? q + length : o - 1;
+    memset(out, 0, 4 * sizeof(uint64_t));
+    if (from < 0 || to >= span) return -1;
+    for (int p = from; p <= to; p++) {
+        unsigned char x = grid[lane[p]];
+        if (x == WALL) return -1;
+        if (!x || x == s->goal + 1 || across[x] || (out[x >> 6] >> (x & 63) & 1)) continue;
+        out[x >> 6] |= (uint64_t)1 << (x & 63);
+        count++;
     }
-    return 1;
+    return count;
 }
 
-/* The "blocked" bound of rushhour.search.heuristics (moves metric): blockers(), plus one when a vehicle
- * across the goal's way is boxed in (then a vehicle counted nowhere else must move first). */
+static inline int popcount256(const uint64_t x[4]) {
+    return __builtin_popcountll(x[0]) + __builtin_popcountll(x[1]) + __builtin_popcountll(x[2]) +
+           __builtin_popcountll(x[3]);
+}
+
+#define CHOICES_MAX 10 /* blockers with two possible sides whose choices are all tried */
+
+/* The "cleared" bound (moves metric; the frontier search's own): blockers(), plus the fewest vehicles
+ * that must move to let every vehicle across the goal's way leave it.  Each such vehicle must leave its
+ * cell on one side or the other, and the vehicles now on the cells it slides across toward that side
+ * must have moved away first (side_movers()); they are neither the goal nor across its way, so each of
+ * them adds at least one move of its own, and a vehicle needed by several counts once.  The smallest
+ * union over the choices of sides is a lower bound; with more than CHOICES_MAX vehicles free to choose,
+ * the largest of their smaller sides stands in for it.  A vehicle both of whose sides are closed can never
+ * clear the way.  (The boxed-in rule of the A* engine's "blocked" bound adds one whenever the union is
+ * not empty, so this bound is at least that one; docs/solvers.md.) */
 static int blocked(const Spec *s, const Ranks *r, const unsigned char *grid, const unsigned char *state,
                    uint32_t occ, uint32_t same) {
     int g = s->goal, span = s->span[g], length = s->length[g], go = state[g], best = NO_WAY;
     const int *lane = s->lane[g] + 16;
     uint32_t walled = r->gwalls | same;
     unsigned char across[MAX_VEHICLES + 2];
+    uint64_t forced[4], set[2][4], choice[CHOICES_MAX][2][4];
     for (int t = 0; t + length <= span; t++) {
         if (!s->won[t] || t == go) continue;
         uint32_t way = goal_way(go, t, length);
@@ -329,13 +347,35 @@ static int blocked(const Spec *s, const Ranks *r, const unsigned char *grid, con
         if (count >= best) continue;
         memset(across, 0, (size_t)s->n + 2);
         for (uint32_t m = occ & way; m; m &= m - 1) across[grid[lane[__builtin_ctz(m)]]] = 1;
-        for (uint32_t m = occ & way; m; m &= m - 1) {
-            int cell = lane[__builtin_ctz(m)];
-            if (boxed(s, grid, state, grid[cell] - 1, cell, across)) {
-                count++;
-                break;
+        int choices = 0, spare = 0, closed = 0;
+        memset(forced, 0, sizeof(forced));
+        for (uint32_t m = occ & way; m && !closed; m &= m - 1) {
+            int cell = lane[__builtin_ctz(m)], b = grid[cell] - 1;
+            int k0 = side_movers(s, grid, state, b, cell, across, 0, set[0]);
+            int k1 = side_movers(s, grid, state, b, cell, across, 1, set[1]);
+            if (k0 < 0 && k1 < 0) closed = 1;
+            else if (k0 == 0 || k1 == 0) continue;  /* a free side: nothing more to move */
+            else if (k0 < 0 || k1 < 0) {
+                int side = k0 < 0 ? 1 : 0;
+                for (int w = 0; w < 4; w++) forced[w] |= set[side][w];
+            } else if (choices < CHOICES_MAX) {
+                memcpy(choice[choices++], set, sizeof(set));
+            } else {
+                int smaller = k0 < k1 ? k0 : k1;
+                if (smaller > spare) spare = smaller;
             }
         }
+        if (closed) continue;
+        int fewest = NO_WAY;
+        for (uint32_t pick = 0; pick < (1u << choices) && fewest > 0; pick++) {
+            uint64_t u[4];
+            memcpy(u, forced, sizeof(u));
+            for (int c = 0; c < choices; c++)
+                for (int w = 0; w < 4; w++) u[w] |= choice[c][pick >> c & 1][w];
+            int k = popcount256(u);
+            if (k < fewest) fewest = k;
+        }
+        count += fewest > spare ? fewest : spare;
         if (count < best) best = count;
     }
     return best;

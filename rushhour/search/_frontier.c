@@ -291,92 +291,106 @@ static int blockers(const Spec *s, int go, uint32_t occ, uint32_t same, uint32_t
     return best;
 }
 
-/* The vehicles that must move before vehicle ``b``, across the goal's lane at the goal-lane cell
- * ``cell``, can leave that cell toward the lower (side 0) or higher (side 1) positions of its lane: those
- * on the cells it must slide across, except the goal and the vehicles across the goal's way
- * (``across``: their numbers plus one, as in the grid), which are counted already.  Their set goes to
- * ``out`` (bit x: vehicle number x plus one); the count, or -1 when that side is closed for good (it runs
- * off the board or holds a wall). */
-static int side_movers(const Spec *s, const unsigned char *grid, const unsigned char *state, int b, int cell,
-                       const unsigned char *across, int side, uint64_t out[4]) {
+/* The "cleared" bound (the frontier search's own; docs/solvers.md, "The bounded passes").  A set of
+ * vehicles that must each move at least once, grown by *requirements*: vehicle b must leave the cell c
+ * at some time (c is on its lane; b covers it now).  To leave c, b slides toward one side of its lane
+ * or the other, at least to the nearest offset clear of c, and sweeps the cells on the way: a side
+ * whose sweep runs off the board or holds a wall is closed for good; on an open side, every vehicle
+ * standing on the swept cells now must have moved away before, so it joins the set, and one that
+ * crosses b's lane must itself leave the cell it stands on there: a new requirement.  The goal and the
+ * vehicles across its way start the set (each moves at least once: the blockers() count), each blocker
+ * with the requirement to leave its cell of the way; the bound is the size of the smallest set any
+ * choice of sides leads to.  Each vehicle of the set is a vehicle that moves in every solution taking
+ * those sides, so the size is at most the solution's length; the smallest over the choices, and over the
+ * winning offsets, is a lower bound.  The search over the choices stops after CLEAR_BUDGET steps: a
+ * branch cut short counts only the vehicles found so far, which is still a lower bound. */
+#define CLEAR_BUDGET 256
+#define CLEAR_PENDING 64
+#define CLEAR_SWEEP 16 /* cells a sweep can cross: at most a vehicle's length */
+
+typedef struct {
+    uint64_t w[4]; /* bit x: vehicle number x plus one, as in the grid */
+} VSet;
+
+static inline int vset_has(const VSet *a, int x) { return (int)(a->w[x >> 6] >> (x & 63) & 1); }
+static inline void vset_add(VSet *a, int x) { a->w[x >> 6] |= (uint64_t)1 << (x & 63); }
+
+typedef struct {
+    const Spec *s;
+    const unsigned char *grid, *state;
+    int budget;
+} Clear;
+
+/* the smallest set reachable from `in` (of `count` vehicles) and the pending requirements
+ * (vehicle number plus one, cell) `need[0..n)`; NO_WAY when every choice closes */
+static int clear_fewest(Clear *c, const VSet *in, int count, const int (*need)[2], int n) {
+    if (n == 0 || --c->budget <= 0) return count;
+    const Spec *s = c->s;
+    int b = need[n - 1][0] - 1, cell = need[n - 1][1];
     const int *lane = s->lane[b] + 16;
-    int span = s->span[b], length = s->length[b], o = state[b], q = 0, count = 0;
+    int span = s->span[b], length = s->length[b], o = c->state[b], q = 0, best = NO_WAY;
     while (q < span && lane[q] != cell) q++;
-    /* toward lower positions: to offset q - length; toward higher: to offset q + 1 */
-    int from = side ? o + length : q - length, to = side ? q + length : o - 1;
-    memset(out, 0, 4 * sizeof(uint64_t));
-    if (from < 0 || to >= span) return -1;
-    for (int p = from; p <= to; p++) {
-        unsigned char x = grid[lane[p]];
-        if (x == WALL) return -1;
-        if (!x || x == s->goal + 1 || across[x] || (out[x >> 6] >> (x & 63) & 1)) continue;
-        out[x >> 6] |= (uint64_t)1 << (x & 63);
-        count++;
+    int found[2][CLEAR_SWEEP][2], nfound[2] = {0, 0}, open[2] = {1, 1};
+    for (int side = 0; side < 2; side++) {
+        /* toward lower positions: to offset q - length; toward higher: to offset q + 1 */
+        int from = side ? o + length : q - length, to = side ? q + length : o - 1;
+        if (from < 0 || to >= span) {
+            open[side] = 0;
+            continue;
+        }
+        VSet seen = *in;
+        for (int p = from; p <= to && open[side]; p++) {
+            unsigned char x = c->grid[lane[p]];
+            if (x == WALL) open[side] = 0;
+            else if (x && !vset_has(&seen, x) && nfound[side] < CLEAR_SWEEP) {
+                vset_add(&seen, x);
+                found[side][nfound[side]][0] = x;
+                found[side][nfound[side]++][1] = lane[p];
+            }
+        }
+        /* a side with nothing new to move is the best choice: the other can only add */
+        if (open[side] && nfound[side] == 0) return clear_fewest(c, in, count, need, n - 1);
     }
-    return count;
+    for (int side = 0; side < 2; side++) {
+        if (!open[side] || count + nfound[side] >= best) continue;
+        VSet more = *in;
+        int next[CLEAR_PENDING][2], m = 0;
+        for (int k = 0; k < n - 1; k++) next[m][0] = need[k][0], next[m++][1] = need[k][1];
+        for (int k = 0; k < nfound[side]; k++) {
+            int x = found[side][k][0];
+            vset_add(&more, x);
+            /* a vehicle across b's lane must leave the cell it holds there */
+            if (s->horizontal[x - 1] != s->horizontal[b] && m < CLEAR_PENDING)
+                next[m][0] = x, next[m++][1] = found[side][k][1];
+        }
+        int got = clear_fewest(c, &more, count + nfound[side], (const int (*)[2])next, m);
+        if (got < best) best = got;
+    }
+    return best;
 }
 
-static inline int popcount256(const uint64_t x[4]) {
-    return __builtin_popcountll(x[0]) + __builtin_popcountll(x[1]) + __builtin_popcountll(x[2]) +
-           __builtin_popcountll(x[3]);
-}
-
-#define CHOICES_MAX 10 /* blockers with two possible sides whose choices are all tried */
-
-/* The "cleared" bound (moves metric; the frontier search's own): blockers(), plus the fewest vehicles
- * that must move to let every vehicle across the goal's way leave it.  Each such vehicle must leave its
- * cell on one side or the other, and the vehicles now on the cells it slides across toward that side
- * must have moved away first (side_movers()); they are neither the goal nor across its way, so each of
- * them adds at least one move of its own, and a vehicle needed by several counts once.  The smallest
- * union over the choices of sides is a lower bound; with more than CHOICES_MAX vehicles free to choose,
- * the largest of their smaller sides stands in for it.  A vehicle both of whose sides are closed can never
- * clear the way.  (The boxed-in rule of the A* engine's "blocked" bound adds one whenever the union is
- * not empty, so this bound is at least that one; docs/solvers.md.) */
 static int blocked(const Spec *s, const Ranks *r, const unsigned char *grid, const unsigned char *state,
                    uint32_t occ, uint32_t same) {
     int g = s->goal, span = s->span[g], length = s->length[g], go = state[g], best = NO_WAY;
     const int *lane = s->lane[g] + 16;
     uint32_t walled = r->gwalls | same;
-    unsigned char across[MAX_VEHICLES + 2];
-    uint64_t forced[4], set[2][4], choice[CHOICES_MAX][2][4];
     for (int t = 0; t + length <= span; t++) {
         if (!s->won[t] || t == go) continue;
         uint32_t way = goal_way(go, t, length);
         if (way & walled) continue;
         int count = 1 + __builtin_popcount(occ & way);
         if (count >= best) continue;
-        memset(across, 0, (size_t)s->n + 2);
-        for (uint32_t m = occ & way; m; m &= m - 1) across[grid[lane[__builtin_ctz(m)]]] = 1;
-        int choices = 0, spare = 0, closed = 0;
-        memset(forced, 0, sizeof(forced));
-        for (uint32_t m = occ & way; m && !closed; m &= m - 1) {
-            int cell = lane[__builtin_ctz(m)], b = grid[cell] - 1;
-            int k0 = side_movers(s, grid, state, b, cell, across, 0, set[0]);
-            int k1 = side_movers(s, grid, state, b, cell, across, 1, set[1]);
-            if (k0 < 0 && k1 < 0) closed = 1;
-            else if (k0 == 0 || k1 == 0) continue;  /* a free side: nothing more to move */
-            else if (k0 < 0 || k1 < 0) {
-                int side = k0 < 0 ? 1 : 0;
-                for (int w = 0; w < 4; w++) forced[w] |= set[side][w];
-            } else if (choices < CHOICES_MAX) {
-                memcpy(choice[choices++], set, sizeof(set));
-            } else {
-                int smaller = k0 < k1 ? k0 : k1;
-                if (smaller > spare) spare = smaller;
-            }
+        VSet in = {{0, 0, 0, 0}};
+        int need[CLEAR_PENDING][2], n = 0;
+        vset_add(&in, g + 1);
+        for (uint32_t m = occ & way; m; m &= m - 1) {
+            int cell = lane[__builtin_ctz(m)];
+            vset_add(&in, grid[cell]);
+            if (n < CLEAR_PENDING) need[n][0] = grid[cell], need[n++][1] = cell;
         }
-        if (closed) continue;
-        int fewest = NO_WAY;
-        for (uint32_t pick = 0; pick < (1u << choices) && fewest > 0; pick++) {
-            uint64_t u[4];
-            memcpy(u, forced, sizeof(u));
-            for (int c = 0; c < choices; c++)
-                for (int w = 0; w < 4; w++) u[w] |= choice[c][pick >> c & 1][w];
-            int k = popcount256(u);
-            if (k < fewest) fewest = k;
-        }
-        count += fewest > spare ? fewest : spare;
-        if (count < best) best = count;
+        Clear c = {s, grid, state, CLEAR_BUDGET};
+        int got = clear_fewest(&c, &in, count, (const int (*)[2])need, n);
+        if (got < best) best = got;
     }
     return best;
 }

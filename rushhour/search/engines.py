@@ -81,16 +81,15 @@ def _improve(req: _Request) -> Outcome:
     until = time.perf_counter() + WALK_SHARE * (deadline - time.perf_counter())
     chains, made = walks(tables, tables.pack(req.board.state), req.limits, req.seed, until)
     best: list[Move] | None = None
+    steps = req.metric == "steps"
     for path in chains[:IMPROVE_CHAINS]:
         if best is not None and time.perf_counter() > deadline:
             break
         moves = improve(req.board, moves_of_path(tables, path), req.metric, deadline)
-        steps = req.metric == "steps"
         if best is None or solution_length(moves, steps) < solution_length(best, steps):
             best = moves
     assert best is not None
     return best, len(best) <= 1, made
-
 
 
 def _sat(req: _Request) -> Outcome:

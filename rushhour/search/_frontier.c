@@ -369,7 +369,8 @@ static int clear_fewest(Clear *c, const VSet *in, int count, const int (*need)[2
     return best;
 }
 
-static int blocked(const Spec *s, const Ranks *r, const unsigned char *grid, const unsigned char *state,
+/* the cleared bound of a position (above): the smallest over the winning offsets */
+static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, const unsigned char *state,
                    uint32_t occ, uint32_t same) {
     int g = s->goal, span = s->span[g], length = s->length[g], go = state[g], best = NO_WAY;
     const int *lane = s->lane[g] + 16;
@@ -726,7 +727,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
                 here = blockers(s, state[s->goal], occ, same, r->gwalls);
                 /* a position whose stronger bound already exceeds the bound is not expanded */
                 if (here <= room + 1) {
-                    int h = blocked(s, r, grid, state, occ, same);
+                    int h = cleared(s, r, grid, state, occ, same);
                     if (h > room + 1) {
                         res->pruned |= h < NO_WAY;
                         goto next;

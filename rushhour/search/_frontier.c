@@ -297,7 +297,9 @@ static int blockers(const Spec *s, int go, uint32_t occ, uint32_t same, uint32_t
  * or the other, at least to the nearest offset clear of c, and sweeps the cells on the way: a side
  * whose sweep runs off the board or holds a wall is closed for good; on an open side, every vehicle
  * standing on the swept cells now must have moved away before, so it joins the set, and one that
- * crosses b's lane must itself leave the cell it stands on there: a new requirement.  The goal and the
+ * crosses b's lane must itself leave the cell it stands on there: a new requirement.  One along b's
+ * lane can never pass b: it is pushed ahead, beyond every cell b sweeps, a requirement with one side
+ * and a target offset (a push off the board closes b's side).  The goal and the
  * vehicles across its way start the set (each moves at least once: the blockers() count), each blocker
  * with the requirement to leave its cell of the way; the bound is the size of the smallest set any
  * choice of sides leads to.  Each vehicle of the set is a vehicle that moves in every solution taking
@@ -306,7 +308,7 @@ static int blockers(const Spec *s, int go, uint32_t occ, uint32_t same, uint32_t
  * branch cut short counts only the vehicles found so far, which is still a lower bound. */
 #define CLEAR_BUDGET 256
 #define CLEAR_PENDING 64
-#define CLEAR_SWEEP 16 /* cells a sweep can cross: at most a vehicle's length */
+#define CLEAR_SWEEP 16 /* vehicles one sweep can meet: at most one a cell, a lane has at most 16 */
 
 typedef struct {
     uint64_t w[4]; /* bit x: vehicle number x plus one, as in the grid */
@@ -321,19 +323,37 @@ typedef struct {
     int budget;
 } Clear;
 
+/* A requirement: vehicle `v` (number plus one) must leave the cell `at` by either side (`dir` 0), or
+ * must reach an offset at most `at` (`dir` -1) or at least `at` (`dir` 1): the push of a vehicle of its
+ * own lane, which it can never pass. */
+typedef struct {
+    int v, at, dir;
+} Need;
+
 /* the smallest set reachable from `in` (of `count` vehicles) and the pending requirements
- * (vehicle number plus one, cell) `need[0..n)`; NO_WAY when every choice closes */
-static int clear_fewest(Clear *c, const VSet *in, int count, const int (*need)[2], int n) {
+ * `need[0..n)`; NO_WAY when every choice closes */
+static int clear_fewest(Clear *c, const VSet *in, int count, const Need *need, int n) {
     if (n == 0 || --c->budget <= 0) return count;
     const Spec *s = c->s;
-    int b = need[n - 1][0] - 1, cell = need[n - 1][1];
+    Need want = need[n - 1];
+    int b = want.v - 1;
     const int *lane = s->lane[b] + 16;
-    int span = s->span[b], length = s->length[b], o = c->state[b], q = 0, best = NO_WAY;
-    while (q < span && lane[q] != cell) q++;
-    int found[2][CLEAR_SWEEP][2], nfound[2] = {0, 0}, open[2] = {1, 1};
+    int span = s->span[b], length = s->length[b], o = c->state[b], best = NO_WAY;
+    /* the offset each side must reach: just clear of the cell, or the push's own */
+    int target[2];
+    if (want.dir == 0) {
+        int q = 0;
+        while (q < span && lane[q] != want.at) q++;
+        target[0] = q - length, target[1] = q + 1;
+    }
+    else target[0] = target[1] = want.at;
+    Need found[2][CLEAR_SWEEP];
+    int nfound[2] = {0, 0}, open[2] = {want.dir <= 0, want.dir >= 0};
     for (int side = 0; side < 2; side++) {
-        /* toward lower positions: to offset q - length; toward higher: to offset q + 1 */
-        int from = side ? o + length : q - length, to = side ? q + length : o - 1;
+        if (!open[side]) continue;
+        /* toward lower positions: the cells from the target up to the vehicle; toward higher: from
+         * the vehicle's end up to the target's */
+        int from = side ? o + length : target[0], to = side ? target[1] + length - 1 : o - 1;
         if (from < 0 || to >= span) {
             open[side] = 0;
             continue;
@@ -344,8 +364,15 @@ static int clear_fewest(Clear *c, const VSet *in, int count, const int (*need)[2
             if (x == WALL) open[side] = 0;
             else if (x && !vset_has(&seen, x) && nfound[side] < CLEAR_SWEEP) {
                 vset_add(&seen, x);
-                found[side][nfound[side]][0] = x;
-                found[side][nfound[side]++][1] = lane[p];
+                Need *f = &found[side][nfound[side]++];
+                f->v = x;
+                if (s->horizontal[x - 1] != s->horizontal[b]) f->at = lane[p], f->dir = 0;
+                else {
+                    /* a vehicle of b's own lane is pushed ahead of b, beyond the cells b sweeps */
+                    f->dir = side ? 1 : -1;
+                    f->at = side ? to + 1 : from - s->length[x - 1];
+                    if (f->at < 0 || f->at + s->length[x - 1] > span) open[side] = 0;
+                }
             }
         }
         /* a side with nothing new to move is the best choice: the other can only add */
@@ -354,16 +381,15 @@ static int clear_fewest(Clear *c, const VSet *in, int count, const int (*need)[2
     for (int side = 0; side < 2; side++) {
         if (!open[side] || count + nfound[side] >= best) continue;
         VSet more = *in;
-        int next[CLEAR_PENDING][2], m = 0;
-        for (int k = 0; k < n - 1; k++) next[m][0] = need[k][0], next[m++][1] = need[k][1];
+        Need next[CLEAR_PENDING];
+        int m = 0;
+        for (int k = 0; k < n - 1; k++) next[m++] = need[k];
         for (int k = 0; k < nfound[side]; k++) {
-            int x = found[side][k][0];
-            vset_add(&more, x);
-            /* a vehicle across b's lane must leave the cell it holds there */
-            if (s->horizontal[x - 1] != s->horizontal[b] && m < CLEAR_PENDING)
-                next[m][0] = x, next[m++][1] = found[side][k][1];
+            vset_add(&more, found[side][k].v);
+            /* each must leave the cell it holds across b's lane, or go ahead of b along it */
+            if (m < CLEAR_PENDING) next[m++] = found[side][k];
         }
-        int got = clear_fewest(c, &more, count + nfound[side], (const int (*)[2])next, m);
+        int got = clear_fewest(c, &more, count + nfound[side], next, m);
         if (got < best) best = got;
     }
     return best;
@@ -382,15 +408,16 @@ static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, con
         int count = 1 + __builtin_popcount(occ & way);
         if (count >= best) continue;
         VSet in = {{0, 0, 0, 0}};
-        int need[CLEAR_PENDING][2], n = 0;
+        Need need[CLEAR_PENDING];
+        int n = 0;
         vset_add(&in, g + 1);
         for (uint32_t m = occ & way; m; m &= m - 1) {
             int cell = lane[__builtin_ctz(m)];
             vset_add(&in, grid[cell]);
-            if (n < CLEAR_PENDING) need[n][0] = grid[cell], need[n++][1] = cell;
+            if (n < CLEAR_PENDING) need[n].v = grid[cell], need[n].at = cell, need[n++].dir = 0;
         }
         Clear c = {s, grid, state, CLEAR_BUDGET};
-        int got = clear_fewest(&c, &in, count, (const int (*)[2])need, n);
+        int got = clear_fewest(&c, &in, count, need, n);
         if (got < best) best = got;
     }
     return best;

@@ -208,12 +208,14 @@ def _reference(board: Board, metric: str) -> tuple[Tables, int, int | None] | No
         return None
 
 
-def _one_pass(tables: Tables, start: int, bound: int) -> tuple[int, int | None, int]:
-    """(status, length or None, pruned) of one pass of the compiled frontier search with this bound."""
+def _one_pass(tables: Tables, start: int, bound: int, cap: int = 0) -> tuple[int, int | None, int, int]:
+    """(status, length or None, pruned, positions stored) of one pass of the compiled frontier search with
+    this bound (stopped after ``cap`` positions, when not 0)."""
     native = bfs._native
     assert native is not None
-    status, _, path, _, pruned = native.frontier(tables.native_spec(), tables.unpack(start), 0, 0.0, False, bound)
-    return status, None if path is None else len(path) - 1, pruned
+    spec, state = tables.native_spec(), tables.unpack(start)
+    status, stored, path, _, pruned = native.frontier(spec, state, cap, 0.0, False, bound)
+    return status, None if path is None else len(path) - 1, pruned, stored
 
 
 @needs_native
@@ -228,11 +230,11 @@ def test_a_pass_with_a_bound_finds_a_shortest_solution_exactly_when_one_fits(met
             continue
         tables, start, want = reference
         if want is None:
-            status, got, pruned = _one_pass(tables, start, 1000)
+            status, got, pruned, _ = _one_pass(tables, start, 1000)
             assert got is None and not pruned, board
             continue
         for bound in range(1, want + 3):
-            status, got, pruned = _one_pass(tables, start, bound)
+            status, got, pruned, _ = _one_pass(tables, start, bound)
             if bound < want:
                 assert got is None and status in (0, 3) and pruned, (board, bound)
             else:
@@ -298,14 +300,10 @@ def test_the_cleared_bound_follows_the_vehicles_a_blocker_pushes_along_its_lane(
     """On open12-05 the cleared bound at the start is 13 (5 without the pushes): the pass of bound 12
     leaves the start unexpanded, and the pass of bound 14 proves within seconds that no solution has 14
     moves or fewer (the optimum is 15)."""
-    native = bfs._native
-    assert native is not None
     board = read_file(str(OPEN12_PUSHED))[0].board
     tables = Tables(board.layout)
-    spec, start = tables.native_spec(), tables.unpack(tables.pack(board.state))
+    start = tables.pack(board.state)
     cap = 100_000  # a weaker bound would make these passes run for minutes: stop them early instead
-    status, stored, path, _, pruned = native.frontier(spec, start, cap, 0.0, False, 12)
-    assert (status, stored, path, pruned) == (0, 1, None, True)
-    assert native.frontier(spec, start, cap, 0.0, False, 13)[1] > 1
-    status, stored, path, _, pruned = native.frontier(spec, start, cap, 0.0, False, 14)
-    assert (status, path, pruned) == (0, None, True)
+    assert _one_pass(tables, start, 12, cap) == (0, None, True, 1)
+    assert _one_pass(tables, start, 13, cap)[3] > 1
+    assert _one_pass(tables, start, 14, cap)[:3] == (0, None, True)

@@ -2,13 +2,14 @@
 
     .venv/bin/python bench/enumerate.py [--sample N] [--wall-sample K] [--seed S] [--full6 DIR] [--workers W]
     .venv/bin/python bench/enumerate.py --check DIR   # saved 6x6 wall-free parts against the reference sample
+    .venv/bin/python bench/enumerate.py --shards FILE [--lines OUT]   # the shards of the boards in FILE
 
 1. Complete 4x4 and 5x5 databases with 0, 0-1 and 0-2 walls, in this process (one core): wall and CPU
    time, layouts (counted independently), positions searched, positions per CPU second, puzzles by
    length.  Baseline in the same run: the Python reference (rushhour.enumerate.python_part) on the 4x4
    jobs (and 5x5 without walls with --reference-5x5), which must give the same lines; the ratio is its
    CPU time over the compiled search's.
-2. 6x6 without walls: N parts drawn at random (seeded) among the 4,096, run one by one: CPU time and
+2. 6x6 without walls: N parts drawn at random (seeded) among the 1,296, run one by one: CPU time and
    positions per part, and the whole database extrapolated (mean per part x parts, with the standard
    error of the mean); puzzles by length in the sample.
 3. 6x6 with 0-2 walls: K parts drawn at random among those with one wall and K among those with two,
@@ -18,6 +19,11 @@
 4. With --full6 DIR: the complete 6x6 database without walls by the process pool (``--workers``),
    saved in DIR (a rerun resumes): wall time, the CPU time of the workers, positions, puzzles by length.
 
+With --shards FILE: only the shards of the boards listed in FILE (a board per line, the last field of
+the line, `.` or `o` for empty cells; blank and `#` lines skipped), each alone and one after the other,
+in this process: CPU time per shard, and the lines found (to stdout, or to --lines OUT) so that another
+enumerator's output on the same shards can be compared with them line for line.
+
 Times are measured on whatever machine runs this; on a machine shared with other work the CPU time is
 the fair figure (per-core rates use it), and the wall time says how busy the machine was.
 """
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import itertools
 import math
 import random
 import resource
@@ -53,42 +60,74 @@ DEFAULT_SAMPLE = Path(__file__).resolve().parent.parent.parent / "shared" / "dat
 
 
 def layouts(size: int, max_walls: int) -> dict[int, int]:
-    """The number of layouts by number of walls, counted independently of the enumerator: a cell-by-cell
-    dynamic programme over (for each column, the cells still covered by a vertical vehicle from above;
-    the cells still covered by the horizontal vehicle on the left; walls used; goal car placed)."""
+    """The number of layouts of the database by number of walls, counted independently of the
+    enumerator.  A cell-by-cell dynamic programme over (for each column, the cells still covered by a
+    vertical vehicle from above; the cells still covered by the horizontal vehicle on the left; the cells
+    of the row taken by horizontal vehicles and walls so far; walls used; goal car placed) leaves out full
+    rows; full columns (of vertical vehicles) are left out by inclusion and exclusion over the set of
+    columns forced full."""
+    ways_full = _compositions(size)  # the ways vertical vehicles fill a whole column
+    out: dict[int, int] = collections.defaultdict(int)
+    for k in range(size + 1):
+        for blocked in itertools.combinations(range(size), k):
+            sign = (-1) ** k * ways_full**k
+            for walls, count in _layouts_blocked(size, max_walls, frozenset(blocked)).items():
+                out[walls] += sign * count
+    return {k: v for k, v in sorted(out.items()) if v}
+
+
+def _compositions(n: int) -> int:
+    """The number of sequences of 2s and 3s summing to n."""
+    ways = [1] + [0] * n
+    for span in range(1, n + 1):
+        ways[span] = sum(ways[span - length] for length in (2, 3) if length <= span)
+    return ways[n]
+
+
+def _layouts_blocked(size: int, max_walls: int, blocked: frozenset[int]) -> dict[int, int]:
+    """Layouts without a full row, with the columns of ``blocked`` taken whole (by vertical vehicles)."""
     goal_row = (size - 1) // 2
-    states: dict[tuple[tuple[int, ...], int, int, bool], int] = {((0,) * size, 0, 0, False): 1}
+    State = tuple[tuple[int, ...], int, int, int, bool]
+    states: dict[State, int] = {((0,) * size, 0, 0, 0, False): 1}
     for r in range(size):
         for c in range(size):
-            new: dict[tuple[tuple[int, ...], int, int, bool], int] = collections.defaultdict(int)
-            for (carry, left, walls, goal), count in states.items():
-                left = 0 if c == 0 else left
+            new: dict[State, int] = collections.defaultdict(int)
+            for (carry, left, fill, walls, goal), count in states.items():
+                if c == 0:
+                    left, fill = 0, 0
+                if c in blocked:
+                    if not left:
+                        new[(carry, 0, fill, walls, goal)] += count
+                    continue
                 below = list(carry)
                 if below[c]:  # covered from above
                     if left:
                         continue
                     below[c] -= 1
-                    new[(tuple(below), 0, walls, goal)] += count
+                    new[(tuple(below), 0, fill, walls, goal)] += count
                     continue
                 if left:  # covered from the left
-                    new[(carry, left - 1, walls, goal)] += count
+                    new[(carry, left - 1, fill, walls, goal)] += count
                     continue
-                new[(carry, 0, walls, goal)] += count  # empty
+                new[(carry, 0, fill, walls, goal)] += count  # empty
                 if walls < max_walls:
-                    new[(carry, 0, walls + 1, goal)] += count
+                    new[(carry, 0, fill + 1, walls + 1, goal)] += count
                 for length in (2, 3):
-                    if c + length <= size:
+                    if c + length <= size and not blocked & set(range(c, c + length)):
                         if r != goal_row:
-                            new[(carry, length - 1, walls, goal)] += count
+                            new[(carry, length - 1, fill + length, walls, goal)] += count
                         elif length == 2 and not goal:
-                            new[(carry, 1, walls, True)] += count
+                            new[(carry, 1, fill + 2, walls, True)] += count
                     if r + length <= size:
                         down = below[:]
                         down[c] = length - 1
-                        new[(tuple(down), 0, walls, goal)] += count
+                        new[(tuple(down), 0, fill, walls, goal)] += count
+            if c == size - 1:  # the row is done: no full row
+                kept = {st: n for st, n in new.items() if st[2] < size and not st[1]}
+                new = collections.defaultdict(int, kept)
             states = new
     out: dict[int, int] = collections.defaultdict(int)
-    for (carry, left, walls, goal), count in states.items():
+    for (carry, left, _fill, walls, goal), count in states.items():
         if goal and not any(carry) and not left:
             out[walls] += count
     return dict(out)
@@ -262,6 +301,47 @@ def check_against_sample(root: Path, sample_path: Path) -> None:
     )
 
 
+def time_shards(path: Path, out: Path | None) -> None:
+    """Run the shard of every board listed in ``path`` alone; print the CPU time of each and the total."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        sys.exit(f"error: cannot read {path}: {err.strerror or err}")
+    found: list[str] = []
+    times: list[float] = []
+    positions = 0
+    for k, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        board = board_of(raw.split()[-1].replace(".", "o"))
+        job = Job(board.width, board.vehicle(board.goal).row, (len(board.walls), len(board.walls)))
+        part = shard_of(job, board)
+        c0 = time.process_time()
+        result = run_part(job, part, native=True)
+        times.append(time.process_time() - c0)
+        positions += result.stats.positions
+        found.extend(result.lines)
+        print(
+            f"  line {k}: {times[-1]:.4f} CPU s, {result.stats.positions:,} positions, "
+            f"{len(result.lines)} lines",
+            file=sys.stderr,
+        )
+    if not times:
+        sys.exit(f"error: {path} lists no board")
+    found.sort()
+    if out is None:
+        print("\n".join(found))
+    else:
+        out.write_text("".join(line + "\n" for line in found), encoding="utf-8")
+    print(
+        f"{len(times):,} shards: {sum(times):.3f} CPU s in all, "
+        f"median {statistics.median(times) * 1000:.3f} ms, "
+        f"{positions:,} positions ({positions / max(sum(times), 1e-9):,.0f} per CPU second), "
+        f"{len(found):,} lines",
+        file=sys.stderr,
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sample", type=int, default=40, help="parts drawn per 6x6 estimate (default 40)")
@@ -278,6 +358,8 @@ def main() -> int:
         type=Path,
         help="only check the parts saved in this 6x6 wall-free database folder against the reference sample",
     )
+    ap.add_argument("--shards", type=Path, help="only time the shards of the boards listed in this file")
+    ap.add_argument("--lines", type=Path, help="with --shards: write the lines found to this file")
     ap.add_argument("--skip-complete", action="store_true", help="skip the 4x4 and 5x5 runs")
     ap.add_argument("--reference-5x5", action="store_true", help="the Python reference on 5x5 too (slow)")
     args = ap.parse_args()
@@ -287,6 +369,9 @@ def main() -> int:
         )
     if args.check is not None:
         check_against_sample(args.check, args.reference)
+        return 0
+    if args.shards is not None:
+        time_shards(args.shards, args.lines)
         return 0
     rng = random.Random(args.seed)
     if not args.skip_complete:

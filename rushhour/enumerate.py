@@ -148,19 +148,43 @@ def _free(size: int, walls: tuple[int, ...], horizontal: bool, lane: int) -> lis
 
 
 def lane_choices(job: Job, part: Part) -> tuple[tuple[tuple[Seq, ...], ...], tuple[tuple[Seq, ...], ...]]:
-    """The sequences allowed in every row and every column of a part."""
+    """The sequences allowed in every row and every column of a part: those that fit between the walls
+    and leave the lane a free cell (see :func:`full_lane`)."""
     n = job.size
     rows, cols = [], []
     for r in range(n):
         free = _free(n, part.walls, True, r)
+        walls = free.count(False)
         options = [(GOAL_LENGTH,)] if r == job.goal_row else sequences(n)
         fixed = part.rows[r]
-        rows.append(tuple(s for s in options if (fixed is None or s == fixed) and fits(s, free)))
+        rows.append(
+            tuple(
+                s
+                for s in options
+                if (fixed is None or s == fixed) and sum(s) + walls < n and fits(s, free)
+            )
+        )
     for c in range(n):
         free = _free(n, part.walls, False, c)
         fixed = part.cols[c]
-        cols.append(tuple(s for s in sequences(n) if (fixed is None or s == fixed) and fits(s, free)))
+        cols.append(
+            tuple(s for s in sequences(n) if (fixed is None or s == fixed) and sum(s) < n and fits(s, free))
+        )
     return tuple(rows), tuple(cols)
+
+
+def full_lane(size: int, walls: Sequence[int], rows: Sequence[Seq], cols: Sequence[Seq]) -> str | None:
+    """The first full lane of a layout, as the published database counts them (``None`` if there is none):
+    a row whose horizontal vehicles and walls cover every cell, or a column whose vertical vehicles do
+    (walls do not count in columns).  Such layouts are not in the database; lengths never change in a
+    lane, so whole shards are left out."""
+    for r, seq in enumerate(rows):
+        if sum(seq) + sum(1 for w in walls if w // size == r) >= size:
+            return f"row {r}"
+    for c, seq in enumerate(cols):
+        if sum(seq) >= size:
+            return f"column {c}"
+    return None
 
 
 def split_rows(size: int, walls: int) -> int:
@@ -225,11 +249,15 @@ def shard_of(job: Job, board: Board) -> Part:
     if not lo <= len(walls) <= hi:
         has = plural(len(walls), "wall")
         raise EnumerateError(f"the board has {has}; the database has {lo} to {hi} walls")
-    return Part(
-        walls,
-        tuple(tuple(length for _, length in sorted(lane)) for lane in rows),
-        tuple(tuple(length for _, length in sorted(lane)) for lane in cols),
-    )
+    row_seqs = tuple(tuple(length for _, length in sorted(lane)) for lane in rows)
+    col_seqs = tuple(tuple(length for _, length in sorted(lane)) for lane in cols)
+    full = full_lane(n, walls, row_seqs, col_seqs)
+    if full is not None:
+        raise EnumerateError(
+            f"{full} of the board is full: the database leaves out layouts with a full row "
+            "(vehicles and walls) or a full column (vehicles)"
+        )
+    return Part(walls, row_seqs, col_seqs)
 
 
 # --- running a part ----------------------------------------------------------------------------------
@@ -579,7 +607,7 @@ def board_of(board_text: str) -> Board:
 
 # --- a database directory: the manifest, one file per part, the merged database ----------------------
 MANIFEST, DATABASE, PARTS = "manifest.json", "database.txt", "parts"
-DIR_FORMAT = 1
+DIR_FORMAT = 2  # 2: layouts with a full lane are left out (format 1 held them)
 _HEADER = re.compile(r"# part (\d+) " + " ".join(rf"{f}=(\d+)" for f in STATS_FIELDS) + r"\Z")
 
 
@@ -598,6 +626,11 @@ class PartStore:
             if os.path.exists(path):
                 with open(path, encoding="utf-8") as handle:
                     found = json.load(handle)
+                if isinstance(found, dict) and found.get("format") != DIR_FORMAT:
+                    raise EnumerateError(
+                        f"{root} was written by another version of the enumerator (directory format "
+                        f"{found.get('format')}, this one writes {DIR_FORMAT}): use another directory"
+                    )
                 if found != wanted:
                     raise EnumerateError(
                         f"{root} holds another database ({_describe(found)}); "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 from collections import deque
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from rushhour.enumerate import (
     PartStore,
     board_of,
     build,
+    lane_choices,
     line_order,
     parts,
     python_part,
@@ -59,14 +61,14 @@ def test_the_python_reference_gives_the_same_shards_as_the_compiled_search() -> 
 
 @native
 def test_a_crowded_8x8_shard_whose_offsets_do_not_fit_64_bits_is_searched_like_the_reference() -> None:
-    # 24 vehicles whose offsets range over 7 values each: 7**24 does not fit 64 bits, so the compiled
+    # 25 vehicles whose offsets range over 7 values each: 7**25 does not fit 64 bits, so the compiled
     # search tells its positions apart by their bitboards instead of by their offsets' code
-    rows = ["BBCCDDEE", "FFGGHHII", "JJKKLLMM", "ooAAoooo", "NNOOPPQQ", "RRSSTTUU", "VVWWoooY", "oooXXooY"]
+    rows = ["BBCCDDEI", "FFGGHHEI", "JJKKLLMQ", "ooAAooMQ", "NNOOPPUo", "RRSSTTUo", "VVWWZZoY", "oooooooY"]
     job = Job(8, 3)
     part = shard_of(job, board_of("".join(rows)))
     compiled = run_part(job, part, native=True)
     assert compiled == run_part(job, part, native=False)
-    assert compiled.stats.positions > 100  # the goal car, the cars of the last rows and Y move
+    assert compiled.stats.positions > 100  # the goal car and the vertical vehicles of the right columns move
 
 
 # --- an independent plain search of every 4x4 cluster, over Board.successors ---------------------------
@@ -81,7 +83,7 @@ def _layouts(size: int, goal_row: int, max_walls: int) -> list[Layout]:
 
     def fill(k: int, used: frozenset[tuple[int, int]], walls: frozenset, vehicles: frozenset, goal: int) -> None:
         if k == len(cells):
-            if goal >= 0:
+            if goal >= 0 and not _full(size, goal_row, walls, vehicles):
                 out.append((walls, vehicles, goal))
             return
         r, c = cells[k]
@@ -105,6 +107,15 @@ def _layouts(size: int, goal_row: int, max_walls: int) -> list[Layout]:
 
     fill(0, frozenset(), frozenset(), frozenset(), -1)
     return out
+
+
+def _full(size: int, goal_row: int, walls: frozenset, vehicles: frozenset) -> bool:
+    """Whether a row is covered by its horizontal vehicles and walls, or a column by its vertical vehicles
+    (the published database has no such layout)."""
+    across = [sum(length for o, length, r, _ in vehicles if o == HORIZONTAL and r == row) for row in range(size)]
+    across[goal_row] += 2
+    down = [sum(length for o, length, _, c in vehicles if o == VERTICAL and c == col) for col in range(size)]
+    return any(across[r] + sum(1 for w in walls if w[0] == r) >= size for r in range(size)) or max(down) >= size
 
 
 def _board(size: int, goal_row: int, layout: Layout) -> Board:
@@ -239,10 +250,43 @@ def test_boards_outside_the_database_are_refused() -> None:
         Job(9, 4)
 
 
+def test_layouts_with_a_full_lane_are_left_out_as_in_the_published_database() -> None:
+    job = Job(6, 2, (0, 2))
+    with pytest.raises(EnumerateError, match="row 0 of the board is full"):
+        shard_of(job, board_of("BBBCCCooHDDDooHAAJooHEEJoooIFFGGGIoo"))
+    with pytest.raises(EnumerateError, match="row 5 of the board is full"):  # walls count in a row
+        shard_of(job, board_of("oooooo" * 2 + "AAoooo" + "oooooo" * 2 + "BBxCCx"))
+    with pytest.raises(EnumerateError, match="column 0 of the board is full"):
+        shard_of(job, board_of("Booooo" * 2 + "BAAooo" + "Cooooo" * 3))
+    # a wall does not fill a column: this published line has vertical vehicles over five cells of
+    # column 0 and a wall in the sixth
+    line = "07 GxCCJKGooIJKGAAIoKHoDDDoHooEEoxooooo 362"
+    assert line in run_part(job, shard_of(job, board_of(line.split()[1]))).lines
+    # and no part holds a full lane
+    for size in (4, 5):
+        every = Job(size, Job.default_goal_row(size), (0, 1))
+        for part in parts(every):
+            rows, cols = lane_choices(every, part)
+            assert all(sum(seq) < size for lane in cols for seq in lane)
+            assert all(
+                sum(seq) + sum(1 for w in part.walls if w // size == r) < size
+                for r, lane in enumerate(rows)
+                for seq in lane
+            )
+
+
 def test_a_directory_of_another_job_is_refused(tmp_path: Path) -> None:
     PartStore(str(tmp_path), Job(4, 1, (0, 0)), 4)
     with pytest.raises(EnumerateError, match="another database"):
         PartStore(str(tmp_path), Job(4, 1, (0, 1)), 62)
+
+
+def test_a_directory_of_an_earlier_format_is_refused(tmp_path: Path) -> None:
+    # format 1 held the layouts with a full lane: its parts are not this database's
+    manifest = {"format": 1, **Job(4, 1).describe(), "parts": 4}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(EnumerateError, match="another version of the enumerator .*format 1, this one writes 2"):
+        PartStore(str(tmp_path), Job(4, 1), 3)
 
 
 def test_a_rerun_resumes_from_the_saved_parts(tmp_path: Path) -> None:
@@ -277,7 +321,7 @@ def test_all_layouts_of_the_plain_search_are_distinct() -> None:
 @pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=native)])
 def test_more_pieces_than_letters_is_refused_by_both_searches(compiled: bool) -> None:
     job = Job(6, 2, (28, 28))
-    part = shard_of(job, board_of("xxxxxxxxxxxxAAooooxxxxxxxxxxxxxxxxoo"))
+    part = shard_of(job, board_of("xxxxxoxxxxxoxxxAAoxxxxxoxxxxxoxxxxxo"))  # no row full
     with pytest.raises(EnumerateError, match="more vehicles and walls than letters"):
         run_part(job, part, native=compiled)
 
@@ -288,5 +332,5 @@ def test_a_part_left_half_written_by_a_killed_run_is_dropped(tmp_path: Path) -> 
     (tmp_path / "parts" / "000002.txt.4242.tmp").write_text("# part 2 shards=1\n07 BBB")
     lines, _ = build(job, out=str(tmp_path))
     assert lines == build(job)[0]
-    assert sorted(p.name for p in (tmp_path / "parts").iterdir()) == [f"{i:06d}.txt" for i in range(4)]
-    assert store.load().keys() == {0, 1, 2, 3}
+    assert sorted(p.name for p in (tmp_path / "parts").iterdir()) == [f"{i:06d}.txt" for i in range(3)]
+    assert store.load().keys() == {0, 1, 2}

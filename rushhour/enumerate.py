@@ -161,14 +161,18 @@ def lane_choices(job: Job, part: Part) -> tuple[tuple[tuple[Seq, ...], ...], tup
             tuple(
                 s
                 for s in options
-                if (fixed is None or s == fixed) and sum(s) + walls < n and fits(s, free)
+                if (fixed is None or s == fixed) and _leaves_a_cell(s, walls, n) and fits(s, free)
             )
         )
     for c in range(n):
         free = _free(n, part.walls, False, c)
         fixed = part.cols[c]
         cols.append(
-            tuple(s for s in sequences(n) if (fixed is None or s == fixed) and sum(s) < n and fits(s, free))
+            tuple(
+                s
+                for s in sequences(n)
+                if (fixed is None or s == fixed) and _leaves_a_cell(s, 0, n) and fits(s, free)
+            )
         )
     return tuple(rows), tuple(cols)
 
@@ -179,12 +183,17 @@ def full_lane(size: int, walls: Sequence[int], rows: Sequence[Seq], cols: Sequen
     (walls do not count in columns).  Such layouts are not in the database; lengths never change in a
     lane, so whole shards are left out."""
     for r, seq in enumerate(rows):
-        if sum(seq) + sum(1 for w in walls if w // size == r) >= size:
+        if not _leaves_a_cell(seq, sum(1 for w in walls if w // size == r), size):
             return f"row {r}"
     for c, seq in enumerate(cols):
-        if sum(seq) >= size:
+        if not _leaves_a_cell(seq, 0, size):
             return f"column {c}"
     return None
+
+
+def _leaves_a_cell(seq: Seq, walls: int, size: int) -> bool:
+    """Whether a lane of ``size`` cells keeps a cell free of these vehicles and walls."""
+    return sum(seq) + walls < size
 
 
 def split_rows(size: int, walls: int) -> int:

@@ -40,6 +40,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 from rushhour.enumerate import (
     Job,
@@ -54,6 +55,7 @@ from rushhour.enumerate import (
     split_rows,
     total,
 )
+from rushhour.errors import RushHourError
 from rushhour.search.bfs import native_available
 
 DEFAULT_SAMPLE = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "fogleman_sample.txt"
@@ -92,6 +94,7 @@ def _layouts_blocked(size: int, max_walls: int, blocked: frozenset[int]) -> dict
     for r in range(size):
         for c in range(size):
             new: dict[State, int] = collections.defaultdict(int)
+            across_blocked = {length: bool(blocked & set(range(c, c + length))) for length in (2, 3)}
             for (carry, left, fill, walls, goal), count in states.items():
                 if c == 0:
                     left, fill = 0, 0
@@ -113,7 +116,7 @@ def _layouts_blocked(size: int, max_walls: int, blocked: frozenset[int]) -> dict
                 if walls < max_walls:
                     new[(carry, 0, fill + 1, walls + 1, goal)] += count
                 for length in (2, 3):
-                    if c + length <= size and not blocked & set(range(c, c + length)):
+                    if c + length <= size and not across_blocked[length]:
                         if r != goal_row:
                             new[(carry, length - 1, fill + length, walls, goal)] += count
                         elif length == 2 and not goal:
@@ -301,21 +304,29 @@ def check_against_sample(root: Path, sample_path: Path) -> None:
     )
 
 
+def bad_input(message: str) -> NoReturn:
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def time_shards(path: Path, out: Path | None) -> None:
     """Run the shard of every board listed in ``path`` alone; print the CPU time of each and the total."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        sys.exit(f"error: cannot read {path}: {err.strerror or err}")
+        bad_input(f"cannot read {path}: {err.strerror or err}")
     found: list[str] = []
     times: list[float] = []
     positions = 0
     for k, raw in enumerate(text.splitlines(), 1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
-        board = board_of(raw.split()[-1].replace(".", "o"))
-        job = Job(board.width, board.vehicle(board.goal).row, (len(board.walls), len(board.walls)))
-        part = shard_of(job, board)
+        try:
+            board = board_of(raw.split()[-1])
+            job = Job(board.width, board.vehicle(board.goal).row, (len(board.walls), len(board.walls)))
+            part = shard_of(job, board)
+        except RushHourError as err:
+            bad_input(f"{path}, line {k}: {err}")
         c0 = time.process_time()
         result = run_part(job, part, native=True)
         times.append(time.process_time() - c0)
@@ -327,12 +338,15 @@ def time_shards(path: Path, out: Path | None) -> None:
             file=sys.stderr,
         )
     if not times:
-        sys.exit(f"error: {path} lists no board")
+        bad_input(f"{path} lists no board")
     found.sort()
     if out is None:
         print("\n".join(found))
     else:
-        out.write_text("".join(line + "\n" for line in found), encoding="utf-8")
+        try:
+            out.write_text("".join(line + "\n" for line in found), encoding="utf-8")
+        except OSError as err:
+            bad_input(f"cannot write {out}: {err.strerror or err}")
     print(
         f"{len(times):,} shards: {sum(times):.3f} CPU s in all, "
         f"median {statistics.median(times) * 1000:.3f} ms, "

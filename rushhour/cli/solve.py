@@ -47,7 +47,7 @@ from rushhour.levels import resolve_board
 from rushhour.search import ENGINES, HEURISTICS, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
-from rushhour.search.watch import Progress
+from rushhour.search.watch import SearchProgress
 from rushhour.text import plural, runs
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
@@ -178,7 +178,7 @@ class _ProgressLine:
                 return
             self.tqdm = tqdm
 
-    def __call__(self, record: Progress) -> None:
+    def __call__(self, record: SearchProgress) -> None:
         if self.tqdm is not None:
             if self.bar is None:  # made at the first record, which names the engine and the unit
                 self.bar = self.tqdm(

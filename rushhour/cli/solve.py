@@ -14,7 +14,7 @@ import multiprocessing
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -40,6 +40,7 @@ from rushhour.cli.core import (
     refuse_given,
 )
 from rushhour.cli.documents import emit, entry_ref, expected_length, stopped
+from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman, read_file
@@ -162,49 +163,20 @@ def _board_text(board: Board) -> str:
         return "/".join(board.rows())
 
 
-class _ProgressLine:
-    """The progress of a long search on stderr: on a terminal a tqdm bar (the ``progress`` extra) or,
-    without tqdm, one line rewritten in place; plain lines otherwise (asked for with --progress)."""
+def _show_search(display: ProgressDisplay) -> Callable[[SearchProgress], None]:
+    """The search's records on the display: the engine, its count (positions, random moves), the memory."""
 
-    def __init__(self) -> None:
-        self.terminal = sys.stderr.isatty()
-        self.shown = False
-        self.bar: Any = None
-        self.tqdm: Any = None
-        if self.terminal:
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                return
-            self.tqdm = tqdm
+    def show(record: SearchProgress) -> None:
+        memory = f"{record.memory / 1024**2:,.0f} MB"
+        unit = f" {record.what}"
+        display.update(record.count, desc=record.engine, unit=unit, line=record.describe(), postfix=memory)
 
-    def __call__(self, record: SearchProgress) -> None:
-        if self.tqdm is not None:
-            if self.bar is None:  # made at the first record, which names the engine and the unit
-                self.bar = self.tqdm(
-                    file=sys.stderr, desc=record.engine, unit=f" {record.what}", unit_scale=True, leave=False
-                )
-            self.bar.set_postfix_str(f"{record.memory / 1024**2:,.0f} MB", refresh=False)
-            self.bar.update(record.count - self.bar.n)
-            return
-        if self.terminal:
-            sys.stderr.write("\r\x1b[K" + record.describe())
-        else:
-            sys.stderr.write(record.describe() + "\n")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-        elif self.shown and self.terminal:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+    return show
 
 
 def _solve(args: argparse.Namespace, board: Board) -> Solution:
-    show = getattr(args, "progress", False) or (sys.stderr.isatty() and not getattr(args, "batch", None))
-    line = _ProgressLine() if show else None
+    asked = getattr(args, "progress", False)
+    display = ProgressDisplay(enabled=asked or not getattr(args, "batch", None), lines=asked)
     try:
         return solve(
             board,
@@ -216,11 +188,10 @@ def _solve(args: argparse.Namespace, board: Board) -> Solution:
             seed=args.seed,
             heuristic=args.heuristic,
             max_moves=args.max_moves,
-            progress=line,
+            progress=_show_search(display) if display.enabled else None,
         )
     finally:
-        if line is not None:
-            line.close()
+        display.close()
 
 
 # --- solve ---------------------------------------------------------------------------------------

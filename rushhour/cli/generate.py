@@ -11,9 +11,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from rushhour.api import board_ref
 from rushhour.cli.core import examples, option_count, option_jobs, option_range, option_seconds, refuse_given
-from rushhour.cli.documents import emit
+from rushhour.cli.documents import emit, generate_body
 from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
@@ -256,8 +255,7 @@ class _Writer:
         elif self.out is None and self.fmt in ("grid", "fogleman") and not self.json:
             self._stream(sys.stdout, len(self.made) - 1)
         if self.json:
-            board = board_ref(puzzle.board, name=meta["name"], source=source)
-            emit("generate", {"name": meta["name"], **puzzle.to_dict(), "board": board})
+            emit("generate", generate_body(puzzle, meta["name"], source))
 
     def _stream(self, handle: TextIO, k: int) -> None:
         puzzle, meta = self.made[k]

@@ -13,6 +13,7 @@ import pytest
 from rushhour.cli import main
 from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.search import watch
+from tests.terminal import spawn_program
 
 CROWD9 = "BCDDEEEFF/BCG.aaZZ./HCGIIIJJJ/HKLMMN..O/HKL..NAAO/PKLQQQRST/PUUUVWRST/PbbYVWRST/XX.YVW..."
 #: one frame of the line rewritten in place: back to the start of the line, the text, the rest erased
@@ -164,3 +165,27 @@ def test_every_long_command_shows_the_one_display(
     assert shown.endswith(CLEAR) and "\n" not in shown  # cleared before anything else is written
     if argv[0] != "solve":  # solve has no -q: its display shows only on a terminal or with --progress
         assert not FRAME.search(_on_a_terminal(monkeypatch, capsys, [*argv, "-q"]))
+
+
+#: the program without the ``progress`` extra, whatever this environment has installed
+WITHOUT_TQDM = "import sys; sys.modules['tqdm'] = None; from rushhour.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+@pytest.mark.parametrize(
+    ("argv", "label"),
+    [
+        (["generate", "--count", "2", "--min-moves", "3", "--max-moves", "6", "--seed", "1"], "generate"),
+        (["enumerate", "--size", "3x3", "--workers", "1"], "enumerate"),
+    ],
+)
+def test_in_a_pseudo_terminal_the_line_is_cleared_before_the_output(argv: list[str], label: str) -> None:
+    child = spawn_program([sys.executable, "-c", WITHOUT_TQDM, *argv], encoding="utf-8", timeout=60)
+    text = child.read()
+    child.close()
+    assert child.exitstatus == 0, text
+    frames = FRAME.findall(text)
+    assert frames and all(frame.startswith(f"{label}: ") for frame in frames), text
+    for frame in re.finditer(FRAME, text):  # every frame is cleared before anything else is written
+        assert text[frame.end() :].startswith(("\r", CLEAR)), text
+    rest = text[text.rindex(CLEAR) + len(CLEAR) :]
+    assert rest.strip() and not FRAME.search(rest) and "\x1b" not in rest

@@ -149,7 +149,7 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         refuse_given(args, ("workers",), "starts local workers: a running Dask scheduler has its own")
     workers = args.workers or parallel.default_workers()
     display = ProgressDisplay(enabled=not args.quiet, lines=True, every=1.0)
-    report = _show_parts(display)
+    report = _show_parts(display) if display.enabled else None
     started = time.perf_counter()
     try:
         lines, stats = build(

@@ -343,7 +343,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise RushHourError(f"cannot write {args.out}: there is no folder {parent}")
     writer = _Writer(args, settings, count)
     progress = ProgressDisplay(enabled=not args.quiet, every=0.5)
-    on_try = _show_tries(progress, count)
+    on_try = _show_tries(progress, count) if progress.enabled else None
     max_tries = args.max_tries if args.max_tries is not None else TRIES_PER_PUZZLE * count
     status = EXIT_OK
     try:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from rushhour.enumerate import PartStats
     from rushhour.generator import Puzzle
     from rushhour.search import Analysis, Solution
-    from rushhour.search.watch import Progress
+    from rushhour.search.watch import SearchProgress
 
 #: the formats :meth:`Board.from_text` reads and :meth:`Board.to_text` writes
 TEXT_FORMATS = ("grid", "fogleman", "csv", "json", "rows")
@@ -158,7 +158,7 @@ def solve(
     heuristic: str = "blocked",
     max_moves: int | None = None,
     max_memory: int | Literal["auto"] | None = "auto",
-    progress: Callable[[Progress], None] | None = None,
+    progress: Callable[[SearchProgress], None] | None = None,
 ) -> Solution:
     """Solve ``board`` (a :class:`Board`, or a name for :func:`load`); the answer is replayed by the
     reference rules before it is returned.
@@ -170,7 +170,7 @@ def solve(
     :class:`~rushhour.errors.LimitReachedError` (with ``explored``, ``lower_bound`` and ``best``);
     so does a search that grows the process by ``max_memory`` bytes (``"auto"``: half of the memory
     available when the package was loaded; None: no bound).  ``progress`` is called now and then with
-    a :class:`~rushhour.search.watch.Progress` record while the search runs.
+    a :class:`~rushhour.search.watch.SearchProgress` record while the search runs.
 
     >>> solution = solve("AA.B/...B/CC../....")
     >>> solution.moves, solution.length, solution.steps, solution.optimal

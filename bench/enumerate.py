@@ -56,7 +56,7 @@ from rushhour.enumerate import (
     total,
 )
 from rushhour.errors import RushHourError
-from rushhour.search.bfs import native_available
+from rushhour.search.native import native_available
 
 DEFAULT_SAMPLE = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "fogleman_sample.txt"
 

@@ -37,13 +37,13 @@ from typing import NamedTuple
 from rushhour.board import HORIZONTAL, Board
 from rushhour.errors import BoardError, FormatError, ParseError, RushHourError
 from rushhour.files import write_text_atomic
-from rushhour.search.bfs import _native, _use_native
+from rushhour.search.native import compiled, native_enabled
 from rushhour.text import plural
 
 LENGTHS = (2, 3)
 GOAL_LENGTH = 2
 MIN_SIDE = 3
-MAX_SIDE: int = getattr(_native, "ENUM_MAX_SIDE", 8)
+MAX_SIDE: int = getattr(compiled, "ENUM_MAX_SIDE", 8)
 
 Seq = tuple[int, ...]  # the lengths of a lane's vehicles, in order along it
 
@@ -64,8 +64,8 @@ class PartStats(NamedTuple):
 
 STATS_FIELDS = PartStats._fields
 # the compiled cluster search, when the compiled module was built with it from this version
-_clusters = getattr(_native, "clusters", None)
-if _clusters is not None and tuple(getattr(_native, "ENUM_STATS_FIELDS", ())) != STATS_FIELDS:
+_clusters = getattr(compiled, "clusters", None)
+if _clusters is not None and tuple(getattr(compiled, "ENUM_STATS_FIELDS", ())) != STATS_FIELDS:
     _clusters = None
 
 
@@ -274,7 +274,7 @@ def run_part(job: Job, part: Part, native: bool | None = None) -> PartResult:
     """The database lines of one part (sorted, see :func:`line_order`) and what it searched, with the
     compiled search when built (and ``native`` is not False), else with :func:`python_part`."""
     if native is None:
-        native = _use_native[0]
+        native = native_enabled()
     if native and _clusters is not None:
         rows, cols = lane_choices(job, part)
         try:

@@ -28,7 +28,7 @@ from rushhour.enumerate import (
     sequences,
     shard_of,
 )
-from rushhour.search.bfs import native_available
+from rushhour.search.native import native_available
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = [line for line in (DATA / "fogleman_slice_enumerate.txt").read_text().splitlines() if line]

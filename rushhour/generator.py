@@ -39,6 +39,7 @@ from typing import NamedTuple
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Vehicle
 from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
 from rushhour.formats.cells import VEHICLE_CHARS
+from rushhour.formats.single import board_ref
 from rushhour.search import Analysis, Solution, analyze, solve
 from rushhour.text import plural
 
@@ -414,8 +415,6 @@ class Puzzle:
     def to_dict(self) -> dict[str, object]:
         """JSON-ready: the board (one line of text and its size), the optimal solution and the
         puzzle's origin."""
-        from rushhour.api import board_ref
-
         return {
             "board": board_ref(self.board),
             "length": self.length,

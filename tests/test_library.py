@@ -15,6 +15,7 @@ from hypothesis import given
 import rushhour
 import rushhour.api
 import rushhour.board
+import rushhour.formats.single
 import rushhour.logic
 from rushhour import Board, Move
 from rushhour.cli import main
@@ -32,7 +33,7 @@ def test_the_guide_runs() -> None:
     assert result.attempted > 40 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.logic])
+@pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.formats.single, rushhour.logic])
 def test_the_docstring_examples_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
@@ -76,7 +77,7 @@ def test_from_text_reads_back_what_to_text_writes(board: Board) -> None:
 
 @given(boards() | boards(square=True, letters_only=True, goal_name="A", exit_side="right", wrap=False))
 def test_one_line_text_identifies_the_board(board: Board) -> None:
-    text, fmt = rushhour.api.one_line(board)
+    text, fmt = rushhour.formats.single.one_line(board)
     assert "\n" not in text and Board.from_text(text, fmt) == board and Board.from_text(text) == board
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rushhour.api import board_ref
 from rushhour.board import Board
 from rushhour.errors import LimitReachedError
 from rushhour.formats import Entry
+from rushhour.formats.single import board_ref
 
 #: the version of every document's shape; a change that removes or retypes a field raises it
 VERSION = 1

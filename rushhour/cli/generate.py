@@ -10,12 +10,12 @@ import shlex
 import sys
 from typing import Any, TextIO
 
-from rushhour.api import board_ref
 from rushhour.cli.core import examples, option_count, option_jobs, option_range, option_seconds, refuse_given
 from rushhour.cli.documents import emit
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
+from rushhour.formats.single import board_ref
 from rushhour.generator import (
     MAX_SIDE,
     METHODS,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from rushhour.board import Board
 
 if TYPE_CHECKING:
-    from rushhour.enumerate import PartStats
+    from rushhour.database import PartStats
     from rushhour.generator import Puzzle
     from rushhour.search import Analysis, Solution
     from rushhour.search.watch import Progress
@@ -171,7 +171,7 @@ class Database:
 
     def puzzles(self) -> list[tuple[int, Board, int]]:
         """Every line as ``(moves, board, cluster size)``."""
-        from rushhour.enumerate import board_of, read_line
+        from rushhour.database import board_of, read_line
 
         out = []
         for number, line in enumerate(self.lines, start=1):
@@ -203,7 +203,7 @@ def enumerate_database(
     >>> solve(board).length == moves
     True
     """
-    from rushhour.enumerate import Job, build
+    from rushhour.database import Job, build
 
     row = Job.default_goal_row(size) if goal_row is None else goal_row
     job = Job(size, row, walls, distances)

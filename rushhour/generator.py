@@ -807,7 +807,7 @@ def from_database(
     """Up to ``count`` puzzles drawn from a database file (``rushhour enumerate``), uniformly and without
     repeats among its lines of ``min_moves`` to ``max_moves`` moves, and how many lines that band holds.
     Each one is solved again, and its length must be the database's."""
-    from rushhour.enumerate import board_of, read_database
+    from rushhour.database import board_of, read_database
 
     if max_moves is not None and max_moves < min_moves:
         raise ParameterError(f"{{max_moves}} {max_moves} is below {{min_moves}} {min_moves}: no length fits")

@@ -1,4 +1,4 @@
-"""``enumerate``: the complete database of a board size (see :mod:`rushhour.enumerate`)."""
+"""``enumerate``: the complete database of a board size (see :mod:`rushhour.database`)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ from typing import Any, TextIO
 from rushhour.cli import generate as generate_options
 from rushhour.cli.core import examples, option_jobs, option_range, refuse_given
 from rushhour.cli.documents import emit
-from rushhour.enumerate import (
+from rushhour.database import (
     MAX_SIDE,
     MIN_SIDE,
+    BuildProgress,
     EnumerateError,
     Job,
     PartStats,
-    Progress,
     board_of,
     build,
+    parallel,
     read_line,
     shard_of,
 )
@@ -119,7 +120,7 @@ class _Reporter:
         self.last = 0.0
         self.tty = stream.isatty()
 
-    def __call__(self, p: Progress) -> None:
+    def __call__(self, p: BuildProgress) -> None:
         now = time.monotonic()
         if not self.enabled or (now - self.last < 1.0 and p.done < p.parts):
             return
@@ -141,8 +142,6 @@ class _Reporter:
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
-    from rushhour import parallel
-
     size = args.size
     goal_row = Job.default_goal_row(size) if args.goal_row is None else args.goal_row
     job = Job(size, goal_row, args.walls, args.distances)

@@ -1,4 +1,4 @@
-/* The cluster search of rushhour.enumerate, compiled: one part of a database (see docs/enumerate.md).
+/* The cluster search of rushhour.database, compiled: one part of a database (see docs/enumerate.md).
  *
  * clusters(width, height, goal_row, walls, rows, columns, distances) -> (text, stats)
  *   walls: the wall cells (row * width + col); rows[r] / columns[c]: the vehicle sequences allowed in
@@ -8,7 +8,7 @@
  *   stats: (shards, seeds, positions, clusters), see _clusters.h: the clusters searched are those
  *   with a won position, and positions counts theirs.
  *
- * It does what the reference, rushhour.enumerate.python_part, does, in the same order:
+ * It does what the reference, rushhour.database.reference.python_part, does, in the same order:
  * 1. every *seed* of every shard of the part: a won position where no other vehicle can move left or
  *    up by one cell, found by placing each row's horizontal vehicles, then each column's vertical ones
  *    (every cluster with a won position holds a seed: docs/enumerate.md);

@@ -11,6 +11,7 @@ from rushhour.board import Board
 from rushhour.errors import LimitReachedError
 from rushhour.formats import Entry
 from rushhour.formats.single import board_ref
+from rushhour.numbers import whole_or_none
 
 #: the version of every document's shape; a change that removes or retypes a field raises it
 VERSION = 1
@@ -50,8 +51,6 @@ def entry_ref(entry: Entry) -> dict[str, Any]:
 
 def expected_length(entry: Entry) -> int | None:
     """The optimal length the board's header gives (``moves``), when it gives one."""
-    from rushhour.numbers import whole_or_none
-
     return whole_or_none(entry.meta.get("moves", ""))
 
 

@@ -173,7 +173,7 @@ def test_the_python_search_makes_the_same_daily_puzzle() -> None:
     env = {**os.environ, "RUSHHOUR_NATIVE": "0", "PYTHONPATH": str(root)}
     code = (
         "import datetime; from rushhour import levels; from rushhour.formats import fogleman; "
-        "from rushhour.search import bfs; assert not bfs._use_native[0]; "
+        "from rushhour.search.native import native_enabled; assert not native_enabled(); "
         "d = levels.daily(datetime.date(2026, 11, 23)); "
         "print(fogleman.write_line(d.entry.board), d.entry.meta['moves'], d.entry.meta['cluster'])"
     )

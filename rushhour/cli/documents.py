@@ -13,9 +13,10 @@ import json
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rushhour.api import board_ref
 from rushhour.errors import LimitReachedError
 from rushhour.formats import Entry
+from rushhour.formats.single import board_ref
+from rushhour.numbers import whole_or_none
 from rushhour.search.timed import Schedule
 
 if TYPE_CHECKING:
@@ -61,8 +62,6 @@ def entry_ref(entry: Entry) -> dict[str, Any]:
 
 def expected_length(entry: Entry) -> int | None:
     """The optimal length the board's header gives (``moves``), when it gives one."""
-    from rushhour.numbers import whole_or_none
-
     return whole_or_none(entry.meta.get("moves", ""))
 
 

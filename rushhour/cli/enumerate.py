@@ -1,4 +1,4 @@
-"""``enumerate``: the complete database of a board size (see :mod:`rushhour.enumerate`)."""
+"""``enumerate``: the complete database of a board size (see :mod:`rushhour.database`)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,16 @@ from rushhour.cli import generate as generate_options
 from rushhour.cli.core import examples, option_jobs, option_range, refuse_given
 from rushhour.cli.documents import emit
 from rushhour.cli.progress_display import ProgressDisplay
-from rushhour.enumerate import (
+from rushhour.database import (
     MAX_SIDE,
     MIN_SIDE,
+    BuildProgress,
     EnumerateError,
     Job,
     PartStats,
-    Progress,
     board_of,
     build,
+    parallel,
     read_line,
     shard_of,
 )
@@ -113,10 +114,10 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
-def _show_parts(display: ProgressDisplay) -> Callable[[Progress], None]:
+def _show_parts(display: ProgressDisplay) -> Callable[[BuildProgress], None]:
     """The run on the display, at most once a second: parts done, positions, rate, time left."""
 
-    def show(p: Progress) -> None:
+    def show(p: BuildProgress) -> None:
         rate = p.stats.positions / p.seconds if p.seconds > 0 else 0.0
         fresh = p.done - p.resumed
         left = (p.parts - p.done) * p.seconds / fresh if fresh else 0.0
@@ -135,8 +136,6 @@ def _show_parts(display: ProgressDisplay) -> Callable[[Progress], None]:
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
-    from rushhour import parallel
-
     size = args.size
     goal_row = Job.default_goal_row(size) if args.goal_row is None else args.goal_row
     job = Job(size, goal_row, args.walls, args.distances)

@@ -18,7 +18,7 @@ import rushhour.board
 import rushhour.logic
 from rushhour import Board, Move
 from rushhour.cli import main
-from rushhour.game import Game
+from rushhour.play.game import Game
 from rushhour.search import verify
 from tests.strategies import boards
 

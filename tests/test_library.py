@@ -20,7 +20,7 @@ import rushhour.formats.single
 import rushhour.logic
 from rushhour import Board, Move
 from rushhour.cli import main
-from rushhour.game import Game
+from rushhour.play.game import Game
 from rushhour.search import verify
 from tests.strategies import boards
 

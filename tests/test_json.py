@@ -189,5 +189,8 @@ def test_board_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     written = one(capsys, "encoding", SMALL, "--json", "--dimacs", str(cnf))
     header = next(line for line in cnf.read_text().splitlines() if line.startswith("p cnf"))
     assert header == f"p cnf {written['variables']} {written['clauses']}" and written["dimacs"] == str(cnf)
+    constraints = one(capsys, "encoding", SMALL, "--family", "cmr", "--cell", "0,1", "--json")
+    assert [f["family"] for f in constraints["families"]] == ["CMR"] and constraints["count"] == 4
+    assert all(cl and 0 not in cl for f in constraints["families"] for c in f["constraints"] for cl in c["clauses"])
     theorems = one(capsys, "theorems", "--size", "4x4", "--json")
     assert theorems["unexpected"] == 0 and theorems["refuted"] == 2

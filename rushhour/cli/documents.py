@@ -27,6 +27,7 @@ SCHEMAS = (
     "moves",
     "explain",
     "encoding",
+    "constraints",
     "theorems",
     "enumerate",
 )

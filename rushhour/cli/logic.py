@@ -34,9 +34,26 @@ def register(sub: Any) -> None:
             "rushhour encoding classic:12",
             "rushhour encoding classic:12 --dimacs out.cnf   # DIMACS CNF, a c line naming every variable",
             "rushhour encoding classic:1 --dimacs -",
+            "rushhour encoding classic:12 --family CMR --cell 2,4   # the constraints themselves",
+            "rushhour encoding classic:12 --about 'CMR(2,4)' --latex",
         ),
     )
     add_board(p)
+    p.add_argument(
+        "--constraints",
+        action="store_true",
+        help="print the constraints themselves, family by family, in the notation of docs/encoding.md",
+    )
+    p.add_argument(
+        "--family",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only the constraints of this family (S, P1, R1, G2, EndR, CMR, SlideD, W...; repeatable)",
+    )
+    p.add_argument("--cell", metavar="I,J", help="only the constraints naming a proposition of cell (I,J)")
+    p.add_argument("--about", metavar="PROP", help="only the constraints naming this proposition: 'CMR(2,4)'")
+    p.add_argument("--latex", action="store_true", help="the constraints as LaTeX formulas")
     p.add_argument(
         "--dimacs",
         metavar="FILE",
@@ -153,9 +170,86 @@ def encoding_report(board: Board, label: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def parse_cell(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*\(?\s*([0-9]{1,3})\s*,\s*([0-9]{1,3})\s*\)?\s*", text)
+    if not m:
+        raise RushHourError(f"cannot read cell {quoted(text)}: write ROW,COLUMN, like 2,4")
+    return int(m.group(1)), int(m.group(2))
+
+
+def constraints_wanted(args: argparse.Namespace) -> bool:
+    return bool(args.constraints or args.family or args.cell or args.about or args.latex)
+
+
+def cmd_constraints(args: argparse.Namespace, entry: Any) -> int:
+    from rushhour.logic import notation
+
+    rules = oracle_for(entry.board).rules
+    about = None
+    if args.about is not None:
+        formula = notation.parse_ground(args.about, rules)
+        if not isinstance(formula, notation.Atom):
+            raise RushHourError(f"--about {quoted(args.about)}: name one proposition, like 'CMR(2,4)'")
+        about = formula.name
+    cell = parse_cell(args.cell) if args.cell is not None else None
+    chosen = rules.select(args.family, cell, about)
+    if args.json:
+        emit("constraints", constraints_document(entry, rules, chosen))
+        return 0
+    sys.stdout.write(constraints_text(rules, chosen, latex=args.latex))
+    return 0
+
+
+def constraints_document(entry: Any, rules: Any, chosen: list[Any]) -> dict[str, Any]:
+    from rushhour.logic import notation
+
+    families: dict[str, dict[str, Any]] = {}
+    for item in chosen:
+        family = families.setdefault(
+            item.title, {"family": item.family, "title": item.title, "constraints": []}
+        )
+        family["constraints"].append(
+            {
+                "formula": item.text,
+                "latex": notation.latex(item.formula),
+                "clauses": [list(c) for c in item.clauses],
+            }
+        )
+    return {
+        "board": entry_ref(entry),
+        "shape": rules.shape.describe(),
+        "count": len(chosen),
+        "families": list(families.values()),
+    }
+
+
+def constraints_text(rules: Any, chosen: list[Any], latex: bool = False) -> str:
+    from rushhour.logic import notation
+
+    if not chosen:
+        return "no constraint matches\n"
+    by_title: dict[str, list[Any]] = {}
+    for item in chosen:
+        by_title.setdefault(item.title, []).append(item)
+    lines = []
+    for title, items in by_title.items():
+        count = f"{plural(len(items), 'constraint')} of {rules.constraints[title]}"
+        if latex:
+            lines.append(f"% {title} ({count})")
+            lines.extend(f"\\[ {notation.latex(item.formula)} \\]" for item in items)
+        else:
+            lines.append(f"{title} ({count}):")
+            lines.extend(f"  {item.text}" for item in items)
+    return "\n".join(lines) + "\n"
+
+
 def cmd_encoding(args: argparse.Namespace) -> int:
     entry = resolve_board(args.board)
     board = entry.board
+    if constraints_wanted(args):
+        if args.dimacs:
+            raise RushHourError("--dimacs writes the whole CNF: it does not go with the constraint filters")
+        return cmd_constraints(args, entry)
     if args.json and args.dimacs == "-":
         raise RushHourError("--json and --dimacs - both write to stdout: write the DIMACS to a file")
     cnf = encode(board)

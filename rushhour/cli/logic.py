@@ -291,11 +291,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
     print(verdict)
     if verdict.legal:
         print(f"the rules with this position's facts and {verdict.proposition} are satisfiable")
-    elif verdict.core:
+        print(f"in the logic: {verdict.logic()[0]}")
+        return 0
+    print("in the logic, every obstacle on the way (nearest first):")
+    for line in verdict.logic():
+        print(f"  {line}")
+    if verdict.core:
         print(f"unsatisfiable core: {', '.join(verdict.core)}")
-    else:
-        print("no proposition of the rules stands for this move")
-    return 0 if verdict.legal else 1
+    return 1
 
 
 def cmd_theorems(args: argparse.Namespace) -> int:

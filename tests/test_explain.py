@@ -1,0 +1,44 @@
+"""Explanations checked by a second solver: every obstacle's core is unsatisfiable with the rules and
+minimal, every legal move's support is true in the position as the reference rules see it."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver
+
+from rushhour.board import Board, Move
+from rushhour.logic.oracle import oracle_for
+from tests.strategies import boards
+
+
+def satisfiable(clauses: list[tuple[int, ...]], assumptions: list[int]) -> bool:
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        return bool(solver.solve(assumptions=assumptions))
+
+
+@settings(max_examples=25, deadline=None)
+@given(boards(min_side=3, max_side=7), st.integers(-6, 6).filter(bool), st.data())
+def test_every_obstacle_core_is_unsatisfiable_and_minimal(
+    board: Board, distance: int, data: st.DataObject
+) -> None:
+    name = data.draw(st.sampled_from(board.names))
+    move = Move(name, distance)
+    oracle = oracle_for(board)
+    verdict = oracle.explain(board, move)
+    rules = oracle.rules
+    assert verdict.legal == (move in board.legal_moves())
+    if verdict.legal:
+        truth = set(oracle.true_propositions(board))
+        assert set(verdict.support) <= truth and verdict.proposition in verdict.support
+        return
+    assert verdict.obstacles and verdict.core == verdict.obstacles[0].core
+    for obstacle in verdict.obstacles:
+        if not obstacle.core:  # past the edge: the rules have no proposition for the move
+            assert verdict.proposition is None and obstacle is verdict.obstacles[-1]
+            continue
+        lits = [rules.var(p) for p in obstacle.core]
+        assert set(lits[1:]) <= set(oracle.facts(board))  # the move's proposition, then facts
+        assert not satisfiable(rules.clauses, lits)
+        for k in range(len(lits)):
+            assert satisfiable(rules.clauses, lits[:k] + lits[k + 1 :]), (obstacle, k)

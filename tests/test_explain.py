@@ -9,6 +9,7 @@ from pysat.solvers import Solver
 
 from rushhour.board import Board, Move
 from rushhour.logic.oracle import oracle_for
+from tests.logic_truth import reference_truth
 from tests.strategies import boards
 
 
@@ -29,7 +30,7 @@ def test_every_obstacle_core_is_unsatisfiable_and_minimal(
     rules = oracle.rules
     assert verdict.legal == (move in board.legal_moves())
     if verdict.legal:
-        truth = set(oracle.true_propositions(board))
+        truth = reference_truth(board)
         assert set(verdict.support) <= truth and verdict.proposition in verdict.support
         return
     assert verdict.obstacles and verdict.core == verdict.obstacles[0].core
@@ -42,3 +43,23 @@ def test_every_obstacle_core_is_unsatisfiable_and_minimal(
         assert not satisfiable(rules.clauses, lits)
         for k in range(len(lits)):
             assert satisfiable(rules.clauses, lits[:k] + lits[k + 1 :]), (obstacle, k)
+
+
+@settings(max_examples=25, deadline=None)
+@given(boards(min_side=3, max_side=8))
+def test_the_solver_model_is_the_reference_truth(board: Board) -> None:
+    oracle = oracle_for(board)
+    assert set(oracle.true_propositions(board)) == reference_truth(board)
+
+
+@settings(max_examples=25, deadline=None)
+@given(boards(min_side=3, max_side=8), st.sampled_from(["moves", "steps"]))
+def test_moves_why_gives_true_supports_of_every_legal_move(board: Board, metric: str) -> None:
+    found = oracle_for(board).why(board, metric)
+    assert [m for m, _ in found] == board.legal_moves(metric)
+    truth = reference_truth(board)
+    for move, props in found:
+        steps = abs(move.distance)
+        assert set(props) <= truth
+        assert sum(p.startswith("Empty(") for p in props) == steps, (move, props)
+        assert sum(p.startswith(("CM", "Slide")) for p in props) == steps, (move, props)

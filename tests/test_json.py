@@ -179,6 +179,8 @@ def test_board_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert Board.from_text(path.read_text()) == Board.from_text(shown["board"]["text"])  # still a board file
     moves = one(capsys, "moves", SMALL, "--json", "--oracle", "rules")
     assert moves["moves"] == [str(m) for m in Board.from_text(SMALL).legal_moves()]
+    why = one(capsys, "moves", SMALL, "--why", "--json")
+    assert [w["move"] for w in why["why"]] == why["moves"] == moves["moves"]
     illegal = one(capsys, "explain", SMALL, "A+2", "--json", status=1)
     assert not illegal["legal"] and illegal["core"]
     legal = one(capsys, "explain", SMALL, "A+1", "--json")

@@ -217,3 +217,15 @@ def test_theorems(capsys: pytest.CaptureFixture[str]) -> None:
 def test_theorems_bad_size(capsys: pytest.CaptureFixture[str], size: str) -> None:
     code, _, err = run(capsys, "theorems", "--size", size)
     assert code == 2 and err.startswith("error:") and "size" in err
+
+
+def test_moves_why(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "classic:12", "--why")
+    assert code == 0
+    assert out.splitlines()[2:] == [
+        "  B+1  EndR(0,2) & CMR(0,2) & Empty(0,3)",
+        "  F+1  EndR(5,4) & CMR(5,4) & Empty(5,5)",
+        "  M-1  EndU(1,5) & CMU(1,5) & Empty(0,5)",
+    ]
+    code, out, err = run(capsys, "moves", "classic:12", "--why", "--oracle", "rules")
+    assert code == 2 and out == "" and err.startswith("error: --why reads the SAT solver")

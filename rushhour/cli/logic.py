@@ -33,9 +33,8 @@ def register(sub: Any) -> None:
         epilog=examples(
             "rushhour encoding classic:12",
             "rushhour encoding classic:12 --dimacs out.cnf   # DIMACS CNF, a c line naming every variable",
-            "rushhour encoding classic:1 --dimacs -",
             "rushhour encoding classic:12 --family CMR --cell 2,4   # the constraints themselves",
-            "rushhour encoding classic:12 --about 'CMR(2,4)' --latex",
+            "rushhour encoding classic:12 --about Won --latex   # the constraints naming Won, in LaTeX",
         ),
     )
     add_board(p)
@@ -274,6 +273,32 @@ def cmd_encoding(args: argparse.Namespace) -> int:
         emit("encoding", {**cnf.to_dict(), "board": entry_ref(entry), "dimacs": args.dimacs})
         return 0
     sys.stdout.write(encoding_report(board, entry.meta.get("name") or entry.label))
+    return 0
+
+
+def moves_why(args: argparse.Namespace, entry: Any) -> int:
+    """``moves --why``: the legal moves, each with the true propositions that make it legal."""
+    if args.oracle != "sat":
+        raise RushHourError("--why reads the SAT solver's model: it does not go with --oracle rules")
+    board = entry.board
+    found = oracle_for(board).why(board, args.metric)
+    if args.json:
+        body = {
+            "board": entry_ref(entry),
+            "metric": args.metric,
+            "oracle": "sat",
+            "count": len(found),
+            "moves": [str(m) for m, _ in found],
+            "won": board.is_won(),
+            "why": [{"move": str(m), "propositions": list(props)} for m, props in found],
+        }
+        emit("moves", body)
+        return 0
+    print(f"{plural(len(found), 'legal move')} ({args.metric} metric, sat oracle), each with the true")
+    print("propositions that make it legal (the vehicle's end, its CM/Slide chain, the empty cells):")
+    width = max((len(str(m)) for m, _ in found), default=0)
+    for move, props in found:
+        print(f"  {str(move):<{width}}  {' & '.join(props)}")
     return 0
 
 

@@ -240,7 +240,21 @@ class MoveOracle:
         core = obstacles[0].core
         return Verdict(move, False, _players_words(board, move), prop, core, obstacles=tuple(obstacles))
 
-    def support(self, board: Board, i: int, d: str, steps: int) -> tuple[str, ...]:
+    def why(self, board: Board, metric: str = "moves") -> list[tuple[Move, tuple[str, ...]]]:
+        """Every legal move (as :meth:`legal_moves`) with the true propositions it rests on, all read
+        from one model of the rules and the position's facts."""
+        lay = board.layout
+        model = self.model(board)
+        out = []
+        for move in self.legal_moves(board, metric):
+            i = lay.index(move.vehicle)
+            d = direction_of(lay.orientations[i], move.distance)
+            out.append((move, self.support(board, i, d, abs(move.distance), model)))
+        return out
+
+    def support(
+        self, board: Board, i: int, d: str, steps: int, model: list[int] | None = None
+    ) -> tuple[str, ...]:
         """The true propositions a legal move of ``steps`` cells rests on, read from the model: the
         move's chain of reach propositions (``CMR(2,1)``, ``SlideR(2,1,2)``...), the vehicle's end and
         the ``Empty`` cells on its way."""
@@ -251,7 +265,7 @@ class MoveOracle:
         chain = rules.reach_vars[(d, lead)][:steps]
         wanted = [rules.var(f"End{d}{cell_text(lead)}")] + chain
         wanted += [rules.state_var("Empty", c) for c in self._path(board, i, d, steps)]
-        model = self.model(board)
+        model = self.model(board) if model is None else model
         if any(model[v - 1] < 0 for v in wanted):
             raise SolverError(f"the solver's model does not support a legal move: {board!r}")
         return tuple(rules.names[v - 1] for v in wanted)

@@ -110,7 +110,7 @@ def example_commands() -> list[tuple[str, str]]:
         lines = epilog.splitlines()[1:]
         assert 2 <= len(lines) <= 4, name
         for line in lines:
-            match = re.search(r"rushhour [^)>|]*", line)
+            match = re.search(r"rushhour (?:'[^']*'|[^)>|'])*", line)  # a quoted claim may hold ) > |
             assert match is not None, line
             found.append((name, shlex.join(shlex.split(match.group(0), comments=True))))
     return found

@@ -194,5 +194,9 @@ def test_board_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     constraints = one(capsys, "encoding", SMALL, "--family", "cmr", "--cell", "0,1", "--json")
     assert [f["family"] for f in constraints["families"]] == ["CMR"] and constraints["count"] == 4
     assert all(cl and 0 not in cl for f in constraints["families"] for c in f["constraints"] for cl in c["clauses"])
+    refuted = one(capsys, "prove", "exists j: Empty(1,j)", "--size", "4x4", "--json", status=1)
+    assert refuted["verdict"] == "refuted" and refuted["counterexample"] and refuted["board"] is None
+    proved = one(capsys, "prove", "~Won", SMALL, "--position", "--json")
+    assert proved["verdict"] == "proved" and proved["positions"] == 1 and proved["board"]["text"]
     theorems = one(capsys, "theorems", "--size", "4x4", "--json")
     assert theorems["unexpected"] == 0 and theorems["refuted"] == 2

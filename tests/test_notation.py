@@ -91,7 +91,7 @@ def test_dimacs_groups_the_clauses_by_family_and_keeps_them_all() -> None:
         ("CMR(2,4) Empty(2,5)", 10, "expected a connective or the end"),
         ("forall i: CMR(i,j)", 17, "unknown variable j"),
         ("forall i,i: CMR(i,i)", 10, "bound twice"),
-        ("CMR(2,4) -> Empty(2,4+)", 23, "expected a number after the sign"),
+        ("CMR(2,4) -> Empty(2,4+)", 23, "expected a number or a variable, found ')'"),
         ("CMR(2,4) # Empty(2,5)", 10, "unexpected character '#'"),
         ("forall: CMR(1,1)", 7, "expected a variable name"),
     ],
@@ -130,6 +130,7 @@ def test_quantifiers_range_over_rows_columns_and_distances() -> None:
     assert fm.show(fm.parse_ground("forall i: CMD(i,0) -> Empty(i+1,0)", rules)) == (
         "(CMD(0,0) -> Empty(1,0)) & (CMD(1,0) -> Empty(2,0)) & ~CMD(2,0)"
     )
+    assert fm.show(fm.parse_ground("exists j: SlideR(1,j,4-j)", rules)) == "SlideR(1,0,4) | SlideR(1,1,3) | SlideR(1,2,2)"
     nested = fm.parse_ground("forall i: exists j: Empty(i,j)", rules)
     assert isinstance(nested, fm.And) and all(isinstance(a, fm.Or) for a in nested.args)
 

@@ -29,6 +29,7 @@ SCHEMAS = (
     "encoding",
     "constraints",
     "theorems",
+    "prove",
     "enumerate",
 )
 

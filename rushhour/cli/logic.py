@@ -8,7 +8,15 @@ import sys
 from typing import Any
 
 from rushhour.board import Board, Move
-from rushhour.cli.core import add_board, add_color_flags, board_summary, color_wanted, draw, examples
+from rushhour.cli.core import (
+    BOARD_HELP,
+    add_board,
+    add_color_flags,
+    board_summary,
+    color_wanted,
+    draw,
+    examples,
+)
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import RushHourError
 from rushhour.files import write_text_atomic
@@ -75,6 +83,33 @@ def register(sub: Any) -> None:
     p.add_argument("move", metavar="MOVE", help="a vehicle and a signed distance: A+2, B-1")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser(
+        "prove",
+        help="prove a claim of your own about the rules",
+        description=(
+            "Prove CLAIM, a formula in the notation of docs/encoding.md (~ & | -> <->, propositions as "
+            "printed: CMR(2,4), quantifiers over the grid: forall i,j: ..., cell arithmetic: j+1), for "
+            "every position of a board size (--size) or of BOARD's shape, for BOARD's position alone "
+            "(--position) or for every position reachable from it (--reachable); or refute it with a "
+            "counterexample.  Exit status 0 when proved, 1 when refuted."
+        ),
+        epilog=examples(
+            "rushhour prove 'forall i,j: CMR(i,j) -> Empty(i,j+1)' --size 6x6",
+            "rushhour prove 'exists j: Empty(2,j)' --size 6x6   # refuted: a counterexample",
+            "rushhour prove '~Won' classic:12 --reachable",
+        ),
+    )
+    p.add_argument("claim", metavar="CLAIM", help="a formula in the notation of docs/encoding.md")
+    p.add_argument("board", metavar="BOARD", nargs="?", help=BOARD_HELP + " (or give --size)")
+    p.add_argument("--size", metavar="WxH", help="every position of this board size (a generic shape)")
+    p.add_argument("--walls", action="store_true", help="let positions have walls (default: none)")
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument("--position", action="store_true", help="BOARD's position alone")
+    scope.add_argument("--reachable", action="store_true", help="every position reachable from BOARD")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_color_flags(p)
+    p.set_defaults(func=cmd_prove)
 
     p = sub.add_parser(
         "theorems",
@@ -351,6 +386,7 @@ def cmd_theorems(args: argparse.Namespace) -> int:
     print(f"Statements about every {width}x{height} position {where} ({shape.describe()}):")
     for outcome in outcomes:
         print(f"{outcome.verdict:<8} {outcome.theorem.title}  ({outcome.seconds * 1000:.0f} ms)")
+        print(f"  {outcome.formula}")
         if outcome.counterexample is not None:
             print("  counterexample:")
             for line in draw(outcome.counterexample, color).splitlines():
@@ -358,3 +394,39 @@ def cmd_theorems(args: argparse.Namespace) -> int:
     proved = sum(o.proved for o in outcomes)
     print(f"{proved} proved, {len(outcomes) - proved} refuted, {len(unexpected)} unexpected")
     return 0 if not unexpected else 1
+
+
+def claim_target(args: argparse.Namespace) -> tuple[Any, Any]:
+    """What a claim is about: a generic shape (``--size``) or a board's entry; exactly one of them."""
+    if (args.board is None) == (args.size is None):
+        raise RushHourError("give BOARD or --size WxH (one of them)")
+    if args.size is not None:
+        width, height = parse_size(args.size)
+        return Shape.generic(width, height), None
+    return None, resolve_board(args.board)
+
+
+def cmd_prove(args: argparse.Namespace) -> int:
+    from rushhour.logic.claims import prove
+
+    shape, entry = claim_target(args)
+    scope = "position" if args.position else "reachable" if args.reachable else "shape"
+    if entry is None and scope != "shape":
+        raise RushHourError(f"--{scope} needs a BOARD, not --size")
+    outcome = prove(args.claim, entry.board if entry else shape, scope=scope, walls=args.walls)
+    if args.json:
+        body = {"board": entry_ref(entry) if entry else None, **outcome.to_dict()}
+        emit("prove", body)
+        return 0 if outcome.proved else 1
+    print(f"{outcome.verdict}  {outcome.claim}")
+    took = f"{outcome.seconds * 1000:.0f} ms"
+    if outcome.proved:
+        print(f"for {outcome.where()}: the rules with the claim's negation are unsatisfiable ({took})")
+        return 0
+    print(f"for {outcome.where()}; a counterexample, where the claim is false ({took}):")
+    assert outcome.counterexample is not None
+    for line in draw(outcome.counterexample, color_wanted(args)).splitlines():
+        print(f"  {line}")
+    if outcome.falsified_by:
+        print(f"false there because of: {', '.join(outcome.falsified_by)}")
+    return 1

@@ -11,8 +11,9 @@ A *claim* may also use quantifiers over the grid and cell arithmetic::
     exists j: Red(2,j) & Part0(2,j)
 
 A quantifier reaches as far right as it can.  A bound variable ranges over the rows when it stands (alone
-or with ``+``/``-``) in a row place, over the columns in a column place, over the distances 2, 3, ...
-in a slide's third place (every place it stands in, when several).  Under a quantifier a proposition
+or plus or minus a number) in a row place, over the columns in a column place, over the distances 2, 3,
+... in a slide's third place (every such place, when several; a place where it stands negated, as in
+``SlideR(2,j,5-j)``, does not count unless there is no other).  Under a quantifier a proposition
 the rules do not have (a cell off the board, a slide longer than the board allows) is false: there is no
 such cell, no such slide.  Written with numbers alone, such a proposition is an error.
 
@@ -207,11 +208,16 @@ class _Tok:
 
 @dataclass(frozen=True)
 class Expr:
-    """A cell coordinate: a number, a bound variable, plus or minus a number (``j+1``)."""
+    """A cell coordinate: a number, or a bound variable (or its negation) plus a number (``j+1``,
+    ``5-j``)."""
 
     variable: str | None
     offset: int
     column: int
+    sign: int = 1
+
+    def value(self, env: dict[str, int]) -> int:
+        return self.offset + (self.sign * env[self.variable] if self.variable else 0)
 
 
 @dataclass(frozen=True)
@@ -386,25 +392,27 @@ class _Parser:
         return Prop(tok.text, tuple(args), tok.column)
 
     def coordinate(self) -> Expr:
-        tok = self.take()
-        variable, offset = None, 0
-        if tok.kind == "num":
-            offset = int(tok.text)
-        elif tok.kind == "name" and tok.text in self.bound:
-            variable = tok.text
-        elif tok.kind == "name":
-            raise self.error(f"unknown variable {tok.text}: bind it with forall or exists", tok.column)
-        else:
-            raise self.error(f"expected a number or a variable, found {self._found_tok(tok)}", tok.column)
-        while self.tok.text in ("+", "-"):
-            sign = 1 if self.take().text == "+" else -1
-            num = self.take()
-            if num.kind != "num":
-                raise self.error(
-                    f"expected a number after the sign, found {self._found_tok(num)}", num.column
-                )
-            offset += sign * int(num.text)
-        return Expr(variable, offset, tok.column)
+        """A sum of numbers and at most one bound variable, each after ``+`` or ``-`` (the first
+        may have no sign): ``j+1``, ``5-j``, ``2``."""
+        first = self.tok
+        variable, sign_of_var, offset = None, 1, 0
+        while True:
+            sign = 1
+            if self.tok.text in ("+", "-"):
+                sign = 1 if self.take().text == "+" else -1
+            tok = self.take()
+            if tok.kind == "num":
+                offset += sign * int(tok.text)
+            elif tok.kind == "name" and tok.text in self.bound:
+                if variable is not None:
+                    raise self.error("a coordinate holds at most one variable", tok.column)
+                variable, sign_of_var = tok.text, sign
+            elif tok.kind == "name" and tok.text not in _KEYWORDS:
+                raise self.error(f"unknown variable {tok.text}: bind it with forall or exists", tok.column)
+            else:
+                raise self.error(f"expected a number or a variable, found {self._found_tok(tok)}", tok.column)
+            if self.tok.text not in ("+", "-"):
+                return Expr(variable, offset, first.column, sign_of_var)
 
     @staticmethod
     def _found_tok(tok: _Tok) -> str:
@@ -451,7 +459,7 @@ class _Grounder:
         if len(p.args) not in _arity(p.family):
             want = " or ".join(str(n) for n in _arity(p.family))
             raise self.claim.error(f"{p.family} takes {want} arguments, not {len(p.args)}", p.column)
-        values = [env[a.variable] + a.offset if a.variable else a.offset for a in p.args]
+        values = [a.value(env) for a in p.args]
         name = f"{p.family}({','.join(str(v) for v in values)})" if values else p.family
         if name in rules.ids:
             return Atom(name)
@@ -470,7 +478,8 @@ class _Grounder:
         return _fold("and" if q.kind == "forall" else "or", parts)
 
     def range_of(self, q: Quant, variable: str) -> range:
-        places = {k for p in _props(q.body) for k, a in enumerate(p.args) if a.variable == variable}
+        uses = [(k, a.sign) for p in _props(q.body) for k, a in enumerate(p.args) if a.variable == variable]
+        places = {k for k, sign in uses if sign > 0} or {k for k, _ in uses}
         if not places:
             raise self.claim.error(f"variable {variable} is bound but never used", q.column)
         spans = {0: range(self.height), 1: range(self.width), 2: range(2, max(self.width, self.height))}

@@ -198,5 +198,7 @@ def test_board_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert refuted["verdict"] == "refuted" and refuted["counterexample"] and refuted["board"] is None
     proved = one(capsys, "prove", "~Won", SMALL, "--position", "--json")
     assert proved["verdict"] == "proved" and proved["positions"] == 1 and proved["board"]["text"]
+    counted = one(capsys, "count", "--size", "3x3", "--walls", "--likelihood", "Won", "--json")
+    assert counted["count"] == 986 and counted["likelihoods"][0]["denominator"] > 1
     theorems = one(capsys, "theorems", "--size", "4x4", "--json")
     assert theorems["unexpected"] == 0 and theorems["refuted"] == 2

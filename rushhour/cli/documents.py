@@ -30,6 +30,7 @@ SCHEMAS = (
     "constraints",
     "theorems",
     "prove",
+    "count",
     "enumerate",
 )
 

@@ -187,3 +187,13 @@ def _flat(f: fm.Formula) -> fm.Formula:
 def test_any_formula_prints_and_parses_back(formula: fm.Formula) -> None:
     rules = encoding_for(Shape.generic(3, 3))
     assert fm.parse_ground(fm.show(formula), rules) == _flat(formula)
+
+
+def test_the_encoding_guide_runs() -> None:
+    """docs/encoding.md teaches with examples that run."""
+    import doctest
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "encoding.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 10 and result.failed == 0

@@ -188,6 +188,7 @@ def encoding_report(board: Board, label: str) -> str:
     lines.append(f"constraints by family ({plural(total, 'bauhaus constraint')}, {clauses}):")
     for family, count in rules.constraints.items():
         lines.append(f"  {count:>5}  {family}")
+    lines.append("  (--constraints prints them as formulas; --family, --cell, --about choose some)")
     facts = oracle.facts(board)
     lines.append("")
     lines.append(

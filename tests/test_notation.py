@@ -130,7 +130,10 @@ def test_quantifiers_range_over_rows_columns_and_distances() -> None:
     assert fm.show(fm.parse_ground("forall i: CMD(i,0) -> Empty(i+1,0)", rules)) == (
         "(CMD(0,0) -> Empty(1,0)) & (CMD(1,0) -> Empty(2,0)) & ~CMD(2,0)"
     )
-    assert fm.show(fm.parse_ground("exists j: SlideR(1,j,4-j)", rules)) == "SlideR(1,0,4) | SlideR(1,1,3) | SlideR(1,2,2)"
+    assert (
+        fm.show(fm.parse_ground("exists j: SlideR(1,j,4-j)", rules))
+        == "SlideR(1,0,4) | SlideR(1,1,3) | SlideR(1,2,2)"
+    )
     nested = fm.parse_ground("forall i: exists j: Empty(i,j)", rules)
     assert isinstance(nested, fm.And) and all(isinstance(a, fm.Or) for a in nested.args)
 

@@ -31,6 +31,14 @@ _SIZE_RE = re.compile(r"\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*\Z")
 
 
 def register(sub: Any) -> None:
+    _register_encoding(sub)
+    _register_explain(sub)
+    _register_prove(sub)
+    _register_count(sub)
+    _register_theorems(sub)
+
+
+def _register_encoding(sub: Any) -> None:
     p = sub.add_parser(
         "encoding",
         help="show the propositional encoding of a board",
@@ -69,6 +77,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="the figures of the encoding as JSON")
     p.set_defaults(func=cmd_encoding)
 
+
+def _register_explain(sub: Any) -> None:
     p = sub.add_parser(
         "explain",
         help="say whether a move is legal, and why",
@@ -84,6 +94,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_explain)
 
+
+def _register_prove(sub: Any) -> None:
     p = sub.add_parser(
         "prove",
         help="prove a claim of your own about the rules",
@@ -111,6 +123,8 @@ def register(sub: Any) -> None:
     add_color_flags(p)
     p.set_defaults(func=cmd_prove)
 
+
+def _register_count(sub: Any) -> None:
     p = sub.add_parser(
         "count",
         help="count the positions of a board size exactly, with a claim, and likelihoods",
@@ -138,6 +152,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_count)
 
+
+def _register_theorems(sub: Any) -> None:
     p = sub.add_parser(
         "theorems",
         help="prove statements about the rules",

@@ -27,6 +27,7 @@ import gc
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -338,6 +339,21 @@ class RulesEncoding:
             lines.append("c the position's facts")
         lines.extend(f"{lit} 0" for (lit,) in units)
         return "\n".join(lines) + "\n"
+
+    def count_solutions(self, claim: str | fm.Formula | None = None, *, walls: bool = False) -> int:
+        """The exact number of models of these rules (with ``claim``; walls only if ``walls``), as
+        Bauhaus's ``Encoding.count_solutions``: see :func:`rushhour.logic.counting.count_solutions`."""
+        from rushhour.logic.counting import count_solutions
+
+        return count_solutions(self.shape, claim, walls=walls)
+
+    def likelihood(
+        self, formula: str | fm.Formula, claim: str | fm.Formula | None = None, *, walls: bool = False
+    ) -> Fraction:
+        """The exact share of those models where ``formula`` holds, as Bauhaus's ``likelihood``."""
+        from rushhour.logic.counting import likelihood
+
+        return likelihood(formula, self.shape, claim, walls=walls)
 
     def families(self) -> list[str]:
         """The constraint families (``S``, ``P1`` .. ``CMR`` .. ``W``) in the order they are added."""

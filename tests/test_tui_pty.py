@@ -150,7 +150,7 @@ def test_select_slide_refuse_undo_redo_and_reset(tmp_path: Path, level: Path) ->
     p.send(TAB)
     p.wait_for("B selected (vertical car")
     p.send(DOWN)
-    p.wait_for("B cannot slide down 1: cell (3,2) is part of C (H2)")
+    p.wait_for("B cannot slide down 1: C is in the way")
     p.send(UP)
     p.wait_for("moves 1 | steps 1")
     p.send("C", LEFT, LEFT)  # two slides of C: one move
@@ -249,7 +249,7 @@ def test_mouse_click_selects_and_slides(tmp_path: Path, level: Path) -> None:
     p.wait_for("moves 0 | steps 0")  # back where it was: no move left
     p.click(TINY, (2, 1))  # A
     p.click(TINY, (2, 4))
-    p.wait_for("A cannot slide right 3: cell (2,2) is part of B (V2)")
+    p.wait_for("A cannot slide right 3: B is in the way")
     p.send("q")
     left_cleanly(p)
 

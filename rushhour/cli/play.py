@@ -44,14 +44,13 @@ def play_full_screen(
 
     from rushhour.play import tui
     from rushhour.play.controller import Controller
-    from rushhour.play.sources import optimal_plan, oracle_explain, oracle_moves
+    from rushhour.play.sources import optimal_plan, oracle_moves
 
     controller = Controller(
         level,
         saves=saves,
         legal_moves=oracle_moves,
         solver=optimal_plan,
-        explain=oracle_explain,
         now=time.monotonic,
         timed=timed,
     )

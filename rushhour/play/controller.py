@@ -5,8 +5,8 @@ The full-screen game (:mod:`rushhour.play.tui`) turns keys and mouse events into
 and draws what the controller says: the board shown, the selected vehicle and the cells it can reach,
 the hint, the status line, the overlay of the current :class:`Mode`.  The clock is injected (``now``),
 so the stopwatch is tested without waiting; the legal moves come from the move source given to the game
-(the SAT oracle in the command line), asked again after every move; a refused slide is explained by the
-injected ``explain`` (the oracle's unsatisfiable core in the command line).
+(the SAT oracle in the command line), asked again after every move; a refused slide is explained in a
+player's words by the reference rules (``B is in the way``).
 
 Counting follows the physical game: consecutive slides of the same vehicle make one move (``A+1`` then
 ``A+1`` is the move ``A+2``); a *step* is one cell.  Keys are named by short strings: a printable
@@ -28,11 +28,10 @@ from rushhour.play.game import MoveSource, Result, Solver
 from rushhour.play.level import Level, next_level, pack_level
 from rushhour.play.saves import Saves
 from rushhour.play.session import Session
-from rushhour.play.words import NO_WIN, clock_text, describe, optimal_text, status_parts, win_lines
+from rushhour.play.words import NO_WIN, clock_text, describe, optimal_text, refusal, status_parts, win_lines
 from rushhour.search.timed import TimeModel, clock, format_seconds
 from rushhour.text import plural
 
-Explain = Callable[[Board, Move], str]
 #: seconds between two positions of an animated solution
 ANIMATION_SECONDS = 0.6
 
@@ -119,13 +118,11 @@ class Controller:
         saves: Saves,
         legal_moves: MoveSource,
         solver: Solver,
-        explain: Explain,
         now: Callable[[], float],
         timed: TimeModel | None = None,
         menu_packs: Callable[[], Sequence[Pack]] = packs,
     ) -> None:
         self.session = Session(saves, legal_moves=legal_moves, solver=solver)
-        self._explain = explain
         self._now = now
         self.timed = timed
         self._menu_packs = menu_packs
@@ -528,7 +525,7 @@ class Controller:
         if move not in self.game.options():
             board = self.game.position
             way = direction_word(board.vehicle(move.vehicle).orientation, move.distance)
-            self.message = f"{move.vehicle} cannot slide {way} {move.steps}: {self._explain(board, move)}"
+            self.message = f"{move.vehicle} cannot slide {way} {move.steps}: {refusal(board, move)}"
             return False
         self._play(move)
         return True

@@ -1,6 +1,5 @@
-"""Where the game's answers come from: the legal moves from the SAT move oracle, optimal plans from
-the solver, and why a move is refused from the oracle's unsatisfiable core.  Both modes are given
-these; tests give the game simpler ones."""
+"""Where the game's answers come from: the legal moves from the SAT move oracle, optimal plans from the
+solver.  Both modes are given these; tests give the game simpler ones."""
 
 from __future__ import annotations
 
@@ -25,11 +24,4 @@ def optimal_plan(board: Board) -> list[Move] | None:
     return list(solution.moves) if solution.solved else None
 
 
-def oracle_explain(board: Board, move: Move) -> str:
-    """Why the SAT oracle refuses a move: the reason read from its unsatisfiable core."""
-    from rushhour.logic.oracle import oracle_for
-
-    return oracle_for(board).explain(board, move).reason
-
-
-__all__ = ["SOLVER_SECONDS", "optimal_plan", "oracle_explain", "oracle_moves"]
+__all__ = ["SOLVER_SECONDS", "optimal_plan", "oracle_moves"]

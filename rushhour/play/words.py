@@ -4,7 +4,7 @@ described in words."""
 from __future__ import annotations
 
 from rushhour.board import Board, Move, direction_word
-from rushhour.errors import RushHourError
+from rushhour.errors import IllegalMoveError, RushHourError
 from rushhour.play.game import Game, Result
 from rushhour.text import plural
 
@@ -76,4 +76,13 @@ def describe(board: Board, move: Move) -> str:
     return f"{move} ({move.vehicle} {direction_word(orientation, move.distance)} {move.steps})"
 
 
-__all__ = ["NO_WIN", "clock_text", "describe", "optimal_text", "status_parts", "win_lines"]
+def refusal(board: Board, move: Move) -> str:
+    """Why the rules refuse ``move`` here, in a player's words: ``B is in the way``."""
+    try:
+        board.apply(move)
+    except IllegalMoveError as err:
+        return str(err).split(" is illegal: ", 1)[-1]
+    return "the move oracle does not list it"
+
+
+__all__ = ["NO_WIN", "clock_text", "describe", "optimal_text", "refusal", "status_parts", "win_lines"]

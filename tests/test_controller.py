@@ -11,6 +11,9 @@ The level is TINY of tests/boards.py:
 
 from __future__ import annotations
 
+import select
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rushhour.board import Board, Move, Vehicle
+from rushhour.errors import LimitReachedError
 from rushhour.formats import Entry, parse_text
 from rushhour.levels import packs
 from rushhour.logic.oracle import legal_moves
@@ -26,6 +30,7 @@ from rushhour.play.game import Result
 from rushhour.play.level import Level, next_level
 from rushhour.play.saves import Saves
 from rushhour.play.words import clock_text, win_lines
+from rushhour.play.worker import ProcessWorker
 from rushhour.search import solve
 from rushhour.search.timed import TimeModel
 from tests.boards import SECOND, TINY
@@ -229,11 +234,109 @@ def test_a_hint_highlights_plays_on_enter_and_takes_perfect_away(tmp_path: Path)
     assert record is not None and not record.perfect and record.hints == 1
 
 
-def test_the_keys_that_search_are_known_before_they_run() -> None:
-    c, _ = make()
-    assert c.searches("h") and c.searches("s") and not c.searches("u") and not c.searches("tab")
-    press(c, ":")
-    assert not c.searches("h")  # typed as part of a name
+# --- searches beside the game ----------------------------------------------------------------------
+UNKNOWN = TINY.replace("# moves: 2\n", "")  # no header: the optimum is searched for
+
+
+def slow_solver(board: Board) -> list[Move] | None:
+    """The solver, after a pause long enough for the test to act while it runs."""
+    time.sleep(0.6)
+    return solver(board)
+
+
+def give_up(board: Board) -> list[Move] | None:
+    raise LimitReachedError("the search reached its time limit (1 s)")
+
+
+def make_beside(
+    text: str, search: Callable[[Board], list[Move] | None], saves: Saves | None = None
+) -> Controller:
+    return Controller(
+        level_of(text),
+        saves=saves or Saves.memory(),
+        legal_moves=legal_moves,
+        solver=search,
+        now=time.monotonic,
+        worker=ProcessWorker(search),
+    )
+
+
+def settle(c: Controller, seconds: float = 30.0) -> None:
+    """Let the controller take the outcome of its search."""
+    end = time.monotonic() + seconds
+    while c.busy and time.monotonic() < end:
+        search = c.worker.fileno()
+        if search is not None:
+            select.select([search], [], [], 0.1)
+        c.tick()
+    c.tick()
+
+
+def test_the_keys_that_search_are_answered_while_the_search_runs() -> None:
+    c = make_beside(TINY, slow_solver)
+    press(c, "h")
+    assert c.waiting == "hint" and c.busy and "finding a hint" in c.busy_text()
+    press(c, "tab")  # keys still work meanwhile
+    assert c.selected == "B" and c.waiting == "hint"
+    settle(c)
+    assert c.hint == Move("B", -1) and c.game.hints_used == 1 and not c.busy
+    press(c, ":", "h")
+    assert c.mode is Mode.NAME and not c.busy  # typed as part of a name: no search
+    c.close()
+
+
+def test_esc_cancels_a_hint_and_nothing_is_counted() -> None:
+    c = make_beside(TINY, slow_solver)
+    press(c, "h")
+    assert c.busy
+    press(c, "esc")
+    assert not c.waiting and not c.busy and c.game.hints_used == 0 and c.hint is None
+    press(c, "s", "B", "up")  # a move while waiting for the solution stops waiting for it
+    assert not c.waiting and c.game.moves_played == 1 and c.mode is Mode.PLAY
+    c.close()
+
+
+def test_an_unknown_optimum_is_searched_beside_the_game_and_filled_in() -> None:
+    c = make_beside(UNKNOWN, slow_solver)
+    assert c.optimal_label == "optimal ..." and c.busy  # playable at once
+    press(c, "B", "up")
+    assert c.game.moves_played == 1
+    settle(c)
+    assert c.optimal_label == "optimal 2" and not c.busy
+    c.close()
+
+
+def test_a_limit_leaves_the_optimum_unknown() -> None:
+    c = make_beside(UNKNOWN, give_up)
+    settle(c)
+    assert c.optimal_label == "optimal ?" and not c.busy
+    press(c, "h")
+    settle(c)
+    assert c.hint is None and "no hint: the search reached its time limit" in c.message
+    c.close()
+
+
+def test_a_win_waits_for_the_optimum_then_saves_it(tmp_path: Path) -> None:
+    saves = Saves(tmp_path / "progress.json")
+    c = make_beside(UNKNOWN, slow_solver, saves)
+    press(c, "B", "up", "A", "right", "right", "right")
+    assert c.mode is Mode.WON and c.settling
+    assert "Finding the optimum" in "\n".join(c.win_text()) and saves.get(c.level.key, c.level.board) is None
+    settle(c)
+    assert not c.settling and c.result is not None and c.result.perfect
+    record = saves.get(c.level.key, c.level.board)
+    assert record is not None and record.perfect and record.optimal == 2
+    c.close()
+
+
+def test_esc_on_a_win_saves_it_without_the_optimum(tmp_path: Path) -> None:
+    saves = Saves(tmp_path / "progress.json")
+    c = make_beside(UNKNOWN, slow_solver, saves)
+    press(c, "B", "up", "A", "right", "right", "right", "esc")
+    assert not c.settling and not c.busy and c.optimal_label == "optimal ?"
+    record = saves.get(c.level.key, c.level.board)
+    assert record is not None and record.solved and record.optimal is None
+    c.close()
 
 
 def test_solution_playback_steps_animates_and_returns() -> None:

@@ -262,7 +262,9 @@ def test_the_level_menu_and_next_level(tmp_path: Path) -> None:
     p.send("n")
     p.wait_for("second (2 of 2)")
     p.send("l")
-    screen = p.wait_for("Levels: up/down choose, Enter plays, Esc returns")
+    p.wait_for("Levels: up/down choose, Enter plays, Esc returns")
+    p.settle()  # the whole menu drawn
+    screen = p.text
     first = packs()[0]
     assert f"{first.title} ({first.name})" in screen and f"{first.name}:1" in screen
     p.send(DOWN)

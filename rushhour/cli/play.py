@@ -45,6 +45,7 @@ def play_full_screen(
     from rushhour.play import tui
     from rushhour.play.controller import Controller
     from rushhour.play.sources import optimal_plan, oracle_moves
+    from rushhour.play.worker import worker_for
 
     controller = Controller(
         level,
@@ -53,6 +54,7 @@ def play_full_screen(
         solver=optimal_plan,
         now=time.monotonic,
         timed=timed,
+        worker=worker_for(optimal_plan),
     )
     if not saves.saving and not args.no_save:  # the file could not be read: said before the screen opened
         unsaved = "Progress is not saved in this session: the progress file cannot be read."

@@ -29,6 +29,7 @@ from rushhour.play.level import Level, next_level, pack_level
 from rushhour.play.saves import Saves
 from rushhour.play.session import Session
 from rushhour.play.words import NO_WIN, clock_text, describe, optimal_text, refusal, status_parts, win_lines
+from rushhour.play.worker import Outcome, Worker
 from rushhour.search.timed import TimeModel, clock, format_seconds
 from rushhour.text import plural
 
@@ -121,8 +122,12 @@ class Controller:
         now: Callable[[], float],
         timed: TimeModel | None = None,
         menu_packs: Callable[[], Sequence[Pack]] = packs,
+        worker: Worker | None = None,
     ) -> None:
-        self.session = Session(saves, legal_moves=legal_moves, solver=solver)
+        self.session = Session(saves, legal_moves=legal_moves, solver=solver, worker=worker)
+        self.worker = self.session.worker
+        self.waiting = ""  # what the player waits for: "hint", "solution", or ""
+        self.settling = False  # a win waits for the optimum to compare it with
         self._now = now
         self.timed = timed
         self._menu_packs = menu_packs
@@ -139,6 +144,7 @@ class Controller:
     # --- starting a level ------------------------------------------------------------------------
     def _start(self, level: Level) -> None:
         self.level = level
+        self.waiting, self.settling = "", False
         self.game = self.session.start(level)
         self.mode = Mode.PLAY
         self.selected: str | None = level.board.goal
@@ -153,8 +159,8 @@ class Controller:
         self._elapsed = 0.0
         self._since: float | None = self._now()
         self.game.options()  # the oracle is asked for every position, the first one too
-        # found once: a search that gives up is not started again at every redraw
-        self.optimal_label = optimal_text(self.game)
+        self.optimal_label = optimal_text(self.game, ask=False)
+        self._resume_optimum()  # an optimum not known yet is searched for beside the game
         if self.game.won:
             self.message = (
                 f"{level.board.goal} already stands at the exit: nothing to play here (n: next level)"
@@ -223,6 +229,8 @@ class Controller:
         if self.result is None:
             return []
         lines = win_lines(self.result)
+        if self.settling:
+            lines[1:2] = ["Finding the optimum to compare (Esc: save the win without it)..."]
         lines.append(f"Time: {clock_text(self.elapsed())}.")
         if self.save_note:
             lines.append(self.save_note)
@@ -260,7 +268,12 @@ class Controller:
             self._since = self._now()
 
     def tick(self) -> bool:
-        """Advance an animated solution when its time has come; True when something changed."""
+        """Take the outcome of a search that has ended, and advance an animated solution when its time
+        has come; True when something changed."""
+        changed = self.poll()
+        return self._animate() or changed
+
+    def _animate(self) -> bool:
         if self.mode is not Mode.PLAYBACK or not self.animating or self._now() < self._next_frame:
             return False
         if self.playback_index < len(self.playback):
@@ -270,10 +283,81 @@ class Controller:
             self.animating = False
         return True
 
-    def searches(self, name: str) -> bool:
-        """Whether this key starts a search for an optimal solution (a hint, the solution), which may
-        take a while: the screen can say so first."""
-        return self.mode is Mode.PLAY and not self.game.won and _COMMANDS.get(name) in ("hint", "solution")
+    # --- searches beside the game ------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        """Whether a search runs (the screen shows a spinner and redraws it)."""
+        return self.worker.busy
+
+    def busy_text(self) -> str:
+        """What the running search is for, with a spinner and its time, or '' when the player waits for
+        nothing (the optimum searched for quietly shows in the status line)."""
+        if not self.worker.busy or not (self.waiting or self.settling):
+            return ""
+        seconds = max(0.0, self._now() - self.worker.since)
+        spinner = "|/-\\"[int(seconds * 5) % 4]
+        what = {
+            "hint": "finding a hint",
+            "solution": "finding an optimal solution",
+        }.get(self.waiting, "finding the optimum to compare your win with")
+        return f"{spinner} {what} ({int(seconds)} s; Esc cancels, keys still work)"
+
+    def poll(self) -> bool:
+        """Take the outcome of a search that has ended; True when there was one."""
+        done = self.worker.poll()
+        if done is None:
+            return False
+        self._take(done)
+        return True
+
+    def _search(self, board: Board, purpose: str) -> None:
+        self.worker.start(board, purpose)
+        self.poll()  # a worker that searches in place is done already
+
+    def _take(self, done: Outcome) -> None:
+        game = self.game
+        self.session.take(done)
+        self.optimal_label = optimal_text(game, ask=False)
+        if self.waiting and done.board == game.position:
+            waited, self.waiting = self.waiting, ""
+            if done.error is not None:
+                self.message = f"no {waited}: {done.error}"
+            elif waited == "hint":
+                self._ask_hint()
+            else:
+                self._open_playback()
+        if self.settling and not game.optimal_pending:
+            self._settle()
+        self._resume_optimum()
+
+    def _resume_optimum(self) -> None:
+        """Search for the optimum when it is not known and nothing else is searched for."""
+        if self.session.resume_optimum():
+            self.poll()  # a worker that searches in place is done already
+
+    def _request(self, purpose: str) -> None:
+        """Wait for an optimal plan from here, for a hint or the solution: the running search when it is
+        for this position, else a new one (the optimum's search waits)."""
+        self.waiting = purpose
+        position = self.game.position
+        if not (self.worker.busy and self.worker.board == position):
+            self._search(position, purpose)
+        if self.waiting:
+            self.message = ""
+
+    def cancel_wait(self, why: str) -> None:
+        """Stop waiting for a hint or the solution (its search is stopped, unless it is the optimum's)."""
+        if not self.waiting:
+            return
+        self.waiting = ""
+        if self.worker.purpose != "optimum":
+            self.worker.cancel()
+            self._resume_optimum()
+        self.message = why
+
+    def close(self) -> None:
+        """Stop any search (the game is left)."""
+        self.session.close()
 
     # --- keys --------------------------------------------------------------------------------------
     def key(self, name: str) -> None:
@@ -308,6 +392,7 @@ class Controller:
         if name == "esc":
             self.hint = None
             self.message = ""
+            self.cancel_wait("cancelled")
             return
         command = _COMMANDS.get(name)
         if command is not None:
@@ -420,6 +505,10 @@ class Controller:
             self.quit()
 
     def _key_won(self, name: str) -> None:
+        if name in ("u", "ctrl-z") and self.settling:  # no win any more: nothing to save
+            self.settling = False
+        elif name in ("esc", "enter", "n", " ", "l", "q", "ctrl-c", "ctrl-d"):
+            self._stop_settling()
         if name in ("enter", "n", " "):
             following = next_level(self.level)
             if following is not None:
@@ -553,12 +642,16 @@ class Controller:
         self._after_move()
 
     def _after_move(self) -> None:
+        self.cancel_wait("")  # a hint asked for before this move would be for another position
         self.game.options()  # re-encode the position and ask the oracle for its legal moves
         if self.game.won:
             self._win()
 
     def _ask_hint(self) -> None:
         if self.game.won:
+            return
+        if not self.game.knows(self.game.position):
+            self._request("hint")
             return
         hint = self.game.hint()
         if hint is None:
@@ -569,6 +662,9 @@ class Controller:
 
     def _open_playback(self) -> None:
         if self.game.won:
+            return
+        if not self.game.knows(self.game.position):
+            self._request("solution")
             return
         steps = self.game.solution()
         if steps is None:
@@ -669,10 +765,31 @@ class Controller:
 
     # --- the end of a level --------------------------------------------------------------------------
     def _win(self) -> None:
-        self.result, self.save_note = self.session.win()
         self.hint = None
+        self.result = self.game.result()
         self._set_mode(Mode.WON)
         self.message = "SOLVED"
+        self.save_note = ""
+        if not self.game.optimal_pending:
+            self._settle()
+            return
+        self.settling = True  # the optimum is searched for first, then the win is saved with it
+        if self.worker.purpose != "optimum" or self.worker.board != self.game.start:
+            self.worker.cancel()
+        self._resume_optimum()
+
+    def _settle(self) -> None:
+        """Save the win, the optimum known (or given up)."""
+        self.settling = False
+        self.result, self.save_note = self.session.win()
+
+    def _stop_settling(self) -> None:
+        """The player does not wait for the optimum: the win is saved without it."""
+        if self.settling:
+            self.worker.cancel()
+            self.game.give_up_optimal()
+            self.optimal_label = optimal_text(self.game, ask=False)
+            self._settle()
 
     def quit(self) -> None:
         """Leave: a win was saved when it happened; a level left unsolved after help is remembered

@@ -225,7 +225,7 @@ class Screen:
             return "Reset to the start? (y: yes, any other key: no)"
         if ctrl.mode is Mode.PLAYBACK:
             return ctrl.playback_text()
-        return ctrl.message
+        return ctrl.busy_text() or ctrl.message
 
     # --- the board -------------------------------------------------------------------------------
     def draw_board(self, board: Board, geo: Geometry) -> None:

@@ -19,6 +19,7 @@ from rushhour.errors import RushHourError
 from rushhour.play.game import Game, MoveSource, Result, Solver
 from rushhour.play.level import Level
 from rushhour.play.saves import Saves
+from rushhour.play.worker import InlineWorker, Outcome, Worker
 
 #: what the player is told when a win was saved
 SAVED = "Progress saved."
@@ -27,10 +28,15 @@ SAVED = "Progress saved."
 class Session:
     """The saves, the level being played and its game, and what leaving and winning record."""
 
-    def __init__(self, saves: Saves, *, legal_moves: MoveSource, solver: Solver) -> None:
+    def __init__(
+        self, saves: Saves, *, legal_moves: MoveSource, solver: Solver, worker: Worker | None = None
+    ) -> None:
         self.saves = saves
         self.legal_moves = legal_moves
         self.solver = solver
+        # the searches for an optimal plan (the optimum, a hint, the solution): beside the game with a
+        # ProcessWorker, in place with the InlineWorker
+        self.worker = worker or InlineWorker(solver)
         # why wins are not saved when the saves are kept in memory against the player's wish (the file
         # could not be read); said where a win would say it was saved
         self.unsaved_reason = ""
@@ -38,7 +44,9 @@ class Session:
         self._win_saved: tuple[tuple[object, ...], int, bool] | None = None
 
     def start(self, level: Level) -> Game:
-        """A new game of ``level``, counting the help of its games left unsolved before."""
+        """A new game of ``level``, counting the help of its games left unsolved before (a search for
+        the level before is stopped)."""
+        self.worker.cancel()
         self.level = level
         self.game = Game(
             level.board,
@@ -51,12 +59,59 @@ class Session:
         self._win_saved = None  # the win of this game a save holds: its moves and help
         return self.game
 
+    # --- searches ----------------------------------------------------------------------------------
+    def take(self, done: Outcome) -> None:
+        """What a search found becomes the game's: a plan learnt, or an optimum that stays unknown."""
+        if done.error is None:
+            self.game.learn(done.board, done.plan)
+        elif done.purpose == "optimum":
+            self.game.give_up_optimal()
+
+    def resume_optimum(self) -> bool:
+        """Search for the optimum from the start when it is not known and nothing else is searched
+        for; True when a search started."""
+        game = self.game
+        if self.worker.busy or not game.optimal_pending or game.optimal_gave_up:
+            return False
+        self.worker.start(game.start, "optimum")
+        return True
+
+    def plan_now(self, purpose: str) -> Outcome | None:
+        """Wait for an optimal plan from the current position (for a hint or the solution): the running
+        search when it is for this position, else a new one.  None when the plan was known already."""
+        position = self.game.position
+        if self.game.knows(position):
+            return None
+        if not (self.worker.busy and self.worker.board == position):
+            self.worker.start(position, purpose)
+        done = self.worker.wait()
+        if done is not None:
+            self.take(done)
+        return done
+
+    def optimum_now(self) -> None:
+        """Wait for the optimum (a win compares with it)."""
+        if not self.game.optimal_pending:
+            return
+        if not (self.worker.purpose == "optimum" and self.worker.board == self.game.start):
+            self.worker.cancel()
+        if self.worker.busy or self.resume_optimum():
+            done = self.worker.wait()
+            if done is not None:
+                self.take(done)
+
+    def close(self) -> None:
+        """Stop any search: the game is left."""
+        self.worker.close()
+
+    # --- the end of a game -------------------------------------------------------------------------
     def win(self) -> tuple[Result, str]:
         """The won game's result (the optimum asked of the solver when not known, or when this win
         disproves it) and what became of it: :data:`SAVED`, why it is not saved, or a warning."""
         game = self.game
-        with contextlib.suppress(RushHourError):
-            game.optimal()
+        if not game.optimal_pending or isinstance(self.worker, InlineWorker):
+            with contextlib.suppress(RushHourError):
+                game.optimal()
         result = game.result()
         if not self.saves.saving:
             return result, self.unsaved_reason

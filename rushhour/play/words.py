@@ -12,7 +12,13 @@ from rushhour.text import plural
 NO_WIN = "No win can be reached from here: undo or reset."
 
 
-def optimal_text(game: Game) -> str:
+def optimal_text(game: Game, *, ask: bool = True) -> str:
+    """``optimal 12``, ``unsolvable``, ``optimal ?`` (a limit stopped the search) or, with ``ask``
+    False while the optimum is not known yet, ``optimal ...`` (it is being searched for)."""
+    if game.optimal_gave_up:
+        return "optimal ?"
+    if game.optimal_pending and not ask:
+        return "optimal ..."
     try:
         optimal = game.optimal()
     except RushHourError:  # the search gave up (limits) or could not run

@@ -208,6 +208,9 @@ class Screen:
         ctrl = self.controller
         board = ctrl.board
         self.put(0, 1, ctrl.level.title, curses.A_BOLD)
+        busy = ctrl.busy_text()  # what a search beside the game is doing, beside the title
+        if busy:
+            self.put(0, len(ctrl.level.title) + 4, busy)
         self.draw_board(board, geo)
         status = " | ".join(ctrl.status_parts()[1:])
         self.put(lines - 3, 1, status)
@@ -225,7 +228,7 @@ class Screen:
             return "Reset to the start? (y: yes, any other key: no)"
         if ctrl.mode is Mode.PLAYBACK:
             return ctrl.playback_text()
-        return ctrl.busy_text() or ctrl.message
+        return ctrl.message
 
     # --- the board -------------------------------------------------------------------------------
     def draw_board(self, board: Board, geo: Geometry) -> None:

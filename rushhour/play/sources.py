@@ -3,7 +3,10 @@ solver.  Both modes are given these; tests give the game simpler ones."""
 
 from __future__ import annotations
 
+import gc
+import sys
 import threading
+from collections.abc import Callable
 
 from rushhour.board import Board, Layout, Move
 
@@ -13,6 +16,8 @@ SOLVER_SECONDS = 60.0
 SOLVER_MEMORY = 1024**3
 
 
+#: how often the thread that builds an oracle hands the interpreter over (seconds)
+SWITCH_SECONDS = 0.0005
 #: the oracles being built beside the game, by layout
 _BUILDING: dict[Layout, threading.Thread] = {}
 
@@ -25,9 +30,26 @@ def warm_oracle(board: Board) -> None:
     layout = board.layout
     if layout in _BUILDING:
         return
-    thread = threading.Thread(target=oracle_for, args=(board,), name="oracle", daemon=True)
+    thread = threading.Thread(target=_build, args=(oracle_for, board), name="oracle", daemon=True)
     _BUILDING[layout] = thread
     thread.start()
+
+
+def _build(oracle_for: Callable[[Board], object], board: Board) -> None:
+    """Build an oracle while the game goes on: the interpreter is handed over to the game's thread
+    often, and the many objects of the encoding are kept out of the collector's way (its pauses would
+    be felt as slow keys)."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_SECONDS)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        oracle_for(board)
+    finally:
+        gc.freeze()  # what the build made stays: never scanned again
+        if collecting:
+            gc.enable()
+        sys.setswitchinterval(interval)
 
 
 def oracle_ready(board: Board) -> bool:

@@ -212,7 +212,8 @@ def background_latency(keys: int) -> None:
     full16 = first_screen(DATA / "full16.txt")
     print(f"open12: 12x12, {len(names)} vehicles, optimum unknown; first screen after {startup:.2f} s")
     print(f"  full16 (16x16, 60 vehicles): first screen after {full16:.2f} s")
-    for what, values in (("Tab while a hint is searched for", tabs), ("slide while the optimum is searched", slides)):
+    rows = (("Tab while a hint is searched for", tabs), ("slide while the optimum is searched", slides))
+    for what, values in rows:
         if values:
             print(
                 f"  {what:<38} {len(values):4d} keys  median {statistics.median(values) * 1000:7.2f} ms"

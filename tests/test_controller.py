@@ -86,14 +86,43 @@ def test_the_goal_car_is_selected_first_and_tab_cycles_both_ways() -> None:
     assert c.selected == "C"
 
 
-def test_a_name_selects_in_either_case_but_command_keys_stay_commands() -> None:
+def test_upper_case_selects_and_lower_case_is_a_command() -> None:
     c, _ = make()
     press(c, "C")
     assert c.selected == "C"
-    press(c, "b")  # no vehicle is called b: the one called B
+    press(c, "b")  # lower case is never a vehicle: the player is told how to select B
+    assert c.selected == "C" and "B (Shift+b) selects B" in c.message
+    press(c, "B")
     assert c.selected == "B"
     press(c, "Z")
-    assert c.selected == "B" and "neither a key of the game nor a vehicle" in c.message
+    assert c.selected == "B" and "no vehicle named Z here" in c.message
+    press(c, "\x00")
+    assert "neither a key of the game nor a vehicle" in c.message
+
+
+def test_q_asks_before_leaving_a_level_with_moves_on_a_board_with_a_vehicle_q() -> None:
+    board = Board(
+        6,
+        6,
+        [Vehicle("A", "H", 2, 2, 0), Vehicle("Q", "V", 2, 0, 3), Vehicle("P", "H", 2, 4, 0)],
+    )
+    c, _ = make(Level(Entry(board, {}, "inline")))
+    press(c, "Q")
+    assert c.selected == "Q" and c.mode is Mode.PLAY
+    press(c, "P", "right")
+    assert c.game.moves_played == 1
+    press(c, "q")
+    assert c.mode is Mode.CONFIRM_QUIT  # asked, not left
+    press(c, "x")
+    assert c.mode is Mode.PLAY and c.message == "staying: play on"
+    press(c, "q", "q")
+    assert c.mode is Mode.QUIT
+    fresh, _ = make(Level(Entry(board, {}, "inline")))
+    press(fresh, "q")  # no move made: nothing to lose, no question
+    assert fresh.mode is Mode.QUIT
+    again, _ = make(Level(Entry(board, {}, "inline")))
+    press(again, "P", "right", "q", "enter")
+    assert again.mode is Mode.QUIT
 
 
 def test_colon_selects_lower_case_and_long_names() -> None:

@@ -42,6 +42,7 @@ class Mode(enum.Enum):
     PLAY = "play"
     NAME = "name"  # typing a vehicle's name after ':'
     CONFIRM_RESET = "confirm-reset"
+    CONFIRM_QUIT = "confirm-quit"  # q with moves made: leave the level?
     HELP = "help"
     MENU = "menu"
     PLAYBACK = "playback"  # stepping through an optimal solution
@@ -54,9 +55,10 @@ PAUSED = frozenset({Mode.HELP, Mode.MENU, Mode.WON, Mode.QUIT})
 
 #: the help overlay: every key, as the full screen lists it
 KEYS: tuple[tuple[str, str], ...] = (
-    ("Tab / Shift-Tab", "select the next / previous vehicle"),
-    ("A (a vehicle's name)", "select that vehicle"),
+    ("The rule", "upper-case letters and digits select vehicles; lower-case letters are commands"),
+    ("A, B, 7...", "select the vehicle of that name"),
     (":name Enter", "select a vehicle by a lower-case or longer name"),
+    ("Tab / Shift-Tab", "select the next / previous vehicle that can move"),
     ("arrow keys", "slide the selected vehicle one cell"),
     ("mouse", "click selects; a free cell of its lane slides there"),
     ("u / Ctrl-Z", "undo the last move"),
@@ -67,7 +69,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("n", "next level"),
     ("l", "the level menu"),
     ("?", "this help (the stopwatch waits)"),
-    ("q / Ctrl-C / Ctrl-D", "quit (every win is saved as it happens)"),
+    ("q", "leave (asks first when moves were made; the position is kept)"),
+    ("Ctrl-C / Ctrl-D", "leave at once (every win is saved as it happens)"),
 )
 
 _COMMANDS = {
@@ -192,7 +195,8 @@ class Controller:
 
     def reachable(self) -> set[Cell]:
         """The free cells the selected vehicle can reach (from the oracle's legal moves)."""
-        shown = self.mode in (Mode.PLAY, Mode.NAME, Mode.CONFIRM_RESET) and self.hint is None
+        playing = (Mode.PLAY, Mode.NAME, Mode.CONFIRM_RESET, Mode.CONFIRM_QUIT)
+        shown = self.mode in playing and self.hint is None
         if not shown or self.selected is None:  # a hint shows its own destination instead
             return set()
         board = self.game.position
@@ -367,6 +371,7 @@ class Controller:
                 Mode.PLAY: self._key_play,
                 Mode.NAME: self._key_name,
                 Mode.CONFIRM_RESET: self._key_confirm,
+                Mode.CONFIRM_QUIT: self._key_confirm_quit,
                 Mode.HELP: self._key_help,
                 Mode.MENU: self._key_menu,
                 Mode.PLAYBACK: self._key_playback,
@@ -399,18 +404,34 @@ class Controller:
             self._command(command)
             return
         if len(name) == 1 and name.isalnum():
-            found = self._find_vehicle(name)
-            if found is not None:
-                self._select(found)
-                return
+            self._name_key(name)
+            return
         shown = name if len(name) > 1 else repr(name)
         self.message = f"{shown} is neither a key of the game nor a vehicle here (? for help)"
+
+    def _name_key(self, name: str) -> None:
+        """An upper-case letter or a digit selects the vehicle of that name; a lower-case letter that is
+        no command says how to select a vehicle named so."""
+        names = self.game.position.names
+        if not name.islower():
+            if name in names:
+                self._select(name)
+            else:
+                self.message = f"no vehicle named {name} here (? for help)"
+            return
+        ways = []
+        if name.upper() in names:
+            ways.append(f"{name.upper()} (Shift+{name}) selects {name.upper()}")
+        if name in names:
+            ways.append(f":{name} Enter selects {name}")
+        how = "; ".join(ways) if ways else "? lists them"
+        self.message = f"{name} is not a command: lower-case letters are commands ({how})"
 
     def _command(self, command: str) -> None:
         game = self.game
         self.hint = None
         if command == "quit":
-            self.quit()
+            self._quit_key()
         elif command == "help":
             self._set_mode(Mode.HELP)
         elif command == "menu":
@@ -462,20 +483,39 @@ class Controller:
         elif len(name) == 1 and name.isalnum():
             self.typed += name
 
+    def _quit_key(self) -> None:
+        """``q``: leave, after asking when the level has moves made and is not won."""
+        if self.game.moves_played and not self.game.won and self.mode is not Mode.CONFIRM_QUIT:
+            self._set_mode(Mode.CONFIRM_QUIT)
+        else:
+            self.quit()
+
+    def _key_confirm_quit(self, name: str) -> None:
+        if name in ("enter", "q", "y", "ctrl-c", "ctrl-d"):
+            self.quit()
+        else:
+            self._set_mode(Mode.PLAY)
+            self.message = "staying: play on"
+
     def _key_confirm(self, name: str) -> None:
         self._set_mode(Mode.PLAY)
         if name in ("y", "Y", "enter"):
             count = self.game.reset()
             self.game.options()
             self.message = f"back to the start ({plural(count, 'move')} taken back; r replays them)"
-        elif name in ("ctrl-c", "ctrl-d", "q"):
+        elif name in ("ctrl-c", "ctrl-d"):
             self.quit()
+        elif name == "q":
+            self._quit_key()
         else:
             self.message = "reset cancelled"
 
     def _key_help(self, name: str) -> None:
-        if name in ("q", "ctrl-c", "ctrl-d"):
+        if name in ("ctrl-c", "ctrl-d"):
             self.quit()
+        elif name == "q":
+            self._set_mode(Mode.PLAY)
+            self._quit_key()
         else:
             self._set_mode(Mode.PLAY)
 
@@ -501,8 +541,13 @@ class Controller:
             self.playback, self.playback_index = [], 0
             self._set_mode(Mode.PLAY)
             self.message = "back where you were: play on"
-        elif name in ("q", "ctrl-c", "ctrl-d"):
+        elif name in ("ctrl-c", "ctrl-d"):
             self.quit()
+        elif name == "q":
+            self.animating = False
+            self.playback, self.playback_index = [], 0
+            self._set_mode(Mode.PLAY)
+            self._quit_key()
 
     def _key_won(self, name: str) -> None:
         if name in ("u", "ctrl-z") and self.settling:  # no win any more: nothing to save
@@ -558,8 +603,12 @@ class Controller:
         if name in ("esc", "l"):
             self._set_mode(Mode.WON if self.result is not None else Mode.PLAY)
             return
-        if name in ("q", "ctrl-c", "ctrl-d"):
+        if name in ("ctrl-c", "ctrl-d"):
             self.quit()
+            return
+        if name == "q":
+            self._set_mode(Mode.WON if self.result is not None else Mode.PLAY)
+            self._quit_key()
             return
         if not choosable:
             return

@@ -226,6 +226,8 @@ class Screen:
             return f"select: :{ctrl.typed}_  (Enter selects, Esc cancels)"
         if ctrl.mode is Mode.CONFIRM_RESET:
             return "Reset to the start? (y: yes, any other key: no)"
+        if ctrl.mode is Mode.CONFIRM_QUIT:
+            return "Leave this level? It is kept for next time. (Enter or q: leave, other keys: stay)"
         if ctrl.mode is Mode.PLAYBACK:
             return ctrl.playback_text()
         return ctrl.message

@@ -615,11 +615,36 @@ def test_a_level_left_unsolved_after_help_is_remembered_and_the_next_win_is_not_
     assert (record.hints, record.solution_seen, record.hints_since_win) == (1, True, 0)
 
 
+def test_a_level_left_is_continued_with_its_moves_and_time(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    c, clock = make(saves=Saves(path))
+    press(c, "B", "up")
+    clock.now += 42
+    press(c, "q", "enter")
+    again, clock = make(saves=Saves.load(path))
+    assert again.game.history == (Move("B", -1),) and int(again.elapsed()) == 42
+    assert "continued where you left it (1 move)" in again.message
+    clock.now += 3
+    press(again, "A", "right", "right", "right")
+    assert again.mode is Mode.WON and again.result is not None and again.result.length == 2
+    assert "Time: 0:45." in again.win_text()
+    record = Saves.load(path).get(again.level.key, again.level.board)
+    assert record is not None and record.solved and not record.left and record.best_seconds == 45.0
+    fresh, clock = make(saves=Saves.load(path))  # won: nothing to continue, a fresh start
+    assert fresh.game.moves_played == 0 and "continued" not in fresh.message
+    clock.now += 30
+    press(fresh, "B", "up", "A", "right", "right", "right")
+    assert "Time: 0:30, your best yet (it was 0:45)." in fresh.win_text()
+    assert Saves.load(path).get(fresh.level.key, fresh.level.board).best_seconds == 30.0  # type: ignore[union-attr]
+
+
 def test_leaving_without_help_or_after_a_win_saves_no_attempt(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     c, _ = make(saves=Saves(path))
-    press(c, "B", "up", "q")
-    assert not path.exists()  # nothing to remember: no help, no win
+    press(c, "B", "up", "q", "q")
+    left = Saves.load(path).get(c.level.key, c.level.board)
+    assert left is not None and left.hints_since_win == 0 and not left.solution_seen_since_win  # no help
+    assert left.left_moves == ["B-1"] and not left.solved  # the position is kept, not a win
     c, _ = make(saves=Saves(path))
     press(c, "h", "enter", "A", "right", "right", "right")
     assert c.mode is Mode.WON

@@ -325,7 +325,7 @@ def test_the_help_in_a_small_terminal_folds_its_lines_and_says_how_to_leave(
     p.wait_for("any key: back to the game")
     p.settle()
     inside = " ".join(" ".join(line.strip(" |") for line in p.text.splitlines()).split())
-    assert "quit (every win is saved as it happens)" in inside  # folded, not cut at the frame
+    assert "leave at once (every win is saved as it happens)" in inside  # folded, not cut at the frame
     p.send("x")
     p.wait_for("moves 0")
     p.send("q")

@@ -26,9 +26,18 @@ from rushhour.errors import RushHourError
 from rushhour.levels import Pack, packs
 from rushhour.play.game import MoveSource, Result, Solver
 from rushhour.play.level import Level, next_level, pack_level
-from rushhour.play.saves import Saves
+from rushhour.play.saves import LevelRecord, Saves
 from rushhour.play.session import Session
-from rushhour.play.words import NO_WIN, clock_text, describe, optimal_text, refusal, status_parts, win_lines
+from rushhour.play.words import (
+    NO_WIN,
+    clock_text,
+    describe,
+    optimal_text,
+    refusal,
+    status_parts,
+    time_line,
+    win_lines,
+)
 from rushhour.play.worker import Outcome, Worker
 from rushhour.search.timed import TimeModel, clock, format_seconds
 from rushhour.text import plural
@@ -110,6 +119,38 @@ class MenuRow:
     solved: bool = False
     perfect: bool = False
     best: int | None = None
+    # the columns of a level's line: where, name, size, optimum, your record; the screen leaves out the
+    # name, then the size, when the terminal is narrow
+    columns: tuple[str, ...] = ()
+
+    def fitted(self, width: int) -> str:
+        """The line in at most ``width`` columns, leaving out the columns that matter least first."""
+        if not self.columns:
+            return self.text
+        where, name, size, optimal, state = self.columns
+        for parts in (
+            (f"{where:<14}", f"{name:<18}", f"{size:>5}", optimal, state),
+            (f"{where:<14}", f"{size:>5}", optimal, state),
+            (f"{where:<12}", optimal, state),
+        ):
+            line = " ".join(parts).rstrip()
+            if len(line) <= width:
+                return line
+        return line
+
+
+def record_text(record: LevelRecord | None) -> str:
+    """A level's record in a few words: ``solved in 12, perfect, best 0:42`` or ``left at 5 moves``."""
+    if record is None:
+        return ""
+    parts = []
+    if record.solved:
+        parts.append(f"solved in {record.best}" + (", perfect" if record.perfect else ""))
+        if record.best_seconds is not None:
+            parts.append(f"best {clock_text(record.best_seconds)}")
+    if record.left_moves:
+        parts.append(f"left at {plural(len(record.left_moves), 'move')}")
+    return ", ".join(parts)
 
 
 class Controller:
@@ -159,7 +200,7 @@ class Controller:
         self.typed = ""
         self.result: Result | None = None
         self._grab: Cell | None = None
-        self._elapsed = 0.0
+        self._elapsed = self.session.resumed_seconds  # a game continued keeps its time
         self._since: float | None = self._now()
         self.game.options()  # the oracle is asked for every position, the first one too
         self.optimal_label = optimal_text(self.game, ask=False)
@@ -170,6 +211,8 @@ class Controller:
             )
         else:
             self.message = "? for help: Tab or a name selects, arrows slide"
+        if self.session.resume_note:
+            self.message = f"{self.session.resume_note}; Ctrl-R starts again"
 
     def go_to(self, level: Level) -> None:
         """Leave this level (remembering the help it had if it is left unsolved) and play ``level``."""
@@ -235,7 +278,7 @@ class Controller:
         lines = win_lines(self.result)
         if self.settling:
             lines[1:2] = ["Finding the optimum to compare (Esc: save the win without it)..."]
-        lines.append(f"Time: {clock_text(self.elapsed())}.")
+        lines.append(time_line(self.elapsed(), self.session.best_seconds))
         if self.save_note:
             lines.append(self.save_note)
         following = next_level(self.level)
@@ -589,14 +632,14 @@ class Controller:
         optimal = level.known_optimal
         number = f"{level.pack}:{level.number}" if level.pack else f"{level.number}"
         name = level.entry.meta.get("name", "")
-        text = f"{number:<14} {name:<18} {level.board.width}x{level.board.height}"
-        text += f"  {optimal if optimal is not None else '?':>3} moves"
+        size = f"{level.board.width}x{level.board.height}"
+        moves = f"{optimal if optimal is not None else '?':>3} moves"
         solved = bool(record and record.solved)
         perfect = bool(record and record.perfect)
         best = record.best if record else None
-        if solved:
-            text += f"   solved in {best}" + (", perfect" if perfect else "")
-        return MenuRow(text, level, solved, perfect, best)
+        state = record_text(record)
+        columns = (number, name, size, moves, f"  {state}" if state else "")
+        return MenuRow(MenuRow("", columns=columns).fitted(200), level, solved, perfect, best, columns)
 
     def _key_menu(self, name: str) -> None:
         choosable = [k for k, r in enumerate(self.menu_rows) if r.level is not None]
@@ -830,7 +873,7 @@ class Controller:
     def _settle(self) -> None:
         """Save the win, the optimum known (or given up)."""
         self.settling = False
-        self.result, self.save_note = self.session.win()
+        self.result, self.save_note = self.session.win(self.elapsed())
 
     def _stop_settling(self) -> None:
         """The player does not wait for the optimum: the win is saved without it."""
@@ -847,7 +890,7 @@ class Controller:
         self._set_mode(Mode.QUIT)
 
     def _leave(self) -> None:
-        warning = self.session.leave()
+        warning = self.session.leave(self.elapsed())
         if warning:
             self.save_note = warning
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import time
 from collections.abc import Callable, Sequence
 
 from colorama import Fore, Style
@@ -21,7 +22,7 @@ from rushhour.play.level import Level, next_level
 from rushhour.play.saves import Saves
 from rushhour.play.session import Session, Signalled, leave_on_signals
 from rushhour.play.sources import SOLVER_SECONDS, optimal_plan, oracle_moves
-from rushhour.play.words import NO_WIN, describe, optimal_text, status_parts, win_lines
+from rushhour.play.words import NO_WIN, describe, optimal_text, status_parts, time_line, win_lines
 from rushhour.play.worker import Worker, worker_for
 from rushhour.render.palette import BASIC, Colour, vehicle_colors
 from rushhour.render.text import board_summary, render
@@ -119,6 +120,7 @@ class LineMode:
         self._read = read
         self._write = write or _write_stdout
         self.echo = echo
+        self.started = time.monotonic()  # when the level being played was started
 
     # small helpers
     def say(self, text: str = "") -> None:
@@ -158,6 +160,10 @@ class LineMode:
         self.say("legal moves:")
         for line in format_options(options):
             self.say(line)
+
+    def seconds(self) -> float:
+        """The level's time so far: since it was started (or continued, with the time it had)."""
+        return time.monotonic() - self.started
 
     def poll(self) -> None:
         """Take what a search beside the game found, without waiting."""
@@ -225,6 +231,9 @@ class LineMode:
         """Play one level; True when it was won.  A level left unsolved after help (by ``q``, the end of
         input, Ctrl-C, SIGTERM or SIGHUP) is remembered with that help, which its next win counts."""
         game = self.session.start(level)
+        self.started = time.monotonic() - self.session.resumed_seconds
+        if self.session.resume_note:
+            self.say(f"{self.session.resume_note}; reset starts again")
         if self.session.resume_optimum():  # a quick search is waited for, a long one runs beside
             done = self.session.worker.wait(OPTIMUM_GRACE)
             if done is not None:
@@ -232,7 +241,7 @@ class LineMode:
         try:
             return self._play(game, level)
         finally:
-            warning = self.session.leave()
+            warning = self.session.leave(self.seconds())
             if warning:
                 with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
                     self.say(warning)
@@ -328,11 +337,13 @@ class LineMode:
         if game.optimal_pending:
             self.say("finding the optimum to compare...")
             self.session.optimum_now()
-        result, note = self.session.win()
+        seconds = self.seconds()
+        result, note = self.session.win(seconds)
         self.say()
         self.say(self.styled("*** SOLVED ***", Fore.GREEN + Style.BRIGHT))
         for k, line in enumerate(win_lines(result)):
             self.say(self.styled(line, Fore.GREEN + Style.BRIGHT) if k == 1 and result.perfect else line)
+        self.say(time_line(seconds, self.session.best_seconds))
         if self.timed is not None:
             self.say(clock_report(game.start, game.history, self.timed, time_limit=SOLVER_SECONDS))
         if note:

@@ -363,4 +363,4 @@ class Screen:
                 continue
             mark = ">" if index == ctrl.menu_index else " "
             attr = curses.A_REVERSE if index == ctrl.menu_index else 0
-            self.put(2 + k, 1, f"{mark} {row.text}", attr)
+            self.put(2 + k, 1, f"{mark} {row.fitted(cols - 4)}", attr)

@@ -57,7 +57,28 @@ class Session:
         )
         self._help_saved = (0, False)  # the hints and the solution of this game a save holds
         self._win_saved = None  # the win of this game a save holds: its moves and help
+        record = self.saves.get(level.key, level.board)
+        self.best_seconds = None if record is None else record.best_seconds  # before this game
+        self.resumed_seconds, self.resume_note = 0.0, ""
+        if record is not None and record.left_moves:
+            self._resume(record.left_moves, record.left_seconds or 0.0)
         return self.game
+
+    def _resume(self, moves: list[str], seconds: float) -> None:
+        """Play again the moves of the game of this level left unsolved, to continue it."""
+        try:
+            for move in moves:
+                self.game.play(move)
+        except RushHourError:  # not a game of this board after all: start afresh
+            self.game.reset()
+            self.resume_note = "the game left here could not be continued: a fresh start"
+            return
+        if self.game.won:  # a saved position cannot be a win; never mind it
+            self.game.reset()
+            return
+        self.resumed_seconds = seconds
+        count = len(moves)
+        self.resume_note = f"continued where you left it ({count} move{'s' if count != 1 else ''})"
 
     # --- searches ----------------------------------------------------------------------------------
     def take(self, done: Outcome) -> None:
@@ -105,9 +126,10 @@ class Session:
         self.worker.close()
 
     # --- the end of a game -------------------------------------------------------------------------
-    def win(self) -> tuple[Result, str]:
+    def win(self, seconds: float | None = None) -> tuple[Result, str]:
         """The won game's result (the optimum asked of the solver when not known, or when this win
-        disproves it) and what became of it: :data:`SAVED`, why it is not saved, or a warning."""
+        disproves it) and what became of it: :data:`SAVED`, why it is not saved, or a warning.
+        ``seconds``: the game's time on the stopwatch (the fastest win is kept)."""
         game = self.game
         if not game.optimal_pending or isinstance(self.worker, InlineWorker):
             with contextlib.suppress(RushHourError):
@@ -128,15 +150,34 @@ class Session:
                 optimal=result.optimal,
                 hints=result.hints,
                 solution_seen=result.solution_shown,
+                seconds=seconds,
             )
         except RushHourError as err:
             return result, f"warning: {err}"
         self._win_saved = won
         return result, SAVED
 
-    def leave(self) -> str:
-        """Leave the level: when it is unsolved, save the help this game had that no save holds yet.
+    def leave(self, seconds: float = 0.0) -> str:
+        """Leave the level: when it is unsolved, save its position (its moves, and ``seconds`` on the
+        stopwatch) to continue it next time, and the help this game had that no save holds yet.
         Returns a warning when that could not be saved, else ''."""
+        return self._keep_position(seconds) or self._keep_help()
+
+    def _keep_position(self, seconds: float) -> str:
+        game, level = self.game, self.level
+        if game.won or not self.saves.saving:
+            return ""
+        record = self.saves.get(level.key, level.board)
+        moves = [str(m) for m in game.history]
+        if not moves and not (record is not None and record.left):
+            return ""
+        try:
+            self.saves.record_left(level.key, level.board, moves, seconds)
+        except RushHourError as err:
+            return f"warning: {err}"
+        return ""
+
+    def _keep_help(self) -> str:
         game = self.game
         hints = game.hints_used - self._help_saved[0]
         seen = game.solutions_shown > 0 and not self._help_saved[1]

@@ -82,6 +82,16 @@ def describe(board: Board, move: Move) -> str:
     return f"{move} ({move.vehicle} {direction_word(orientation, move.distance)} {move.steps})"
 
 
+def time_line(seconds: float, best: float | None) -> str:
+    """The win's time against the fastest win before it: ``Time: 0:42, your best yet.``"""
+    text = f"Time: {clock_text(seconds)}"
+    if best is None:
+        return text + "."
+    if seconds < best:
+        return f"{text}, your best yet (it was {clock_text(best)})."
+    return f"{text} (your best: {clock_text(best)})."
+
+
 def refusal(board: Board, move: Move) -> str:
     """Why the rules refuse ``move`` here, in a player's words: ``B is in the way``."""
     try:
@@ -91,4 +101,13 @@ def refusal(board: Board, move: Move) -> str:
     return "the move oracle does not list it"
 
 
-__all__ = ["NO_WIN", "clock_text", "describe", "optimal_text", "refusal", "status_parts", "win_lines"]
+__all__ = [
+    "NO_WIN",
+    "clock_text",
+    "describe",
+    "optimal_text",
+    "refusal",
+    "status_parts",
+    "time_line",
+    "win_lines",
+]

@@ -322,7 +322,12 @@ def test_the_help_in_a_small_terminal_folds_its_lines_and_says_how_to_leave(
     p.resize(LINES, 60)
     p.wait_for("moves 0")
     p.send("?")
-    p.wait_for("any key: back to the game")
+    p.wait_for("other keys: back to the game")
+    p.settle()
+    inside = " ".join(" ".join(line.strip(" |") for line in p.text.splitlines()).split())
+    assert "The rule upper-case letters and digits select" in inside  # the rule first
+    p.send("\x1b[6~", "\x1b[6~")  # PgDn: the help scrolls to its last lines
+    p.wait_for("other keys: back to the game")
     p.settle()
     inside = " ".join(" ".join(line.strip(" |") for line in p.text.splitlines()).split())
     assert "leave at once (every win is saved as it happens)" in inside  # folded, not cut at the frame

@@ -179,6 +179,8 @@ class Controller:
         self.save_note = ""
         self.menu_rows: list[MenuRow] = []
         self.menu_index = 0
+        self.help_top = 0  # the first line of the help shown (it scrolls in a small terminal)
+        self.box_hidden = False  # the win's box put away to see the final position
         self._start(level)
 
     @property
@@ -284,12 +286,12 @@ class Controller:
         following = next_level(self.level)
         if following is None:
             lines.append("That was the last level here. Well done!")
-            lines.append("l: the level menu, u: undo, q: quit")
+            lines.append("l: the level menu, v: see the board, u: undo, q: quit")
         else:
             optimal = following.known_optimal
             about = f", {plural(optimal, 'move')}" if optimal is not None else ""
             lines.append(f"Next: {following.title}{about}.")
-            lines.append("Enter or n: play it, l: the level menu, u: undo, q: quit")
+            lines.append("Enter or n: play it, l: the level menu, v: see the board, u: undo, q: quit")
         return lines
 
     def playback_text(self) -> str:
@@ -476,6 +478,7 @@ class Controller:
         if command == "quit":
             self._quit_key()
         elif command == "help":
+            self.help_top = 0
             self._set_mode(Mode.HELP)
         elif command == "menu":
             self.open_menu()
@@ -554,7 +557,10 @@ class Controller:
             self.message = "reset cancelled"
 
     def _key_help(self, name: str) -> None:
-        if name in ("ctrl-c", "ctrl-d"):
+        steps = {"up": -1, "down": 1, "pgup": -10, "pgdn": 10, "home": -1000, "end": 1000}
+        if name in steps:  # the screen keeps it within the help's length
+            self.help_top = max(0, self.help_top + steps[name])
+        elif name in ("ctrl-c", "ctrl-d"):
             self.quit()
         elif name == "q":
             self._set_mode(Mode.PLAY)
@@ -593,6 +599,9 @@ class Controller:
             self._quit_key()
 
     def _key_won(self, name: str) -> None:
+        if name == "v":  # the final position without the box over it, and back
+            self.box_hidden = not self.box_hidden
+            return
         if name in ("u", "ctrl-z") and self.settling:  # no win any more: nothing to save
             self.settling = False
         elif name in ("esc", "enter", "n", " ", "l", "q", "ctrl-c", "ctrl-d"):
@@ -858,6 +867,7 @@ class Controller:
     # --- the end of a level --------------------------------------------------------------------------
     def _win(self) -> None:
         self.hint = None
+        self.box_hidden = False
         self.result = self.game.result()
         self._set_mode(Mode.WON)
         self.message = "SOLVED"

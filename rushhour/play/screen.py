@@ -146,6 +146,7 @@ class Screen:
         self.geometry: Geometry | None = None
         self.note = ""
         self._colours: tuple[Board, dict[str, Colour]] | None = None
+        self._scrolled: tuple[Mode, int, int] | None = None
 
     def colours(self) -> dict[str, Colour]:
         """The vehicles' colours, chosen once per level from its start so that they follow the vehicles."""
@@ -159,6 +160,13 @@ class Screen:
         """Draw everything; ``note`` replaces the message line (what the game is busy with)."""
         self.note = note
         win = self.window
+        ctrl = self.controller
+        scrolled = (ctrl.mode, ctrl.help_top, ctrl.menu_index)
+        if scrolled != self._scrolled and ctrl.mode in (Mode.HELP, Mode.MENU):
+            # lines move up or down: draw them all again rather than let curses scroll the terminal
+            # (CSI S/T, which some terminals and emulators do not honour)
+            win.redrawwin()
+        self._scrolled = scrolled
         win.erase()
         lines, cols = win.getmaxyx()
         ctrl = self.controller
@@ -171,11 +179,13 @@ class Screen:
         else:
             self.draw_game(lines, cols, self.geometry)
             if ctrl.mode is Mode.HELP:
-                self.draw_box(
-                    ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "any key: back to the game"],
+                most = self.draw_box(
+                    ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "other keys: back to the game"],
                     hang=23,
+                    scroll=ctrl.help_top,
                 )
-            elif ctrl.mode is Mode.WON:
+                ctrl.help_top = min(ctrl.help_top, most)
+            elif ctrl.mode is Mode.WON and not ctrl.box_hidden:
                 self.draw_box(["*** SOLVED ***", "", *ctrl.win_text()], bold_first=True)
         win.noutrefresh()
         curses.doupdate()
@@ -230,6 +240,8 @@ class Screen:
             return "Leave this level? It is kept for next time. (Enter or q: leave, other keys: stay)"
         if ctrl.mode is Mode.PLAYBACK:
             return ctrl.playback_text()
+        if ctrl.mode is Mode.WON and ctrl.box_hidden:
+            return "SOLVED: v shows the result again, Enter plays the next level"
         return ctrl.message
 
     # --- the board -------------------------------------------------------------------------------
@@ -321,10 +333,11 @@ class Screen:
             self.put(top + board.height * h + 1, mid_x - 2, "exit", curses.A_BOLD)
 
     # --- overlays --------------------------------------------------------------------------------
-    def draw_box(self, text: list[str], *, bold_first: bool = False, hang: int = 0) -> None:
+    def draw_box(self, text: list[str], *, bold_first: bool = False, hang: int = 0, scroll: int = 0) -> int:
         """A framed box of ``text`` in the middle of the screen.  In a small terminal the lines are
-        folded (continuations indented by ``hang`` where that leaves room), blank lines go first,
-        and the last line (how to leave the box) is always shown."""
+        folded (continuations indented by ``hang`` where that leaves room), blank lines go first, and
+        the lines scroll (from line ``scroll``) with the last line (how to leave the box) always
+        shown.  Returns the largest useful ``scroll`` (0 when everything fits)."""
         lines, cols = self.window.getmaxyx()
         width = min(cols - 2, max(len(t) for t in text) + 4)
         inner = max(1, width - 4)
@@ -337,8 +350,14 @@ class Screen:
         room = max(1, lines - 4)
         if len(rows) > room:
             rows = [row for row in rows if row[0]]
+        most = 0
         if len(rows) > room:
-            rows = rows[: room - 1] + rows[-1:]
+            body, last = rows[:-1], rows[-1]
+            shown = max(1, room - 2)
+            most = max(0, len(body) - shown)
+            first = min(max(0, scroll), most)
+            more = f"lines {first + 1}-{first + shown} of {len(body)}: up/down scroll"
+            rows = body[first : first + shown] + [(more, False), last][: room - shown]
         height = len(rows) + 2
         top = max(0, (lines - height) // 2)
         left = max(0, (cols - width) // 2)
@@ -349,6 +368,7 @@ class Screen:
             attr = curses.A_BOLD if bold else 0
             self.put(top + 1 + k, left, "| " + line[:inner].ljust(inner) + " |", attr)
         self.put(top + height - 1, left, "+" + "-" * (width - 2) + "+")
+        return most
 
     def draw_menu(self, lines: int, cols: int) -> None:
         ctrl = self.controller

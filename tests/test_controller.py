@@ -81,9 +81,11 @@ def test_the_goal_car_is_selected_first_and_tab_cycles_both_ways() -> None:
     press(c, "tab")
     assert c.selected == "B" and "B selected (vertical car" in c.message
     press(c, "tab", "tab")
-    assert c.selected == "A"  # A, B, C and round again
+    assert c.selected == "B"  # B, C and round again: A cannot move, Tab passes it
     press(c, "shift-tab")
     assert c.selected == "C"
+    press(c, "A")  # a name still selects a vehicle that cannot move
+    assert c.selected == "A" and "no legal move here" in c.message
 
 
 def test_upper_case_selects_and_lower_case_is_a_command() -> None:

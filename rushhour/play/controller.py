@@ -32,6 +32,7 @@ from rushhour.play.words import (
     NO_WIN,
     clock_text,
     describe,
+    goal_text,
     optimal_text,
     refusal,
     status_parts,
@@ -213,6 +214,9 @@ class Controller:
             )
         else:
             self.message = "? for help: Tab or a name selects, arrows slide"
+            if self.session.first_run:
+                goal = goal_text(level.board)
+                self.message = f"Goal: {goal}. Tab or a vehicle's letter selects, arrows slide; ? for help"
         if self.session.resume_note:
             self.message = f"{self.session.resume_note}; Ctrl-R starts again"
 
@@ -690,9 +694,15 @@ class Controller:
         self.message = f"{name} selected ({vehicle.description}, slides {_ways(vehicle.horizontal)}; {can})"
 
     def _cycle(self, step: int) -> None:
+        """Tab: the next vehicle that can move (every vehicle when none can)."""
         names = self.game.position.names
+        movable = {m.vehicle for m in self.game.options()}
         k = names.index(self.selected) if self.selected in names else (-1 if step > 0 else 0)
-        self._select(names[(k + step) % len(names)])
+        for _ in names:
+            k = (k + step) % len(names)
+            if names[k] in movable or not movable:
+                break
+        self._select(names[k])
 
     # --- moving ----------------------------------------------------------------------------------
     def _arrow(self, name: str) -> None:

@@ -22,7 +22,7 @@ from rushhour.play.level import Level, next_level
 from rushhour.play.saves import Saves
 from rushhour.play.session import Session, Signalled, leave_on_signals
 from rushhour.play.sources import SOLVER_SECONDS, optimal_plan, oracle_moves
-from rushhour.play.words import NO_WIN, describe, optimal_text, status_parts, time_line, win_lines
+from rushhour.play.words import NO_WIN, describe, goal_text, optimal_text, status_parts, time_line, win_lines
 from rushhour.play.worker import Worker, worker_for
 from rushhour.render.palette import BASIC, Colour, vehicle_colors
 from rushhour.render.text import board_summary, render
@@ -234,6 +234,12 @@ class LineMode:
         self.started = time.monotonic() - self.session.resumed_seconds
         if self.session.resume_note:
             self.say(f"{self.session.resume_note}; reset starts again")
+        if self.session.first_run:
+            self.say(
+                f"Goal: {goal_text(level.board)}.  Type a move as a vehicle and a distance (A+2 slides "
+                "A two cells right or down, B-1 one cell left or up) or the number of a listed move; "
+                "? for help."
+            )
         if self.session.resume_optimum():  # a quick search is waited for, a long one runs beside
             done = self.session.worker.wait(OPTIMUM_GRACE)
             if done is not None:

@@ -285,6 +285,8 @@ class Screen:
                         mark, attr = "*", curses.A_BOLD | painter.ink(colours[ctrl.hint.vehicle])
                     elif (r, c) in reachable and ctrl.selected is not None:
                         mark, attr = "o", curses.A_BOLD | painter.ink(colours[ctrl.selected])
+                        if target is not None and (r, c) == (target.row, target.col):
+                            mark = "*"  # the target stays marked where the vehicle could go
                     elif target is not None and (r, c) == (target.row, target.col):
                         mark = "*"
                     self.paint(y, x, geo, mark, attr, False, False)

@@ -42,6 +42,7 @@ class Session:
         self.unsaved_reason = ""
         self._help_saved = (0, False)
         self._win_saved: tuple[tuple[object, ...], int, bool] | None = None
+        self.first_run = not saves.levels  # nothing saved yet: a player new to the game
 
     def start(self, level: Level) -> Game:
         """A new game of ``level``, counting the help of its games left unsolved before (a search for

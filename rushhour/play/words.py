@@ -82,6 +82,15 @@ def describe(board: Board, move: Move) -> str:
     return f"{move} ({move.vehicle} {direction_word(orientation, move.distance)} {move.steps})"
 
 
+def goal_text(board: Board) -> str:
+    """What winning means on this board: ``drive A out through the exit on the right``."""
+    if board.exit is not None:
+        return f"drive {board.goal} out through the exit on the {board.exit.side}"
+    t = board.target
+    assert t is not None
+    return f"bring {board.goal}'s front to ({t.row},{t.col}) heading {t.heading} (marked *)"
+
+
 def time_line(seconds: float, best: float | None) -> str:
     """The win's time against the fastest win before it: ``Time: 0:42, your best yet.``"""
     text = f"Time: {clock_text(seconds)}"
@@ -105,6 +114,7 @@ __all__ = [
     "NO_WIN",
     "clock_text",
     "describe",
+    "goal_text",
     "optimal_text",
     "refusal",
     "status_parts",

@@ -419,6 +419,20 @@ def test_the_timed_clock_adds_the_time_of_the_moves() -> None:
     assert c.status_parts()[-1] == "clock 4 s"  # two cells of a car at 2 s a cell
 
 
+WIN = ("B", "up", "A", "right", "right", "right")  # B-1 then A+3
+
+
+def test_a_timed_win_gives_the_clock_against_the_fastest_solution() -> None:
+    c, _ = make(timed=TimeModel.one_hand(car_seconds="2", truck_seconds="5"))
+    press(c, *WIN)
+    assert c.mode is Mode.WON
+    clock_line = next(line for line in c.win_text() if line.startswith("Clock: "))
+    assert "the fastest possible!" in clock_line or "the fastest is" in clock_line
+    slow, _ = make(timed=TimeModel.one_hand(car_seconds="2", truck_seconds="5"))
+    press(slow, "C", "left", "B", "up", "C", "right", "A", "right", "right", "right")  # a detour of C
+    assert any("the fastest is" in line for line in slow.win_text())
+
+
 def test_a_search_that_gives_up_is_not_started_again_at_every_redraw() -> None:
     from rushhour.errors import RushHourError
 

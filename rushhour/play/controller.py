@@ -28,6 +28,7 @@ from rushhour.play.game import MoveSource, Result, Solver
 from rushhour.play.level import Level, next_level, pack_level
 from rushhour.play.saves import LevelRecord, Saves
 from rushhour.play.session import Session
+from rushhour.play.sources import SOLVER_SECONDS
 from rushhour.play.words import (
     NO_WIN,
     clock_text,
@@ -40,7 +41,7 @@ from rushhour.play.words import (
     win_lines,
 )
 from rushhour.play.worker import Outcome, Worker
-from rushhour.search.timed import TimeModel, clock, format_seconds
+from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
 from rushhour.text import plural
 
 #: seconds between two positions of an animated solution
@@ -180,6 +181,7 @@ class Controller:
         self.save_note = ""
         self.menu_rows: list[MenuRow] = []
         self.menu_index = 0
+        self.clock_line = ""
         self.help_top = 0  # the first line of the help shown (it scrolls in a small terminal)
         self.box_hidden = False  # the win's box put away to see the final position
         self._start(level)
@@ -285,6 +287,8 @@ class Controller:
         if self.settling:
             lines[1:2] = ["Finding the optimum to compare (Esc: save the win without it)..."]
         lines.append(time_line(self.elapsed(), self.session.best_seconds))
+        if self.clock_line:
+            lines.append(self.clock_line)
         if self.save_note:
             lines.append(self.save_note)
         following = next_level(self.level)
@@ -369,6 +373,9 @@ class Controller:
 
     def _take(self, done: Outcome) -> None:
         game = self.game
+        if done.purpose == "clock":
+            self.clock_line = str(done.value) if done.error is None else f"Clock: {done.error}"
+            return
         self.session.take(done)
         self.optimal_label = optimal_text(game, ask=False)
         if self.waiting and done.board == game.position:
@@ -878,6 +885,7 @@ class Controller:
     def _win(self) -> None:
         self.hint = None
         self.box_hidden = False
+        self.clock_line = ""  # with the clock: the time the moves took against the fastest solution
         self.result = self.game.result()
         self._set_mode(Mode.WON)
         self.message = "SOLVED"
@@ -891,9 +899,23 @@ class Controller:
         self._resume_optimum()
 
     def _settle(self) -> None:
-        """Save the win, the optimum known (or given up)."""
+        """Save the win, the optimum known (or given up); with the clock, compare it with the fastest
+        solution (searched for beside the game)."""
         self.settling = False
         self.result, self.save_note = self.session.win(self.elapsed())
+        if self.timed is not None and not self.clock_line:
+            self.clock_line = "Clock: finding the fastest solution to compare..."
+            self.worker.start(self.game.start, "clock", self._clock_job())
+            self.poll()
+
+    def _clock_job(self) -> Callable[[Board], object]:
+        start, history, model = self.game.start, self.game.history, self.timed
+        assert model is not None
+
+        def report(board: Board) -> str:
+            return clock_report(start, history, model, time_limit=SOLVER_SECONDS)
+
+        return report
 
     def _stop_settling(self) -> None:
         """The player does not wait for the optimum: the win is saved without it."""

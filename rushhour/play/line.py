@@ -161,6 +161,22 @@ class LineMode:
         for line in format_options(options):
             self.say(line)
 
+    def clock_report(self, game: Game) -> str:
+        """The clock of the moves against the fastest solution, searched for by the worker."""
+        model = self.timed
+        assert model is not None
+        start, history = game.start, game.history
+
+        def report(board: Board) -> str:
+            return clock_report(start, history, model, time_limit=SOLVER_SECONDS)
+
+        worker = self.session.worker
+        worker.start(start, "clock", report)
+        done = worker.wait()
+        if done is None or done.error is not None:
+            return f"Clock: {format_seconds(clock(start, history, model))} s."
+        return str(done.value)
+
     def seconds(self) -> float:
         """The level's time so far: since it was started (or continued, with the time it had)."""
         return time.monotonic() - self.started
@@ -351,7 +367,7 @@ class LineMode:
             self.say(self.styled(line, Fore.GREEN + Style.BRIGHT) if k == 1 and result.perfect else line)
         self.say(time_line(seconds, self.session.best_seconds))
         if self.timed is not None:
-            self.say(clock_report(game.start, game.history, self.timed, time_limit=SOLVER_SECONDS))
+            self.say(self.clock_report(game))
         if note:
             self.say(note)
 

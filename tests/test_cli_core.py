@@ -32,6 +32,19 @@ def test_show_draws_the_board_with_its_exit(capsys: pytest.CaptureFixture[str]) 
     assert "\x1b[41m" in out  # the goal car on red
 
 
+def test_show_labels_numbers_rows_and_columns_as_messages_name_cells(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "show", HARDEST, "--no-color", "--labels")
+    lines = out.splitlines()
+    assert code == 0 and lines[1].split() == ["0", "1", "2", "3", "4", "5"]
+    assert "2 | G  H  I  A  A  M > exit" in out
+    row = next(line for line in lines if line.startswith("4 |"))
+    assert row.split("|")[1].split()[4] == "D"  # cell (4,4) is D's
+    _, plain, _ = run(capsys, "show", HARDEST, "--no-color")
+    assert plain.splitlines()[1].strip().startswith("+")  # without --labels: no numbers
+
+
 def test_show_json_is_the_json_format(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "show", "classic:12", "--json")
     data = json.loads(out)

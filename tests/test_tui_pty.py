@@ -431,3 +431,44 @@ def test_the_end_of_input_leaves_cleanly_and_keeps_the_help_had(tmp_path: Path, 
     left_cleanly(p, 0)
     (record,) = progress(tmp_path).values()
     assert (record["solved"], record["hints_since_win"]) == (False, 1)
+
+
+def test_rows_and_columns_are_labelled_and_a_first_game_says_the_goal(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level))  # saves kept, none yet: a first game
+    p.wait_for("Goal: drive A out through the exit on the right")
+    p.settle()
+    lines = p.text.splitlines()
+    assert any(line.split() == ["0", "1", "2", "3", "4"] for line in lines)  # the columns, above the frame
+    assert any(line.strip().startswith("2 |") and "[A]" in line for line in lines)  # A's row, numbered
+    p.send("B", UP, "q", "q")  # asked, then left: the position is kept
+    left_cleanly(p)
+    again = Player(tmp_path, str(level))
+    again.wait_for("continued where you left it (1 move)")
+    assert "moves 1" in again.text and "Goal:" not in again.text  # no longer a first game
+    again.send(*WIN[1:])  # A then three slides right: B is out of the way already
+    again.wait_for("*** SOLVED ***")
+    again.settle()
+    assert "Time: 0:0" in again.text
+    again.send("v")  # the box put away: the final position
+    again.wait_for("SOLVED: v shows the result again")
+    again.send("q")
+    left_cleanly(again)
+
+
+def test_q_on_a_board_with_a_vehicle_q_asks_before_leaving(tmp_path: Path) -> None:
+    board = tmp_path / "q.txt"
+    board.write_text("# name: queue\n.....\n...Q.\nAA.Q.\n.PP..\n.....\n")
+    p = Player(tmp_path, str(board), "--no-save")
+    p.wait_for("moves 0")
+    p.send("Q")
+    p.wait_for("Q selected")
+    p.send("p")  # lower case: a command key or a word on how to select, never a vehicle
+    p.wait_for("P (Shift+p) selects P")
+    p.send("P", RIGHT, "q")
+    p.wait_for("Leave this level?")
+    p.send("x")
+    p.wait_for("staying: play on")
+    p.send("q")
+    p.wait_for("Leave this level?")
+    p.send(ENTER)
+    left_cleanly(p)

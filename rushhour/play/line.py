@@ -137,7 +137,9 @@ class LineMode:
 
     def render(self, board: Board, highlight: str | None) -> str:
         """A position of the level, each vehicle in the colour it had at the start."""
-        return render(board, color=self.color, highlight=highlight, depth=self.depth, colors=self.colors)
+        return render(
+            board, color=self.color, highlight=highlight, depth=self.depth, colors=self.colors, labels=True
+        )
 
     def draw(self, game: Game, level: Level, highlight: str | None = None, *, first: bool = False) -> None:
         self.say()

@@ -260,6 +260,7 @@ class Screen:
             self.put(y, left - 1, side)
             self.put(y, left + board.width * w, side)
         self.draw_exit(board, geo)
+        self.draw_labels(board, geo)
         if board.target is not None:  # a wrap-around board has no exit: say where the goal car wins
             t = board.target
             goal = f"{board.goal} wins with its front at ({t.row},{t.col}) heading {t.heading} (* when empty)"
@@ -314,6 +315,21 @@ class Screen:
         for dy in range(gap_up, h):
             line = (" " * start + label).ljust(w)[:w] if dy == middle else " " * w
             self.put(y + dy, x + gap_left, line[gap_left:], attr)
+
+    def draw_labels(self, board: Board, geo: Geometry) -> None:
+        """Row and column numbers from 0 (as messages name cells), where there is room beside the frame
+        and no exit mark is there."""
+        numbers = len(str(max(board.width, board.height) - 1))
+        side = board.exit.side if board.exit is not None else ""
+        if geo.top < 3 or geo.left < numbers + 2 or side in ("top", "left"):
+            return
+        for c in range(board.width):
+            text = str(c)[: geo.cell_w]
+            x = geo.left + c * geo.cell_w + (geo.cell_w - len(text) + 1) // 2
+            self.put(geo.top - 2, x, text, curses.A_DIM)
+        for r in range(board.height):
+            y = geo.top + r * geo.cell_h + label_row(geo.cell_h)
+            self.put(y, geo.left - 2 - numbers, f"{r:>{numbers}}", curses.A_DIM)
 
     def draw_exit(self, board: Board, geo: Geometry) -> None:
         exit_ = board.exit

@@ -137,3 +137,17 @@ def test_console_script_and_module_entry_points(tmp_path: Path) -> None:
     result = subprocess.run([script, "show", str(bad)], capture_output=True, text=True, env=env)
     assert result.returncode == 2
     assert result.stderr.strip() == f"error: {bad}: this is a binary file, not a board"
+
+
+def test_a_pack_is_every_level_where_a_board_list_is_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    from rushhour.levels import pack
+
+    classic = pack("classic")
+    code, out, _ = run(capsys, "convert", "classic", "--to", "fogleman")
+    assert code == 0 and len(out.splitlines()) == len(classic.levels) > 1  # every level, not the first
+    assert parse_text(out, source="out", fmt="fogleman")[-1].board == classic.levels[-1].board
+    code, out, _ = run(capsys, "solve", "--batch", "beginner")
+    assert code == 0 and f"{len(pack('beginner').levels)} boards:" in out
+    for command in ("analyze", "show", "solve"):  # one board: a pack is refused, never its first level
+        code, _, err = run(capsys, command, "classic")
+        assert code == 2 and f"classic holds {len(classic.levels)} boards: choose one as classic:N" in err

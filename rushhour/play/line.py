@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 
@@ -253,11 +254,12 @@ class LineMode:
         if self.session.resume_note:
             self.say(f"{self.session.resume_note}; reset starts again")
         if self.session.first_run:
-            self.say(
+            about = (
                 f"Goal: {goal_text(level.board)}.  Type a move as a vehicle and a distance (A+2 slides "
                 "A two cells right or down, B-1 one cell left or up) or the number of a listed move; "
                 "? for help."
             )
+            self.say("\n".join(textwrap.wrap(about, OPTIONS_WIDTH)))
         if self.session.resume_optimum():  # a quick search is waited for, a long one runs beside
             done = self.session.worker.wait(OPTIMUM_GRACE)
             if done is not None:

@@ -21,7 +21,7 @@ True
 >>> cnf.dimacs().splitlines()[-1] == f"{cnf.facts[-1]} 0"
 True
 >>> print(logic.explain(board, "A+2"))
-A+2 is illegal: cell (0,3) is part of B (V2)
+A+2 is illegal: B is in the way
 >>> logic.prove("forall i,j: CMR(i,j) -> Empty(i,j+1)", board).verdict
 'PROVED'
 >>> logic.count_solutions((3, 3)), logic.likelihood("Won", (3, 3))

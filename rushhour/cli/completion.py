@@ -154,7 +154,7 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         lines.append(f'                _{prog}_add < <(compgen -W "{flags}" -- "$cur")')
         if command.positionals:
             lines.append("            else")
-            for _, value, _ in command.positionals[:1]:
+            for value in _completing(command)[:1]:
                 lines.append("                " + _bash_value(value, packs, prog))
         lines.append("            fi")
         lines.append("            ;;")
@@ -166,6 +166,13 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         f"complete -o filenames -F _{prog} {prog}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _completing(command: Command) -> list[Value]:
+    """What the positional arguments complete to, leaving out free text (``prove CLAIM [BOARD]``: the
+    BOARD), or the first positional's when none completes to anything (bash and fish complete one)."""
+    values = [value for _, value, _ in command.positionals]
+    return [v for v in values if v.kind != NOTHING or v.choices] or values
 
 
 # --- zsh ---------------------------------------------------------------------------------------------
@@ -290,9 +297,10 @@ def fish_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         for option in command.options:
             takes = "" if option.value is None else " " + _fish_value(option.value, packs)
             lines.append(f"{c} {when} {_fish_flags(option)}{takes} -d {_fish_text(option.help)}")
-        for metavar, value, _ in command.positionals[:1]:
+        for metavar, value, _ in command.positionals:
             if value.kind != NOTHING or value.choices:
                 lines.append(f"{c} {when} {_fish_value(value, packs)} -d {_fish_text(metavar)}")
+                break
     return "\n".join(lines) + "\n"
 
 

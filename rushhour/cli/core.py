@@ -279,6 +279,7 @@ def register(sub: Any) -> None:
         epilog=examples(
             "rushhour moves classic:12                      # from the SAT move oracle",
             "rushhour moves classic:12 --oracle rules --metric steps --json",
+            "rushhour moves classic:12 --why                # the propositions that make each move legal",
         ),
     )
     add_board(p)
@@ -289,6 +290,11 @@ def register(sub: Any) -> None:
         type=str.lower,
         default="sat",
         help="where the moves come from: the SAT encoding (default) or the reference rules",
+    )
+    p.add_argument(
+        "--why",
+        action="store_true",
+        help="for each move the true propositions that make it legal, read from the SAT solver",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_moves)

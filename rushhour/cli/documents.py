@@ -39,7 +39,10 @@ SCHEMAS = (
     "moves",
     "explain",
     "encoding",
+    "constraints",
     "theorems",
+    "prove",
+    "count",
     "enumerate",
 )
 

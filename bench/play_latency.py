@@ -29,7 +29,8 @@ With ``--logic``, the logic view (``e``) is timed, key to redraw, on the same tw
 ``--keys`` positions, never one seen before (so that no view is answered from the view's cache), each
 reached by selecting a vehicle (its propositions are read from the solver), a slide the rules refuse
 (its minimal cores are found) and a slide to the next position; at each position ``e`` closes and
-opens the view.  The baseline is the same walk in a second game with the view closed, in the same run.
+opens the view.  The baseline is the same walk in a second game with the view closed, in the same run;
+each game is played twice, in the order closed, open, open, closed.
 The view's own computation (no terminal) is timed on a walk of every built-in level, cache left out.
 """
 
@@ -316,6 +317,9 @@ def logic_latency(name: str, text: str, keys: int, seed: int) -> dict[str, float
         path.write_text(text)
         closed = logic_walk_times(path, board, walk, view=False)
         opened = logic_walk_times(path, board, walk, view=True)
+        for got, view in ((opened, True), (closed, False)):  # again in the other order: A B B A
+            for what, values in logic_walk_times(path, board, walk, view=view).items():
+                got[what] += values
     print(f"{name}: {board.width}x{board.height}, {len(board.names)} vehicles, {len(walk)} new positions")
     print(f"  {'key to redraw':<36} {'view open':>22} {'view closed':>22}  ratio")
     medians: dict[str, float] = {}

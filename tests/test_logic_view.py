@@ -7,6 +7,7 @@ read off the board cell by cell.  The full screen is tested in tests/test_logic_
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from hypothesis import given
@@ -17,6 +18,7 @@ from rushhour.errors import IllegalMoveError
 from rushhour.formats import parse_text
 from rushhour.levels import resolve_board
 from rushhour.logic.oracle import MoveOracle, oracle_for
+from rushhour.play.controller import Controller, Mode
 from rushhour.play.logic_view import (
     COMPILING,
     TITLE,
@@ -29,6 +31,7 @@ from rushhour.play.logic_view import (
 )
 from tests.boards import TINY
 from tests.strategies import boards_of_every_kind
+from tests.test_controller import make as make_controller
 
 WRAP = "# wrap: yes\n# target: 0,4 east\nA...A\n.BB..\n..C..\n..C.."
 
@@ -202,3 +205,42 @@ def test_chain_lines_give_every_proposition_its_truth(truth: list[bool]) -> None
 def test_cells_named() -> None:
     assert cells_named(["SlideR(2,1,3)", "V2(2,3)", "Won", "Won(2,5)"]) == {(2, 1), (2, 3), (2, 5)}
     assert str(Line("CMR(2,1)", True)) == "T CMR(2,1)" and str(Line("x", None)) == "x"
+
+
+# --- the controller's hooks ------------------------------------------------------------------------------
+def view_of(c: Controller) -> LogicView:
+    """The controller's view once the oracle of the board's shape is ready (built beside the game)."""
+    for _ in range(600):
+        view = c.logic_view()
+        assert view is not None
+        if view.text()[1:] != [COMPILING]:
+            return view
+        time.sleep(0.05)
+    raise AssertionError("the oracle was never ready")
+
+
+def test_e_toggles_the_view_and_a_refusal_lasts_as_long_as_its_position() -> None:
+    c, _ = make_controller()
+    assert c.logic_view() is None
+    c.key("e")
+    assert c.logic_open and c.message == "the logic view: e closes it"
+    c.key("right")  # A+1: B is in the way
+    assert c.message == "A cannot slide right 1: B is in the way"
+    assert "A+1 refused: B is in the way" in view_of(c).text() and view_of(c).cells == {(2, 1), (2, 2)}
+    c.key("B")
+    assert "B: vertical car" in view_of(c).text() and "A+1 refused: B is in the way" in view_of(c).text()
+    c.key("up")  # B-1: another position, where the refusal no longer holds
+    assert not any("refused" in t for t in view_of(c).text()) and not view_of(c).cells
+    c.key("e")
+    assert c.logic_view() is None and c.message == "logic view closed"
+
+
+def test_in_the_solution_s_playback_the_view_follows_the_position_shown() -> None:
+    c, _ = make_controller()
+    c.key("s")
+    assert c.mode is Mode.PLAYBACK
+    c.key("e")
+    assert c.logic_open and view_of(c).text()[1] == "A: horizontal car, the goal vehicle"
+    c.key("right")  # position 1 of the solution: B-1 played, B shown as the vehicle moved
+    text = view_of(c).text()
+    assert text[1] == "B: vertical car" and "T V2(0,2) Part0(0,2) EndU(0,2)" in text

@@ -277,7 +277,8 @@ class Controller:
         board = self.board
         refused = self.refused[1] if self.refused and self.refused[0] == board else None
         hint = self.hint if board == self.game.position else None
-        return logic_view(board, self.highlighted, refused, hint, ready_oracle(board))
+        shown = self.highlighted or self.selected
+        return logic_view(board, shown, refused, hint, ready_oracle(board))
 
     def hint_cells(self) -> set[Cell]:
         """Where the hinted vehicle goes."""

@@ -318,6 +318,19 @@ def test_choose_level_follows_progress_and_arguments(tmp_path: Path) -> None:
         choose_level(None, None, 0, progress)
 
 
+def test_play_with_no_board_continues_the_level_left_last() -> None:
+    from rushhour.play.level import choose_level
+
+    saves = Saves.memory()
+    classic, large = packs()[-1], next(p for p in packs() if p.name == "large")
+    saves.record_left(f"{classic.name}:5", classic.levels[4].board, ["A+1"], 12.0)
+    saves.record_left("large:2", large.levels[1].board, ["A+1"], 3.0)  # the later one
+    assert choose_level(None, None, None, saves)[0].key == "large:2"
+    entry = large.levels[1]
+    saves.record_win("large:2", entry.board, moves=9, steps=9, optimal=None)  # a win forgets it
+    assert choose_level(None, None, None, saves)[0].key == f"{classic.name}:5"
+
+
 def test_every_level_solved_starts_again_with_a_note() -> None:
     from rushhour.play.level import choose_level
 

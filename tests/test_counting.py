@@ -58,7 +58,9 @@ def test_counts_equal_the_list_of_every_position(width: int, height: int, walls:
     assert positions_by_cells(width, height, walls) == len(listed)
 
 
-@pytest.mark.parametrize(("width", "height", "walls"), [(4, 4, True), (3, 5, True), (5, 3, False), (4, 5, False)])
+@pytest.mark.parametrize(
+    ("width", "height", "walls"), [(4, 4, True), (3, 5, True), (5, 3, False), (4, 5, False)]
+)
 def test_counts_equal_the_cell_by_cell_count(width: int, height: int, walls: bool) -> None:
     assert count_solutions((width, height), walls=walls) == positions_by_cells(width, height, walls)
 

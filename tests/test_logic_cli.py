@@ -162,8 +162,12 @@ def test_explain_agrees_with_the_rules_on_every_move() -> None:
                     blocker = caught.value.blocker
                     assert first.what == ("wall" if blocker == "#wall" else blocker), (move, first)
                 else:  # the edge of the board, or the end of a wrap-around lane
-                    assert first.cell is None or first.cell in board.layout.cells(board.layout.index(name), board.state[board.layout.index(name)])
-                assert expected_obstacles(board, move) == [(o.cell, o.what) for o in verdict.obstacles if o.core], move
+                    assert first.cell is None or first.cell in board.layout.cells(
+                        board.layout.index(name), board.state[board.layout.index(name)]
+                    )
+                assert expected_obstacles(board, move) == [
+                    (o.cell, o.what) for o in verdict.obstacles if o.core
+                ], move
 
 
 def expected_obstacles(board: Board, move: Move) -> list[tuple[tuple[int, int] | None, str]]:
@@ -176,7 +180,11 @@ def expected_obstacles(board: Board, move: Move) -> list[tuple[tuple[int, int] |
     horizontal = lay.orientations[i] == HORIZONTAL
     lead = own[-1] if step > 0 else own[0]
     out: list[tuple[tuple[int, int] | None, str]] = []
-    room = lay.span(i) - 1 - (lead[1] if horizontal else lead[0]) if step > 0 else (lead[1] if horizontal else lead[0])
+    room = (
+        lay.span(i) - 1 - (lead[1] if horizontal else lead[0])
+        if step > 0
+        else (lead[1] if horizontal else lead[0])
+    )
     if lay.wrap:  # the rules' slides go up to the lane's length minus the shortest kind (a car)
         room = lay.span(i) - 2
     for k in range(1, min(abs(move.distance), room) + 1):

@@ -130,7 +130,10 @@ def test_quantifiers_range_over_rows_columns_and_distances() -> None:
     assert fm.show(fm.parse_ground("forall i: CMD(i,0) -> Empty(i+1,0)", rules)) == (
         "(CMD(0,0) -> Empty(1,0)) & (CMD(1,0) -> Empty(2,0)) & ~CMD(2,0)"
     )
-    assert fm.show(fm.parse_ground("exists j: SlideR(1,j,4-j)", rules)) == "SlideR(1,0,4) | SlideR(1,1,3) | SlideR(1,2,2)"
+    assert (
+        fm.show(fm.parse_ground("exists j: SlideR(1,j,4-j)", rules))
+        == "SlideR(1,0,4) | SlideR(1,1,3) | SlideR(1,2,2)"
+    )
     nested = fm.parse_ground("forall i: exists j: Empty(i,j)", rules)
     assert isinstance(nested, fm.And) and all(isinstance(a, fm.Or) for a in nested.args)
 
@@ -197,3 +200,19 @@ def test_the_encoding_guide_runs() -> None:
     page = Path(__file__).resolve().parent.parent / "docs" / "encoding.md"
     result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 10 and result.failed == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["~" * 300 + "Won", "(" * 300 + "Won" + ")" * 300, " -> ".join(["Won"] * 600), " <-> ".join(["Won"] * 600),
+     " ".join(f"forall v{k}:" for k in range(400)) + " Won"],
+)  # fmt: skip
+def test_deep_nesting_is_an_error_not_a_crash(text: str) -> None:
+    with pytest.raises(ParseError, match="nests deeper than"):
+        fm.parse(text)
+
+
+def test_a_claim_too_large_once_expanded_is_an_error() -> None:
+    rules = encoding_for(Shape.generic(16, 16))
+    with pytest.raises(ParseError, match="expands to more than"):
+        fm.parse_ground("forall a,b: forall c,d: forall e,f: Empty(a,b) | Empty(c,d) | Empty(e,f)", rules)

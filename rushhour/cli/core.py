@@ -346,9 +346,39 @@ def moves_of(board: Board, metric: str, oracle: str) -> list[str]:
     return [str(m) for m in board.legal_moves(metric)]
 
 
+def moves_why(args: argparse.Namespace, entry: Entry) -> int:
+    """``moves --why``: the legal moves, each with the true propositions that make it legal."""
+    if args.oracle != "sat":
+        raise RushHourError("--why reads the SAT solver's model: it does not go with --oracle rules")
+    from rushhour.logic.oracle import oracle_for
+
+    board = entry.board
+    found = oracle_for(board).why(board, args.metric)
+    if args.json:
+        body = {
+            "board": entry_ref(entry),
+            "metric": args.metric,
+            "oracle": "sat",
+            "count": len(found),
+            "moves": [str(m) for m, _ in found],
+            "won": board.is_won(),
+            "why": [{"move": str(m), "propositions": list(props)} for m, props in found],
+        }
+        emit("moves", body)
+        return 0
+    print(f"{plural(len(found), 'legal move')} ({args.metric} metric, sat oracle), each with the true")
+    print("propositions that make it legal (the vehicle's end, its CM/Slide chain, the empty cells):")
+    width = max((len(str(m)) for m, _ in found), default=0)
+    for move, props in found:
+        print(f"  {str(move):<{width}}  {' & '.join(props)}")
+    return 0
+
+
 def cmd_moves(args: argparse.Namespace) -> int:
     entry = resolve_board(args.board)
     board = entry.board
+    if args.why:
+        return moves_why(args, entry)
     moves = moves_of(board, args.metric, args.oracle)
     if args.json:
         body = {

@@ -8,7 +8,6 @@ import sys
 from typing import Any
 
 from rushhour.board import Board, Move
-from rushhour.cli import core
 from rushhour.cli.core import (
     BOARD_HELP,
     add_board,
@@ -32,7 +31,14 @@ _SIZE_RE = re.compile(r"\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*\Z")
 
 
 def register(sub: Any) -> None:
-    sub.choices["moves"].set_defaults(func=cmd_moves)  # `moves --why` is answered here
+    _register_encoding(sub)
+    _register_explain(sub)
+    _register_prove(sub)
+    _register_count(sub)
+    _register_theorems(sub)
+
+
+def _register_encoding(sub: Any) -> None:
     p = sub.add_parser(
         "encoding",
         help="show the propositional encoding of a board",
@@ -71,6 +77,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="the figures of the encoding as JSON")
     p.set_defaults(func=cmd_encoding)
 
+
+def _register_explain(sub: Any) -> None:
     p = sub.add_parser(
         "explain",
         help="say whether a move is legal, and why",
@@ -86,6 +94,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_explain)
 
+
+def _register_prove(sub: Any) -> None:
     p = sub.add_parser(
         "prove",
         help="prove a claim of your own about the rules",
@@ -113,6 +123,8 @@ def register(sub: Any) -> None:
     add_color_flags(p)
     p.set_defaults(func=cmd_prove)
 
+
+def _register_count(sub: Any) -> None:
     p = sub.add_parser(
         "count",
         help="count the positions of a board size exactly, with a claim, and likelihoods",
@@ -140,6 +152,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_count)
 
+
+def _register_theorems(sub: Any) -> None:
     p = sub.add_parser(
         "theorems",
         help="prove statements about the rules",
@@ -190,6 +204,7 @@ def encoding_report(board: Board, label: str) -> str:
     lines.append(f"constraints by family ({plural(total, 'bauhaus constraint')}, {clauses}):")
     for family, count in rules.constraints.items():
         lines.append(f"  {count:>5}  {family}")
+    lines.append("  (--constraints prints them as formulas; --family, --cell, --about choose some)")
     facts = oracle.facts(board)
     lines.append("")
     lines.append(
@@ -337,39 +352,6 @@ def cmd_encoding(args: argparse.Namespace) -> int:
         emit("encoding", {**cnf.to_dict(), "board": entry_ref(entry), "dimacs": args.dimacs})
         return 0
     sys.stdout.write(encoding_report(board, entry.meta.get("name") or entry.label))
-    return 0
-
-
-def cmd_moves(args: argparse.Namespace) -> int:
-    """``moves``, and ``moves --why`` (the logic's answer) when asked."""
-    if args.why:
-        return moves_why(args, resolve_board(args.board))
-    return core.cmd_moves(args)
-
-
-def moves_why(args: argparse.Namespace, entry: Any) -> int:
-    """``moves --why``: the legal moves, each with the true propositions that make it legal."""
-    if args.oracle != "sat":
-        raise RushHourError("--why reads the SAT solver's model: it does not go with --oracle rules")
-    board = entry.board
-    found = oracle_for(board).why(board, args.metric)
-    if args.json:
-        body = {
-            "board": entry_ref(entry),
-            "metric": args.metric,
-            "oracle": "sat",
-            "count": len(found),
-            "moves": [str(m) for m, _ in found],
-            "won": board.is_won(),
-            "why": [{"move": str(m), "propositions": list(props)} for m, props in found],
-        }
-        emit("moves", body)
-        return 0
-    print(f"{plural(len(found), 'legal move')} ({args.metric} metric, sat oracle), each with the true")
-    print("propositions that make it legal (the vehicle's end, its CM/Slide chain, the empty cells):")
-    width = max((len(str(m)) for m, _ in found), default=0)
-    for move, props in found:
-        print(f"  {str(move):<{width}}  {' & '.join(props)}")
     return 0
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from rushhour.board import Board
 from rushhour.errors import RushHourError
+from rushhour.formats.single import board_ref
 from rushhour.logic import notation as fm
 from rushhour.logic.encoding import RulesEncoding, Shape, encoding_for
 from rushhour.logic.sat import Backend, new_backend
@@ -70,8 +71,6 @@ class Outcome:
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready: the claim, where it was checked, the verdict and a counterexample."""
-        from rushhour.formats.single import board_ref
-
         example = self.counterexample
         return {
             "claim": self.claim,

@@ -19,22 +19,14 @@ Fraction(1, 2)
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
-from collections.abc import Iterator
 from fractions import Fraction
 
 from rushhour.board import Board
-from rushhour.errors import RushHourError
 from rushhour.logic import notation as fm
+from rushhour.logic.counter import MAX_CELLS, check_size, count_rules, counter_name, odds_rules
 from rushhour.logic.encoding import RulesEncoding, Shape, encoding_for
 
 __all__ = ["MAX_CELLS", "count_solutions", "count_with_likelihoods", "counter_name", "likelihood"]
-
-#: the largest board, in cells, counted: 6x6 counts in about 10 s on the development machine, 6x7 and
-#: 7x6 in under a minute, 7x7 in minutes (docs/benchmarks-logic.md)
-MAX_CELLS = 42
 
 
 def count_solutions(
@@ -43,8 +35,7 @@ def count_solutions(
     """The exact number of models of the rules of ``where``'s shape (a :class:`Shape`, a board's, or a
     ``(width, height)`` generic shape), with ``claim`` added: its number of positions where the claim
     holds.  Walls are left out unless ``walls``."""
-    rules = _rules(where)
-    return _count(rules, _clauses(rules, claim, walls))
+    return count_rules(_rules(where), claim, walls=walls)
 
 
 def likelihood(
@@ -68,97 +59,12 @@ def count_with_likelihoods(
 ) -> tuple[int, list[Fraction]]:
     """The count of :func:`count_solutions` and the likelihood of each formula among its models (every
     formula is read before anything is counted, so a mistake is reported at once)."""
-    rules = _rules(where)
-    read = [fm.parse_ground(f, rules) if isinstance(f, str) else f for f in formulas]
-    base = _clauses(rules, claim, walls)
-    total = _count(rules, base)
-    if read and total == 0:
-        raise RushHourError("no position satisfies the rules and the claim: a likelihood is undefined")
-    odds = []
-    for formula in read:
-        extra = _asserted(rules, formula, len(rules.names) + 1 + _aux(base, rules))
-        odds.append(Fraction(_count(rules, base + extra), total))
-    return total, odds
-
-
-def counter_name() -> str:
-    """The model counter and its version: ``ganak (pyganak 2.8.0)``."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return f"ganak (pyganak {version('pyganak')})"
-    except PackageNotFoundError:  # pragma: no cover - a dependency of the package
-        return "ganak"
+    return odds_rules(_rules(where), claim, formulas, walls=walls)
 
 
 def _rules(where: Shape | Board | tuple[int, int]) -> RulesEncoding:
     if isinstance(where, tuple):
         where = Shape.generic(*where)
     shape = Shape.of(where) if isinstance(where, Board) else where
-    cells = shape.width * shape.height
-    if cells > MAX_CELLS:
-        raise RushHourError(
-            f"a {shape.width}x{shape.height} board has {cells} cells: exact counts go up to {MAX_CELLS} "
-            "cells (7x6 or 6x7); larger shapes take the counter minutes to hours"
-        )
+    check_size(shape.width, shape.height)
     return encoding_for(shape)
-
-
-def _clauses(rules: RulesEncoding, claim: str | fm.Formula | None, walls: bool) -> list[list[int]]:
-    out = [list(c) for c in rules.clauses]
-    if not walls:
-        cells = [(r, c) for r in range(rules.shape.height) for c in range(rules.shape.width)]
-        out.extend([-rules.state_var("Wall", cell)] for cell in cells)
-    if claim is not None:
-        out.extend(_asserted(rules, claim, len(rules.names) + 1))
-    return out
-
-
-def _aux(clauses: list[list[int]], rules: RulesEncoding) -> int:
-    """How many variables past the encoding's the clauses use (a claim's Tseitin variables)."""
-    top = max((abs(lit) for clause in clauses for lit in clause), default=0)
-    return max(0, top - len(rules.names))
-
-
-def _asserted(rules: RulesEncoding, claim: str | fm.Formula, first_free: int) -> list[list[int]]:
-    """Clauses that assert ``claim`` (a formula or notation text), new variables from ``first_free``."""
-    formula = fm.parse_ground(claim, rules) if isinstance(claim, str) else claim
-    if isinstance(formula, fm.Const):
-        return [] if formula.value else [[1], [-1]]
-    extra, root = fm.to_clauses(formula, rules.ids, first_free)
-    return [*extra, [root]]
-
-
-def _count(rules: RulesEncoding, clauses: list[list[int]]) -> int:
-    """Ganak's exact count of the models of ``clauses`` over the encoding's variables and the claim's."""
-    try:
-        from pyganak import Counter
-    except ImportError as err:  # pragma: no cover - a dependency of the package
-        raise RushHourError("exact counting needs pyganak: pip install pyganak") from err
-    units = {c[0] for c in clauses if len(c) == 1}
-    if any(-lit in units for lit in units):  # a claim false by itself
-        return 0
-    counter = Counter()
-    counter.new_vars(len(rules.names) + _aux(clauses, rules))
-    counter.add_clauses(clauses)
-    with _quiet():
-        return int(counter.count())
-
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """Ganak writes a line (``c o ...``) on the standard output for some formulas: send the process's
-    file descriptor 1 to the null device while it counts."""
-    sys.stdout.flush()
-    try:
-        saved = os.dup(1)
-    except OSError:  # no standard output to protect
-        yield
-        return
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
-            yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)

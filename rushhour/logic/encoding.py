@@ -27,6 +27,7 @@ import gc
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -36,6 +37,7 @@ from bauhaus.core import CustomNNF
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Layout, Target, Vehicle
 from rushhour.errors import BoardError
+from rushhour.logic import counter
 from rushhour.logic import notation as fm
 
 Cell = tuple[int, int]
@@ -336,6 +338,17 @@ class RulesEncoding:
             lines.append("c the position's facts")
         lines.extend(f"{lit} 0" for (lit,) in units)
         return "\n".join(lines) + "\n"
+
+    def count_solutions(self, claim: str | fm.Formula | None = None, *, walls: bool = False) -> int:
+        """The exact number of models of these rules (with ``claim``; walls only if ``walls``), as
+        Bauhaus's ``Encoding.count_solutions``: see :func:`rushhour.logic.counter.count_rules`."""
+        return counter.count_rules(self, claim, walls=walls)
+
+    def likelihood(
+        self, formula: str | fm.Formula, claim: str | fm.Formula | None = None, *, walls: bool = False
+    ) -> Fraction:
+        """The exact share of those models where ``formula`` holds, as Bauhaus's ``likelihood``."""
+        return counter.odds_rules(self, claim, [formula], walls=walls)[1][0]
 
     def families(self) -> list[str]:
         """The constraint families (``S``, ``P1`` .. ``CMR`` .. ``W``) in the order they are added."""

@@ -30,6 +30,7 @@ rushhour.errors.ParseError: claim 'CMR(1,2) -> (Empty(1,3)', column 24: expected
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -259,9 +260,16 @@ class Claim:
         return ParseError(message, source=f"claim {self.text!r}", column=column)
 
 
+#: the most nested connectives and parentheses a claim may have
+MAX_DEPTH = 100
+#: the most propositions a claim may have once its quantifiers are expanded
+MAX_GROUND = 1_000_000
+
+
 def parse(text: str) -> Claim:
     """Read a formula of the notation; a :class:`ParseError` names the column of the first mistake."""
-    return Claim(text, _Parser(text).formula_to_end())
+    parser = _Parser(text)
+    return Claim(text, parser.formula_to_end())
 
 
 class _Parser:
@@ -269,6 +277,7 @@ class _Parser:
         self.text = text
         self.tokens = list(self._lex(text))
         self.pos = 0
+        self.depth = 0
         self.bound: list[str] = []
 
     def _lex(self, text: str) -> Iterator[_Tok]:
@@ -312,6 +321,10 @@ class _Parser:
         return tree
 
     def formula(self) -> Tree:
+        with self.nested():
+            return self._formula()
+
+    def _formula(self) -> Tree:
         if self.tok.text in ("forall", "exists") and self.tok.kind == "name":
             return self.quantifier()
         left = self.implication()
@@ -340,6 +353,10 @@ class _Parser:
         return Quant(start.text, tuple(names), body, start.column)
 
     def implication(self) -> Tree:
+        with self.nested():
+            return self._implication()
+
+    def _implication(self) -> Tree:
         left = self.disjunction()
         if self.tok.text == "->":
             self.take()
@@ -361,8 +378,23 @@ class _Parser:
             items.append(self.unary())
         return items[0] if len(items) == 1 else Op("and", tuple(items))
 
+    @contextlib.contextmanager
+    def nested(self) -> Iterator[None]:
+        """One level deeper (a connective, a parenthesis, a quantifier): a limit keeps the
+        recursive descent far from Python's own."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"the claim nests deeper than {MAX_DEPTH} levels", self.tok.column)
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
     def unary(self) -> Tree:
-        tok = self.tok
+        with self.nested():
+            return self._unary(self.tok)
+
+    def _unary(self, tok: _Tok) -> Tree:
         if tok.text == "~":
             self.take()
             return Op("not", (self.unary(),))
@@ -440,6 +472,7 @@ class _Grounder:
         self.families = set(rules.classes)
         shape = rules.shape
         self.width, self.height = shape.width, shape.height
+        self.size = 0
 
     def ground(self, tree: Tree, env: dict[str, int]) -> Formula:
         if isinstance(tree, Const):
@@ -453,6 +486,9 @@ class _Grounder:
 
     def prop(self, p: Prop, env: dict[str, int]) -> Formula:
         rules = self.rules
+        self.size += 1
+        if self.size > MAX_GROUND:
+            raise self.claim.error(f"the claim expands to more than {MAX_GROUND:,} propositions", p.column)
         if p.family not in self.families:
             known = ", ".join(sorted(self.families))
             raise self.claim.error(f"unknown proposition {p.family}: the propositions are {known}", p.column)

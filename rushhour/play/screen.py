@@ -14,7 +14,15 @@ from dataclasses import dataclass, replace
 from rushhour.board import EMPTY, WALL, Board, Cell
 from rushhour.play.controller import KEYS, Controller, Mode
 from rushhour.play.logic_view import LogicView
-from rushhour.render.palette import BASIC, TRUE_COLOR, XTERM_256, Colour, vehicle_colors, wall_color
+from rushhour.render.palette import (
+    BASIC,
+    TRUE_COLOR,
+    XTERM_256,
+    Colour,
+    palette,
+    vehicle_colors,
+    wall_color,
+)
 
 #: cell sizes to try, largest first: (columns, rows)
 CELL_SIZES = ((8, 4), (7, 3), (6, 3), (5, 2), (4, 2), (3, 1), (2, 1))
@@ -322,8 +330,8 @@ class Screen:
                 name = names[here]
                 chosen = name == highlighted
                 label = f"[{name}]" if chosen and w >= len(name) + 2 else name
-                if marked and w >= len(name) + 2:
-                    label = f"!{name}!"
+                if marked:  # as much of !B! as the cell has room for
+                    label = f"!{name}!" if w >= len(name) + 2 else f"!{name}" if w > len(name) else name
                 attr = painter.fill(colours[name]) | (curses.A_BOLD if chosen or marked else 0)
                 if chosen and painter.color:
                     attr |= curses.A_UNDERLINE
@@ -408,7 +416,8 @@ class Screen:
             return curses.A_DIM
         if not self.painter.color:
             return curses.A_BOLD
-        return self.painter.pair(curses.COLOR_GREEN, -1)
+        green = next(c for c in palette(self.painter.depth) if c.name == "green")
+        return self.painter.ink(green)
 
     # --- overlays --------------------------------------------------------------------------------
     def draw_box(self, text: list[str], *, bold_first: bool = False, hang: int = 0, scroll: int = 0) -> int:

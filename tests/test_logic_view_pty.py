@@ -161,3 +161,17 @@ def test_a_hint_shows_the_blockers_that_must_move(tmp_path: Path, level: Path) -
     assert cell_text(p, (2, 2)) == "o"  # a cell A can reach, no longer marked
     p.send("q", "q")
     left_cleanly(p)
+
+
+def test_a_terminal_too_narrow_for_the_view_says_so(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("steps 0")
+    p.send("e")
+    p.wait_for("its moves:")
+    p.resize(LINES, 40)
+    p.wait_for("logic view: widen the terminal")
+    assert TITLE not in p.text and "steps 0" in p.text  # the board and the status line stay
+    p.resize(LINES, COLS)
+    p.wait_for(TITLE)
+    p.send("q")
+    left_cleanly(p)

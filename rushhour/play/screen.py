@@ -394,7 +394,7 @@ class Screen:
         x = geo.left + board.width * geo.cell_w + 8  # past the frame and the exit mark
         width = cols - x - 1
         if width < 20:
-            self.put(lines - 2, 1, "the logic view needs a wider terminal (e closes it)", curses.A_BOLD)
+            self.put(lines - 2, 1, "logic view: widen the terminal", curses.A_BOLD)
             return
         rows: list[tuple[str, int]] = []
         for line in view.lines:

@@ -111,7 +111,7 @@ def logic_view(
     return _cached(board, selected, refused, hint, oracle)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)  # a redraw without a change (the stopwatch's) asks the solver nothing
 def _cached(
     board: Board, selected: str | None, refused: Move | None, hint: Move | None, oracle: MoveOracle
 ) -> LogicView:

@@ -1,5 +1,5 @@
 """The logic you can question and count, measured: `prove` latency on 6x6, exact counts per shape, and
-(a section for later) the in-game logic view's redraw.
+the in-game logic view's redraw.
 
 * prove, one board: a claim checked at one position of the 6x6 database slice (the rules, the claim's
   negation, the position's facts as assumptions); the baseline in the same run is one query of the SAT
@@ -137,9 +137,11 @@ def _count_unlimited(size: tuple[int, int], walls: bool) -> int:
 # --- the in-game logic view ------------------------------------------------------------------------
 def view_redraw_latency() -> dict[str, float] | None:
     """Key to redraw of the game's logic view (the `e` key of issue 25), median in ms, measured as
-    bench/play_latency.py measures the game's other keys.  The view is built on the play package; until
-    it exists this section has nothing to measure and says so (None)."""
-    return None
+    bench/play_latency.py measures the game's other keys (``play_latency.py --logic``: the real game in
+    a pseudo-terminal, a walk of new positions, the same walk with the view closed as the baseline)."""
+    from play_latency import bench_logic  # bench/ is the script's directory
+
+    return bench_logic(60, 7)
 
 
 def bench_view() -> None:
@@ -147,7 +149,7 @@ def bench_view() -> None:
     if found is None:
         print("in-game logic view: not measured (the game has no logic view in this tree yet)")
         return
-    print("in-game logic view, key to redraw: " + ", ".join(f"{k} {v:.2f} ms" for k, v in found.items()))
+    print("in-game logic view, medians: " + ", ".join(f"{k} {v:.2f} ms" for k, v in found.items()))
 
 
 def main() -> int:

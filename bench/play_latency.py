@@ -23,6 +23,15 @@ board of ``tests/data/full16.txt``.
     python bench/play_latency.py [--turns 40] [--seed 7] [BOARD ...]
     python bench/play_latency.py --screen [--keys 200]
     python bench/play_latency.py --background [--keys 100]
+    python bench/play_latency.py --logic [--keys 60]
+
+With ``--logic``, the logic view (``e``) is timed, key to redraw, on the same two boards: a walk of
+``--keys`` positions, never one seen before (so that no view is answered from the view's cache), each
+reached by selecting a vehicle (its propositions are read from the solver), a slide the rules refuse
+(its minimal cores are found) and a slide to the next position; at each position ``e`` closes and
+opens the view.  The baseline is the same walk in a second game with the view closed, in the same run;
+each game is played twice, in the order closed, open, open, closed.
+The view's own computation (no terminal) is timed on a walk of every built-in level, cache left out.
 """
 
 from __future__ import annotations
@@ -96,6 +105,19 @@ class Terminal:
 
         end = time.perf_counter() + limit
         while words not in self.line(y):
+            if time.perf_counter() > end:
+                raise SystemExit(f"the screen never showed {words!r}:\n" + "\n".join(self.screen.display))
+            try:
+                self.stream.feed(self.child.read_nonblocking(65536, 0.5))
+            except pexpect.TIMEOUT:
+                continue
+
+    def until_anywhere(self, words: str, limit: float = 60.0) -> None:
+        """Read until the screen shows ``words`` on any line."""
+        import pexpect
+
+        end = time.perf_counter() + limit
+        while not any(words in row for row in self.screen.display):
             if time.perf_counter() > end:
                 raise SystemExit(f"the screen never showed {words!r}:\n" + "\n".join(self.screen.display))
             try:
@@ -262,6 +284,154 @@ def line_mode_memory(path: Path, seconds: float = 20.0) -> None:
     print(f"  the game's peak memory {game or 0:7.1f} MiB; the search's child {biggest:7.1f} MiB")
 
 
+# --- the logic view ------------------------------------------------------------------------------------
+Walk = list[tuple[str, Move | None, Move]]
+ARROW_OF = {(True, 1): "\x1bOC", (True, -1): "\x1bOD", (False, 1): "\x1bOB", (False, -1): "\x1bOA"}
+
+
+def select_key(name: str) -> str:
+    """The keys that select a vehicle: its letter, or ``:name`` Enter for a lower-case or long name."""
+    return name if len(name) == 1 and not name.islower() else f":{name}\r"
+
+
+def logic_walk(board: Board, count: int, seed: int) -> Walk:
+    """``count`` steps of a walk of one-cell slides to positions never seen, never the vehicle moved last
+    (so that moves never join): the vehicle, a one-cell slide the rules refuse there (None when it has
+    none) and the slide played."""
+    rng = random.Random(seed)
+    seen = {board}
+    out: Walk = []
+    last = ""
+    while len(out) < count:
+        legal = board.legal_moves("steps")
+        fresh = [m for m in legal if m.vehicle != last and board.apply(m) not in seen]
+        if not fresh:
+            break
+        refusable = [m for m in fresh if Move(m.vehicle, -m.distance) not in legal]
+        move = rng.choice(refusable or fresh)
+        refused = Move(move.vehicle, -move.distance) if refusable else None
+        out.append((move.vehicle, refused, move))
+        board = board.apply(move)
+        seen.add(board)
+        last = move.vehicle
+    return out
+
+
+def logic_walk_times(path: Path, board: Board, walk: Walk, view: bool) -> dict[str, list[float]]:
+    """Each key of the walk timed in the real game, the logic view open or not."""
+    message = LINES - 2
+    times: dict[str, list[float]] = {"select": [], "refused": [], "slide": [], "e": []}
+    with tempfile.TemporaryDirectory() as folder:
+        term = Terminal(path, Path(folder) / "data")
+        term.until("steps 0")
+        if view:
+            term.child.send("e")
+            term.until_anywhere("its moves:")
+        for k, (name, refused, move) in enumerate(walk, start=1):
+            horizontal = board.vehicle(name).horizontal
+            times["select"].append(term.key(select_key(name), f"{name} selected (", message))
+            if refused is not None:
+                arrow = ARROW_OF[(horizontal, refused.distance)]
+                times["refused"].append(term.key(arrow, f"{name} cannot slide", message))
+            times["slide"].append(term.key(ARROW_OF[(horizontal, move.distance)], f"steps {k} |"))
+            board = board.apply(move)
+            if view:
+                times["e"].append(term.key("e", "logic view closed", message))
+                times["e"].append(term.key("e", "the logic view: e closes it", message))
+        term.child.send("q")  # moves were made: the game asks first, and the second q leaves
+        term.close()
+    return times
+
+
+def logic_latency(name: str, text: str, keys: int, seed: int) -> dict[str, float]:
+    """The logic view's key-to-redraw medians (ms) on one board, printed against the baseline."""
+    from rushhour.formats import parse_text
+
+    board = parse_text(text, source=name, fmt="grid")[0].board
+    walk = logic_walk(board, keys, seed)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "board.txt"
+        path.write_text(text)
+        closed = logic_walk_times(path, board, walk, view=False)
+        opened = logic_walk_times(path, board, walk, view=True)
+        for got, view in ((opened, True), (closed, False)):  # again in the other order: A B B A
+            for what, values in logic_walk_times(path, board, walk, view=view).items():
+                got[what] += values
+    print(f"{name}: {board.width}x{board.height}, {len(board.names)} vehicles, {len(walk)} new positions")
+    print(f"  {'key to redraw':<36} {'view open':>22} {'view closed':>22}  ratio")
+    medians: dict[str, float] = {}
+    for what, label in (
+        ("select", "select a vehicle (its propositions)"),
+        ("refused", "a refused slide (its cores)"),
+        ("slide", "a slide (the new position's view)"),
+        ("e", "e, close or open the view"),
+    ):
+        got, base = opened[what], closed.get(what, [])
+        if not got:
+            continue
+        medians[what] = statistics.median(got) * 1000
+        worst = max(got) * 1000
+        line = f"  {label:<36} {medians[what]:7.2f} ms (max {worst:6.1f})"
+        if base:
+            b = statistics.median(base) * 1000
+            line += f" {b:7.2f} ms (max {max(base) * 1000:6.1f})  {medians[what] / b:5.2f} x"
+        print(line)
+    return medians
+
+
+def logic_view_compute(turns: int, seed: int) -> list[float]:
+    """The view's own computation (selected vehicle, a refusal and a hint), cache left out, on a random
+    walk of every built-in level; seconds per view."""
+    from rushhour.play import logic_view as lv
+
+    rng = random.Random(seed)
+    times: list[float] = []
+    for p in packs():
+        for entry in p.levels:
+            board = entry.board
+            oracle = oracle_for_board(board)
+            for _ in range(turns):
+                options = board.legal_moves()
+                name = rng.choice(board.names)
+                refused = next((m for m in (Move(name, 1), Move(name, -1)) if m not in options), None)
+                hint = rng.choice(options) if options else None
+                start = time.perf_counter()
+                lv._cached.__wrapped__(board, name, refused, hint, oracle)
+                times.append(time.perf_counter() - start)
+                if not options:
+                    break
+                board = board.apply(rng.choice(options))
+    return times
+
+
+def oracle_for_board(board: Board) -> object:
+    from rushhour.logic.oracle import oracle_for
+
+    return oracle_for(board)
+
+
+def bench_logic(keys: int, seed: int) -> dict[str, float]:
+    """The logic view section: key to redraw in the real game on a 6x6 level and a 12x12 board, and
+    the view's own computation; the medians (ms) by what was timed."""
+    from solve import BIG12  # the 12x12 board of bench/solve.py
+
+    from rushhour.formats import grid
+    from rushhour.levels import level
+
+    print(f"the logic view: walks of {keys} new positions per board, terminal {COLS}x{LINES}")
+    found = {}
+    classic = grid.write_grid(level("classic", 12).board)
+    for name, text in (("classic:12", classic), ("big12", BIG12)):
+        for what, value in logic_latency(name, text, keys, seed).items():
+            found[f"{name} {what}"] = value
+    computed = logic_view_compute(30, seed)
+    median, worst = statistics.median(computed) * 1000, max(computed) * 1000
+    print(f"  the view computed alone (no terminal, no cache), {len(computed)} positions of every level:")
+    print(f"  median {median:.3f} ms, worst {worst:.2f} ms")
+    found["computed"] = median
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("boards", nargs="*", metavar="BOARD")
@@ -269,15 +439,22 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-hints", action="store_true", help="skip the solver timings")
     parser.add_argument("--screen", action="store_true", help="time keys of the full-screen game in a pty")
-    parser.add_argument("--keys", type=int, default=200, help="with --screen: slides timed per board")
+    parser.add_argument(
+        "--keys", type=int, help="keys timed per board (--screen and --background 200, --logic 60)"
+    )
     parser.add_argument(
         "--background", action="store_true", help="time keys while a search runs beside the game"
     )
+    parser.add_argument("--logic", action="store_true", help="time the logic view's keys (e) in a pty")
     args = parser.parse_args()
+    if args.logic:
+        bench_logic(args.keys or 60, args.seed)
+        return 0
     if args.background:
-        background_latency(args.keys)
+        background_latency(args.keys or 200)
         return 0
     if args.screen:
+        args.keys = args.keys or 200
         from solve import BIG12  # the 12x12 board of bench/solve.py
 
         from rushhour.formats import grid

@@ -13,6 +13,8 @@ level left unsolved records is decided in one place.  Bottom to top:
 ``sources``     the real answers: legal moves from the SAT oracle, plans from the solver, refusals.
 ``session``     :class:`~rushhour.play.session.Session`: the policy both modes share (starting a level
                 with earlier help counted, recording a win once, keeping the help of a level left).
+``logic_view``  the logic beside the board (``e``): the SAT oracle's propositions for the position shown,
+                a refusal's cores, a hint's blockers; a pure function, no input or output.
 ``controller``  :class:`~rushhour.play.controller.Controller`: what a key or a click means on the full
                 screen; a state machine over a session, with an injected clock; no input or output.
 ``line``        :class:`~rushhour.play.line.LineMode`: the game by typed lines.

@@ -26,6 +26,7 @@ from rushhour.errors import RushHourError
 from rushhour.levels import Pack, packs
 from rushhour.play.game import MoveSource, Result, Solver
 from rushhour.play.level import Level, next_level, pack_level
+from rushhour.play.logic_view import LogicView, logic_view, ready_oracle
 from rushhour.play.saves import LevelRecord, Saves
 from rushhour.play.session import Session
 from rushhour.play.sources import SOLVER_SECONDS
@@ -77,6 +78,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("Ctrl-R", "reset to the start (asks first)"),
     ("h", "hint: a vehicle and where it goes; Enter plays it"),
     ("s", "solution: arrows or space step, p plays, Esc back"),
+    ("e", "the logic beside the board: propositions, a refusal's core, a hint's blockers"),
     ("n", "next level"),
     ("l", "the level menu"),
     ("?", "this help (the stopwatch waits)"),
@@ -92,6 +94,7 @@ _COMMANDS = {
     "ctrl-r": "reset",
     "h": "hint",
     "s": "solution",
+    "e": "logic",
     "?": "help",
     "n": "next",
     "l": "menu",
@@ -184,6 +187,7 @@ class Controller:
         self.clock_line = ""
         self.help_top = 0  # the first line of the help shown (it scrolls in a small terminal)
         self.box_hidden = False  # the win's box put away to see the final position
+        self.logic_open = False  # the logic view beside the board (e)
         self._start(level)
 
     @property
@@ -203,6 +207,7 @@ class Controller:
         self.animating = False
         self._next_frame = 0.0
         self.typed = ""
+        self.refused: tuple[Board, Move] | None = None  # the last refused slide, for the logic view
         self.result: Result | None = None
         self._grab: Cell | None = None
         self._elapsed = self.session.resumed_seconds  # a game continued keeps its time
@@ -257,6 +262,23 @@ class Controller:
             if move.vehicle == self.selected:
                 out.update(set(board.apply(move).cells_of(self.selected)) - own)
         return out
+
+    def toggle_logic(self) -> None:
+        """``e``: open or close the logic view beside the board."""
+        self.logic_open = not self.logic_open
+        if self.mode is Mode.PLAY:
+            self.message = "the logic view: e closes it" if self.logic_open else "logic view closed"
+
+    def logic_view(self) -> LogicView | None:
+        """What the logic view shows (None when it is closed): the position drawn, the vehicle drawn as
+        selected, the last slide refused in this position and the hint, from the SAT oracle."""
+        if not self.logic_open:
+            return None
+        board = self.board
+        refused = self.refused[1] if self.refused and self.refused[0] == board else None
+        hint = self.hint if board == self.game.position else None
+        shown = self.highlighted or self.selected
+        return logic_view(board, shown, refused, hint, ready_oracle(board))
 
     def hint_cells(self) -> set[Cell]:
         """Where the hinted vehicle goes."""
@@ -520,6 +542,8 @@ class Controller:
             self._ask_hint()
         elif command == "solution":
             self._open_playback()
+        elif command == "logic":
+            self.toggle_logic()
 
     def _key_name(self, name: str) -> None:
         if name == "esc":
@@ -590,6 +614,8 @@ class Controller:
             self.playback_index = max(0, self.playback_index - 1)
         elif name == "home":
             self.playback_index = 0
+        elif name == "e":
+            self.toggle_logic()
         elif name == "end":
             self.playback_index = len(self.playback)
         elif name == "p":
@@ -735,6 +761,7 @@ class Controller:
             board = self.game.position
             way = direction_word(board.vehicle(move.vehicle).orientation, move.distance)
             self.message = f"{move.vehicle} cannot slide {way} {move.steps}: {refusal(board, move)}"
+            self.refused = (board, move)
             return False
         self._play(move)
         return True

@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import curses
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rushhour.board import EMPTY, WALL, Board, Cell
 from rushhour.play.controller import KEYS, Controller, Mode
-from rushhour.render.palette import BASIC, TRUE_COLOR, XTERM_256, Colour, vehicle_colors, wall_color
+from rushhour.play.logic_view import LogicView
+from rushhour.render.palette import (
+    BASIC,
+    TRUE_COLOR,
+    XTERM_256,
+    Colour,
+    palette,
+    vehicle_colors,
+    wall_color,
+)
 
 #: cell sizes to try, largest first: (columns, rows)
 CELL_SIZES = ((8, 4), (7, 3), (6, 3), (5, 2), (4, 2), (3, 1), (2, 1))
@@ -23,8 +32,8 @@ CHROME_ROWS = 7
 CHROME_COLS = 2 + 7
 #: the key reminder at the bottom, the longest that fits
 FOOTERS = (
-    "Tab select  arrows slide  u undo  r redo  h hint  s solution  l levels  ? help  q quit",
-    "arrows slide  u undo  r redo  h hint  s solve  l levels  ? help  q quit",
+    "Tab select  arrows slide  u undo  r redo  h hint  s solution  e logic  l levels  ? help  q quit",
+    "arrows slide  u undo  r redo  h hint  s solve  e logic  l levels  ? help  q quit",
     "Tab select  arrows slide  u undo  h hint  s solve  ? help  q quit",
     "? help  q quit",
 )
@@ -67,6 +76,22 @@ def geometry(board: Board, lines: int, cols: int) -> Geometry | None:
             left = max(1, (cols - board.width * cell_w) // 2)
             return Geometry(cell_w, cell_h, top, left)
     return None
+
+
+#: the columns the logic view takes beside the board, at least
+LOGIC_COLS = 36
+
+
+def logic_geometry(board: Board, lines: int, cols: int) -> Geometry | None:
+    """Where the board goes with the logic view open: the largest cells that leave :data:`LOGIC_COLS`
+    columns on the right, the board near the left edge; the board alone when the terminal is too
+    narrow for both."""
+    geo = geometry(board, lines, cols - LOGIC_COLS)
+    if geo is None:
+        return geometry(board, lines, cols)
+    numbers = len(str(max(board.width, board.height) - 1))
+    room = 8 if board.exit is not None and board.exit.side == "left" else numbers + 3
+    return replace(geo, left=min(geo.left, room))
 
 
 def label_row(cell_h: int) -> int:
@@ -145,6 +170,7 @@ class Screen:
         self.painter = Painter(color)
         self.geometry: Geometry | None = None
         self.note = ""
+        self.marked: frozenset[Cell] = frozenset()  # cells the logic view names, marked ! on the board
         self._colours: tuple[Board, dict[str, Colour]] | None = None
         self._scrolled: tuple[Mode, int, int] | None = None
 
@@ -171,13 +197,17 @@ class Screen:
         lines, cols = win.getmaxyx()
         ctrl = self.controller
         board = ctrl.board
-        self.geometry = geometry(board, lines, cols)
+        view = ctrl.logic_view() if ctrl.mode is not Mode.MENU else None
+        self.marked = view.cells if view is not None else frozenset()
+        self.geometry = geometry(board, lines, cols) if view is None else logic_geometry(board, lines, cols)
         if ctrl.mode is Mode.MENU:
             self.draw_menu(lines, cols)
         elif self.geometry is None:
             self.draw_too_small(lines, cols)
         else:
             self.draw_game(lines, cols, self.geometry)
+            if view is not None:
+                self.draw_logic(view, board, lines, cols, self.geometry)
             if ctrl.mode is Mode.HELP:
                 most = self.draw_box(
                     ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "other keys: back to the game"],
@@ -276,9 +306,12 @@ class Screen:
             for c in range(width):
                 y, x = top + r * h, left + c * w
                 here = occupancy[r * width + c]
+                marked = (r, c) in self.marked
                 if here == WALL:
                     beside = c > 0 and occupancy[r * width + c - 1] == WALL
-                    self.paint(y, x, geo, "#" * min(w, 3), painter.fill(wall), beside, False)
+                    text = "!#!" if marked and w >= 3 else "#" * min(w, 3)
+                    attr = painter.fill(wall) | (curses.A_BOLD if marked else 0)
+                    self.paint(y, x, geo, text, attr, beside, False)
                     continue
                 if here == EMPTY:
                     mark, attr = ".", curses.A_DIM
@@ -290,12 +323,16 @@ class Screen:
                             mark = "*"  # the target stays marked where the vehicle could go
                     elif target is not None and (r, c) == (target.row, target.col):
                         mark = "*"
+                    if marked:
+                        mark, attr = "!", curses.A_BOLD
                     self.paint(y, x, geo, mark, attr, False, False)
                     continue
                 name = names[here]
                 chosen = name == highlighted
                 label = f"[{name}]" if chosen and w >= len(name) + 2 else name
-                attr = painter.fill(colours[name]) | (curses.A_BOLD if chosen else 0)
+                if marked:  # as much of !B! as the cell has room for
+                    label = f"!{name}!" if w >= len(name) + 2 else f"!{name}" if w > len(name) else name
+                attr = painter.fill(colours[name]) | (curses.A_BOLD if chosen or marked else 0)
                 if chosen and painter.color:
                     attr |= curses.A_UNDERLINE
                 same_left = c > 0 and occupancy[r * width + c - 1] == here
@@ -349,6 +386,38 @@ class Screen:
         else:
             self.put(top + board.height * h, mid_x, "v", curses.A_BOLD)
             self.put(top + board.height * h + 1, mid_x - 2, "exit", curses.A_BOLD)
+
+    # --- the logic view ---------------------------------------------------------------------------
+    def draw_logic(self, view: LogicView, board: Board, lines: int, cols: int, geo: Geometry) -> None:
+        """The logic view on the right of the board, folded to the columns left; a heading in bold,
+        true propositions in green (bold without colour), false ones dim."""
+        x = geo.left + board.width * geo.cell_w + 8  # past the frame and the exit mark
+        width = cols - x - 1
+        if width < 20:
+            self.put(lines - 2, 1, "logic view: widen the terminal", curses.A_BOLD)
+            return
+        rows: list[tuple[str, int]] = []
+        for line in view.lines:
+            attr = self.logic_attr(line.truth, line.heading)
+            hang = "  " if line.truth is None else "    "
+            rows += [(part, attr) for part in textwrap.wrap(str(line), width, subsequent_indent=hang)]
+        room = max(1, lines - 6)
+        if len(rows) > room:
+            rows = rows[: room - 1] + [("... (a taller terminal shows the rest)", curses.A_DIM)]
+        for k, (text, attr) in enumerate(rows):
+            self.put(2 + k, x, text, attr)
+
+    def logic_attr(self, truth: bool | None, heading: bool) -> int:
+        if heading:
+            return curses.A_BOLD
+        if truth is None:
+            return curses.A_NORMAL
+        if not truth:
+            return curses.A_DIM
+        if not self.painter.color:
+            return curses.A_BOLD
+        green = next(c for c in palette(self.painter.depth) if c.name == "green")
+        return self.painter.ink(green)
 
     # --- overlays --------------------------------------------------------------------------------
     def draw_box(self, text: list[str], *, bold_first: bool = False, hang: int = 0, scroll: int = 0) -> int:

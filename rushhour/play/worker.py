@@ -151,18 +151,25 @@ class ProcessWorker(Worker):
     def start(self, board: Board, purpose: str, job: Job | None = None) -> None:
         self.cancel()
         read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: search, send, and leave without running the parent's clean-ups
-            os.close(read)
-            self._child(board, write, job)
-        os.close(write)
-        self._pid, self._fd, self._data = pid, read, bytearray()
-        self.board, self.purpose, self.since = board, purpose, time.monotonic()
+        # Ctrl-C waits until the child is known, so that a cancel or a close always finds it
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pid = os.fork()
+            if pid == 0:  # the child: search, send, and leave without running the parent's clean-ups
+                os.close(read)
+                self._child(board, write, job)
+            os.close(write)
+            self._pid, self._fd, self._data = pid, read, bytearray()
+            self.board, self.purpose, self.since = board, purpose, time.monotonic()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def _child(self, board: Board, write: int, job: Job | None) -> None:
         status = 0
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the game's to answer
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            _let_go_of_the_terminal()
             os.nice(CHILD_NICENESS)  # on a busy machine, the game's keys come first
             for name in ("SIGTERM", "SIGHUP"):
                 if hasattr(signal, name):
@@ -237,6 +244,15 @@ class ProcessWorker(Worker):
                 os.kill(self._pid, signal.SIGKILL)
         self._reap()
         self._data = bytearray()
+
+
+def _let_go_of_the_terminal() -> None:
+    """The child's standard streams go to the null device: it never writes to the game's screen, and
+    the terminal (or the pipes of a program running the game) is released as soon as the game ends."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
 
 
 def worker_for(solver: Solver, *, background: bool = True) -> Worker:

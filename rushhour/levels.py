@@ -12,7 +12,8 @@ everyone on that day, known as ``daily:YYYY-MM-DD``.
 
 A BOARD argument is, in this order: a file path (with ``PATH:N`` choosing the N-th board of a file that
 has several), an inline board (a Fogleman string, or grid rows separated by ``/``), a pack level
-(``beginner:3``), a pack name (its first level), a day's puzzle (``daily:2026-11-23``, or ``daily`` for
+(``beginner:3``), a pack name (every level of the pack, in order: a command that takes one board
+asks for one of them), a day's puzzle (``daily:2026-11-23``, or ``daily`` for
 today's), or the ``name`` of a built-in level.
 """
 
@@ -249,7 +250,8 @@ def _pick(entries: list[Entry], index: int | None, where: str) -> Entry:
         if len(entries) == 1:
             return entries[0]
         raise BoardNotFoundError(
-            f"{where} holds {len(entries)} boards: choose one as {where}:N (1 to {len(entries)})"
+            f"{where} holds {len(entries)} boards: choose one as {where}:N (1 to {len(entries)}); "
+            "convert and solve --batch take them all"
         )
     if not 1 <= index <= len(entries):
         raise BoardNotFoundError(f"{where} holds boards 1 to {len(entries)}, not {index}")
@@ -266,12 +268,12 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _named(text: str) -> list[Entry] | None:
-    """The board a name gives: a pack level (``classic:12``), a pack (its first level), a day's
-    puzzle, or a level's ``name``; matched without regard to case."""
+    """The boards a name gives: a pack level (``classic:12``), a pack (every level), a day's puzzle,
+    or a level's ``name``; matched without regard to case."""
     name, number = _split_index(text)
     found = _find_pack(name)
     if found is not None:
-        return [found.levels[0]] if number is None else [level(found.name, number)]
+        return list(found.levels) if number is None else [level(found.name, number)]
     day = _daily_spec(text)
     if day is not None:
         return [day.entry]
@@ -309,5 +311,6 @@ def resolve_all(spec: str) -> list[Entry]:
 
 
 def resolve_board(spec: str) -> Entry:
-    """The one board a BOARD argument names."""
+    """The one board a BOARD argument names; a file of several boards, or a pack, is refused with the
+    way to name one of them (never a silent first board)."""
     return _pick(resolve_all(spec), None, spec)

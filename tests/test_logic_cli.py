@@ -151,8 +151,11 @@ def test_explain_agrees_with_the_rules_on_every_move() -> None:
                 with pytest.raises(IllegalMoveError) as caught:
                     board.apply(move)
                 ref = str(caught.value).split(" is illegal: ", 1)[1].replace(", ", ",")
-                if ref.startswith("cell ("):  # a blocking cell: the same one, in the same words
-                    assert verdict.reason == ref, (move, verdict.reason, ref)
+                if caught.value.cell is not None:  # a blocking cell: the same one, holding the same thing
+                    cell = caught.value.cell
+                    assert verdict.reason.startswith(f"cell ({cell[0]},{cell[1]}) is "), (move, verdict.reason)
+                    blocker = caught.value.blocker
+                    assert ("a wall" if blocker == "#wall" else f"part of {blocker} (") in verdict.reason
                 else:  # the edge of the board, or the end of a wrap-around lane
                     assert verdict.reason.startswith(ref.split(" (")[0]), (move, verdict.reason, ref)
 

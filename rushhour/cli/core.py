@@ -259,12 +259,16 @@ def register(sub: Any) -> None:
         description="Draw a board with its exit, and its known optimum.",
         epilog=examples(
             "rushhour show classic:12",
+            "rushhour show classic:12 --labels   # rows and columns numbered, as messages name cells",
             "rushhour show GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo --no-color",
             "rushhour show 'AA...B/.....B/CC.D../...D../EEE.../......' --json",
         ),
     )
     add_board(p)
     p.add_argument("--json", action="store_true", help="the board as JSON instead")
+    p.add_argument(
+        "--labels", action="store_true", help="number the rows and columns from 0, as messages name cells"
+    )
     add_color_flags(p)
     p.set_defaults(func=cmd_show)
 
@@ -322,7 +326,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     optimal = whole_or_none(entry.meta.get("moves", ""))
     if optimal is not None:
         print(f"optimal solution: {plural(optimal, 'move')}")
-    print(draw(board, color_wanted(args)))
+    print(draw(board, color_wanted(args), labels=args.labels))
     if board.is_won():
         print(f"{board.goal} is at the exit: this position is won.")
     return 0

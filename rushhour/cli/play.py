@@ -18,6 +18,7 @@ from rushhour.levels import Pack, pack, packs
 from rushhour.numbers import whole_or_none
 from rushhour.play.level import Level, choose_level, daily_level
 from rushhour.play.saves import LevelRecord, Saves, level_key, open_saves, read_saves
+from rushhour.play.words import clock_text
 from rushhour.render.palette import color_depth
 from rushhour.search.timed import DEFAULT_CAR_SECONDS, DEFAULT_TRUCK_SECONDS, TimeModel
 from rushhour.text import plural
@@ -44,16 +45,17 @@ def play_full_screen(
 
     from rushhour.play import tui
     from rushhour.play.controller import Controller
-    from rushhour.play.sources import optimal_plan, oracle_explain, oracle_moves
+    from rushhour.play.sources import optimal_plan, oracle_moves
+    from rushhour.play.worker import worker_for
 
     controller = Controller(
         level,
         saves=saves,
         legal_moves=oracle_moves,
         solver=optimal_plan,
-        explain=oracle_explain,
         now=time.monotonic,
         timed=timed,
+        worker=worker_for(optimal_plan),
     )
     if not saves.saving and not args.no_save:  # the file could not be read: said before the screen opened
         unsaved = "Progress is not saved in this session: the progress file cannot be read."
@@ -113,6 +115,8 @@ def record_fields(record: LevelRecord | None) -> dict[str, Any]:
         "perfect": bool(record and record.perfect),
         "hints": record.hints if record else None,
         "solution_seen": bool(record and record.solution_seen),
+        "best_seconds": record.best_seconds if record else None,
+        "left_moves": len(record.left_moves) if record and record.left_moves else None,
     }
 
 
@@ -143,16 +147,21 @@ def daily_rows(saves: Saves) -> list[dict[str, Any]]:
 
 
 def state_text(row: dict[str, Any]) -> str:
-    """``solved in 12, perfect``, ``solved in 14 (2 hints, solution seen)`` or ``-``."""
+    """``solved in 12, perfect, best 0:42``, ``solved in 14 (2 hints, solution seen)``, ``left at 3
+    moves`` or ``-``."""
+    left = f"left at {plural(row['left_moves'], 'move')}" if row["left_moves"] else ""
     if not row["solved"]:
-        return "-"
+        return left or "-"
     help_used = []
     if row["hints"]:
         help_used.append(plural(row["hints"], "hint"))
     if row["solution_seen"]:
         help_used.append("solution seen")
     text = f"solved in {row['best']}" + (", perfect" if row["perfect"] else "")
-    return text + (f" ({', '.join(help_used)})" if help_used else "")
+    if row["best_seconds"] is not None:
+        text += f", best {clock_text(row['best_seconds'])}"
+    text += f" ({', '.join(help_used)})" if help_used else ""
+    return f"{text}; {left}" if left else text
 
 
 def cmd_levels(args: argparse.Namespace) -> int:

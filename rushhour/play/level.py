@@ -111,10 +111,24 @@ def choose_level(
         raise BoardNotFoundError("there are no built-in levels")
     if number is not None:
         return pack_level(all_packs[0], number), None
+    left = left_level(saves)
+    if left is not None:
+        return left, None
     unsolved = _play_level(levels.first_unsolved(saves))
     if unsolved is None:
         return pack_level(all_packs[0], 1), "every built-in level is solved: starting again at the first"
     return unsolved, None
+
+
+def left_level(saves: Saves) -> Level | None:
+    """The built-in level whose game was left last, unsolved, to continue it (None: there is none)."""
+    key = saves.last_left()
+    name, _, number = (key or "").partition(":")
+    found = next((p for p in packs() if p.name == name), None)
+    if found is None or not number.isdigit() or not 1 <= int(number) <= len(found.levels):
+        return None
+    level = pack_level(found, int(number))
+    return level if saves.get(level.key, level.board) is not None else None
 
 
 def daily_level() -> Level:
@@ -127,4 +141,4 @@ def daily_level() -> Level:
     return Level(puzzle.entry, key_override=puzzle.key)
 
 
-__all__ = ["Level", "choose_level", "daily_level", "next_level", "pack_level"]
+__all__ = ["Level", "choose_level", "daily_level", "left_level", "next_level", "pack_level"]

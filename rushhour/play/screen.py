@@ -146,6 +146,7 @@ class Screen:
         self.geometry: Geometry | None = None
         self.note = ""
         self._colours: tuple[Board, dict[str, Colour]] | None = None
+        self._scrolled: tuple[Mode, int, int] | None = None
 
     def colours(self) -> dict[str, Colour]:
         """The vehicles' colours, chosen once per level from its start so that they follow the vehicles."""
@@ -159,6 +160,13 @@ class Screen:
         """Draw everything; ``note`` replaces the message line (what the game is busy with)."""
         self.note = note
         win = self.window
+        ctrl = self.controller
+        scrolled = (ctrl.mode, ctrl.help_top, ctrl.menu_index)
+        if scrolled != self._scrolled and ctrl.mode in (Mode.HELP, Mode.MENU):
+            # lines move up or down: draw them all again rather than let curses scroll the terminal
+            # (CSI S/T, which some terminals and emulators do not honour)
+            win.redrawwin()
+        self._scrolled = scrolled
         win.erase()
         lines, cols = win.getmaxyx()
         ctrl = self.controller
@@ -171,11 +179,13 @@ class Screen:
         else:
             self.draw_game(lines, cols, self.geometry)
             if ctrl.mode is Mode.HELP:
-                self.draw_box(
-                    ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "any key: back to the game"],
+                most = self.draw_box(
+                    ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "other keys: back to the game"],
                     hang=23,
+                    scroll=ctrl.help_top,
                 )
-            elif ctrl.mode is Mode.WON:
+                ctrl.help_top = min(ctrl.help_top, most)
+            elif ctrl.mode is Mode.WON and not ctrl.box_hidden:
                 self.draw_box(["*** SOLVED ***", "", *ctrl.win_text()], bold_first=True)
         win.noutrefresh()
         curses.doupdate()
@@ -208,6 +218,9 @@ class Screen:
         ctrl = self.controller
         board = ctrl.board
         self.put(0, 1, ctrl.level.title, curses.A_BOLD)
+        busy = ctrl.busy_text()  # what a search beside the game is doing, beside the title
+        if busy:
+            self.put(0, len(ctrl.level.title) + 4, busy)
         self.draw_board(board, geo)
         status = " | ".join(ctrl.status_parts()[1:])
         self.put(lines - 3, 1, status)
@@ -223,8 +236,12 @@ class Screen:
             return f"select: :{ctrl.typed}_  (Enter selects, Esc cancels)"
         if ctrl.mode is Mode.CONFIRM_RESET:
             return "Reset to the start? (y: yes, any other key: no)"
+        if ctrl.mode is Mode.CONFIRM_QUIT:
+            return "Leave this level? It is kept for next time. (Enter or q: leave, other keys: stay)"
         if ctrl.mode is Mode.PLAYBACK:
             return ctrl.playback_text()
+        if ctrl.mode is Mode.WON and ctrl.box_hidden:
+            return "SOLVED: v shows the result again, Enter plays the next level"
         return ctrl.message
 
     # --- the board -------------------------------------------------------------------------------
@@ -243,6 +260,7 @@ class Screen:
             self.put(y, left - 1, side)
             self.put(y, left + board.width * w, side)
         self.draw_exit(board, geo)
+        self.draw_labels(board, geo)
         if board.target is not None:  # a wrap-around board has no exit: say where the goal car wins
             t = board.target
             goal = f"{board.goal} wins with its front at ({t.row},{t.col}) heading {t.heading} (* when empty)"
@@ -268,6 +286,8 @@ class Screen:
                         mark, attr = "*", curses.A_BOLD | painter.ink(colours[ctrl.hint.vehicle])
                     elif (r, c) in reachable and ctrl.selected is not None:
                         mark, attr = "o", curses.A_BOLD | painter.ink(colours[ctrl.selected])
+                        if target is not None and (r, c) == (target.row, target.col):
+                            mark = "*"  # the target stays marked where the vehicle could go
                     elif target is not None and (r, c) == (target.row, target.col):
                         mark = "*"
                     self.paint(y, x, geo, mark, attr, False, False)
@@ -296,6 +316,21 @@ class Screen:
             line = (" " * start + label).ljust(w)[:w] if dy == middle else " " * w
             self.put(y + dy, x + gap_left, line[gap_left:], attr)
 
+    def draw_labels(self, board: Board, geo: Geometry) -> None:
+        """Row and column numbers from 0 (as messages name cells), where there is room beside the frame
+        and no exit mark is there."""
+        numbers = len(str(max(board.width, board.height) - 1))
+        side = board.exit.side if board.exit is not None else ""
+        if geo.top < 3 or geo.left < numbers + 2 or side in ("top", "left"):
+            return
+        for c in range(board.width):
+            text = str(c)[: geo.cell_w]
+            x = geo.left + c * geo.cell_w + (geo.cell_w - len(text) + 1) // 2
+            self.put(geo.top - 2, x, text, curses.A_DIM)
+        for r in range(board.height):
+            y = geo.top + r * geo.cell_h + label_row(geo.cell_h)
+            self.put(y, geo.left - 2 - numbers, f"{r:>{numbers}}", curses.A_DIM)
+
     def draw_exit(self, board: Board, geo: Geometry) -> None:
         exit_ = board.exit
         if exit_ is None:
@@ -316,10 +351,11 @@ class Screen:
             self.put(top + board.height * h + 1, mid_x - 2, "exit", curses.A_BOLD)
 
     # --- overlays --------------------------------------------------------------------------------
-    def draw_box(self, text: list[str], *, bold_first: bool = False, hang: int = 0) -> None:
+    def draw_box(self, text: list[str], *, bold_first: bool = False, hang: int = 0, scroll: int = 0) -> int:
         """A framed box of ``text`` in the middle of the screen.  In a small terminal the lines are
-        folded (continuations indented by ``hang`` where that leaves room), blank lines go first,
-        and the last line (how to leave the box) is always shown."""
+        folded (continuations indented by ``hang`` where that leaves room), blank lines go first, and
+        the lines scroll (from line ``scroll``) with the last line (how to leave the box) always
+        shown.  Returns the largest useful ``scroll`` (0 when everything fits)."""
         lines, cols = self.window.getmaxyx()
         width = min(cols - 2, max(len(t) for t in text) + 4)
         inner = max(1, width - 4)
@@ -332,8 +368,14 @@ class Screen:
         room = max(1, lines - 4)
         if len(rows) > room:
             rows = [row for row in rows if row[0]]
+        most = 0
         if len(rows) > room:
-            rows = rows[: room - 1] + rows[-1:]
+            body, last = rows[:-1], rows[-1]
+            shown = max(1, room - 2)
+            most = max(0, len(body) - shown)
+            first = min(max(0, scroll), most)
+            more = f"lines {first + 1}-{first + shown} of {len(body)}: up/down scroll"
+            rows = body[first : first + shown] + [(more, False), last][: room - shown]
         height = len(rows) + 2
         top = max(0, (lines - height) // 2)
         left = max(0, (cols - width) // 2)
@@ -344,6 +386,7 @@ class Screen:
             attr = curses.A_BOLD if bold else 0
             self.put(top + 1 + k, left, "| " + line[:inner].ljust(inner) + " |", attr)
         self.put(top + height - 1, left, "+" + "-" * (width - 2) + "+")
+        return most
 
     def draw_menu(self, lines: int, cols: int) -> None:
         ctrl = self.controller
@@ -358,4 +401,4 @@ class Screen:
                 continue
             mark = ">" if index == ctrl.menu_index else " "
             attr = curses.A_REVERSE if index == ctrl.menu_index else 0
-            self.put(2 + k, 1, f"{mark} {row.text}", attr)
+            self.put(2 + k, 1, f"{mark} {row.fitted(cols - 4)}", attr)

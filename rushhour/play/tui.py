@@ -129,8 +129,10 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
             try:
                 key: int | str = window.get_wch()
             except curses.error:
-                ready, _, _ = select.select([sys.stdin], [], [], TICK_MS / 1000)
-                if ready:
+                search = controller.worker.fileno()
+                waits = [sys.stdin] if search is None else [sys.stdin, search]
+                ready, _, _ = select.select(waits, [], [], TICK_MS / 1000)
+                if sys.stdin in ready:
                     errors += 1
                     if errors >= EOF_ERRORS:  # readable but nothing to read: the input has ended
                         controller.quit()
@@ -138,7 +140,8 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
                     continue
                 errors = 0
                 second = int(controller.elapsed())
-                if controller.tick() or second != shown:  # the stopwatch or an animation moved on
+                # a search ended, the stopwatch or an animation moved on, or a spinner turns
+                if controller.tick() or second != shown or controller.busy_text():
                     shown = second
                     screen.draw()
                 continue
@@ -155,13 +158,12 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
                         if name in ("q", "ctrl-c", "ctrl-d"):
                             controller.quit()
                     else:
-                        if controller.searches(name):
-                            screen.draw(note="thinking...")
                         controller.key(name)
             controller.tick()
             shown = int(controller.elapsed())
             screen.draw()
     finally:
+        controller.close()
         _write(MOTION_OFF)
     return last_key == "ctrl-c"
 

@@ -168,6 +168,12 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
     return last_key == "ctrl-c"
 
 
+def play_in(window: curses.window, controller: Controller, color: bool) -> bool:
+    """Play in a window another screen already holds (the editor's ``p``); True when the player left
+    with Ctrl-C.  The mouse's motion mode is off again on return."""
+    return _main(window, controller, color)
+
+
 def _mouse(screen: Screen, controller: Controller) -> None:
     try:
         _, x, y, _, state = curses.getmouse()
@@ -191,4 +197,4 @@ def _write(text: str) -> None:
         pass
 
 
-__all__ = ["key_name", "play", "run", "usable"]
+__all__ = ["key_name", "play", "play_in", "run", "usable"]

@@ -52,11 +52,21 @@ def keep(board: Board | None) -> str:
     return f"the unsaved board is kept in {path}: rushhour edit opens it again"
 
 
+def new_file(board: str) -> bool:
+    """Whether BOARD names a board file that does not exist yet (to be drawn and saved there)."""
+    suffixes = (".txt", ".csv", ".json", ".fog")
+    return board.lower().endswith(suffixes) and not os.path.exists(board) and ":" not in board
+
+
 def starting_draft(args: argparse.Namespace) -> tuple[Any, str | None, bool, str]:
     """The draft to start with, its file (or None), whether it is saved, and a note."""
     from rushhour.levels import resolve_board
     from rushhour.play.draft import Draft
 
+    if args.board is not None and new_file(args.board):
+        width, height = args.size or (6, 6)
+        note = f"a new board for {args.board} (s saves it there): c places a car, t a truck, ? lists the keys"
+        return Draft.empty(width, height), args.board, False, note
     if args.board is not None:
         if args.size is not None:
             raise UsageError("give either a BOARD to edit or --size for a new board, not both")
@@ -74,6 +84,18 @@ def starting_draft(args: argparse.Namespace) -> tuple[Any, str | None, bool, str
     return Draft.empty(width, height), None, False, "a new board: c places a car, t a truck, ? lists the keys"
 
 
+def file_format(path: str | None) -> str | None:
+    """The format of an existing board file (saved back in it), None for a new one."""
+    from rushhour.formats import detect
+
+    if path is None or not os.path.isfile(path):
+        return None
+    try:
+        return "csv" if path.lower().endswith(".csv") else detect(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def cmd_edit(args: argparse.Namespace) -> int:
     from rushhour.levels import add_to_user_pack
     from rushhour.play import editscreen, tui
@@ -82,6 +104,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     from rushhour.play.worker import worker_for
 
     draft, path, saved, note = starting_draft(args)
+    fmt = file_format(path)
     if not (sys.stdin.isatty() and sys.stdout.isatty()) or not tui.usable():
         raise UsageError("the editor is full screen: run it in a terminal (a terminal's input and output)")
     editor = Editor(
@@ -89,6 +112,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
         checker=worker_for(optimal_plan),
         hardener=worker_for(optimal_plan),
         path=path,
+        fmt=fmt,
         saved=saved,
         keep=keep,
         add_to_pack=add_to_user_pack,
@@ -115,10 +139,10 @@ def register(sub: Any) -> None:
             "rushhour edit                      # a new 6x6 board (or the one left unsaved)",
             "rushhour edit --size 8x8",
             "rushhour edit classic:12           # start from a built-in level",
-            "rushhour edit mine.txt             # change a board file (s saves it back)",
+            "rushhour edit mine.txt             # a board file, new or to change (s saves it)",
         ),
     )
-    p.add_argument("board", nargs="?", metavar="BOARD", help=BOARD_HELP)
+    p.add_argument("board", nargs="?", metavar="BOARD", help=BOARD_HELP + ", or a new file to draw")
     p.add_argument(
         "--size", type=board_size, metavar="WxH", help="a new empty board of this size (default 6x6)"
     )

@@ -143,6 +143,7 @@ class Editor:
         checker: Worker,
         hardener: Worker,
         path: str | None = None,
+        fmt: str | None = None,
         saved: bool = False,
         keep: Callable[[Board | None], str] | None = None,
         add_to_pack: Callable[[str, Board, dict[str, str]], int] | None = None,
@@ -151,7 +152,7 @@ class Editor:
         self.undo_stack: list[Draft] = []
         self.redo_stack: list[Draft] = []
         self.saved_draft: Draft | None = draft if saved else None
-        self.path = path
+        self.path, self.fmt = path, fmt  # the board's file and its format
         self.cursor: Cell = (0, 0)
         self.selected: str | None = None
         self.mode = Mode.EDIT
@@ -396,7 +397,7 @@ class Editor:
             "j": self.jump,
             "h": self.toggle_harden,
             "a": self.take_hardened,
-            "s": lambda: self.ask("save", self.path or ""),
+            "s": lambda: self.ask("save", self.save_default()),
             "k": lambda: self.ask("pack", ""),
             "p": self.play,
             "?": self._help,
@@ -580,6 +581,14 @@ class Editor:
         if self.change(lambda d: d.rename(old, new), f"{old} is now {new}"):
             self.selected = new
 
+    def save_default(self) -> str:
+        """What the save prompt offers: the board's file, with its format when the name does not say it."""
+        if self.path is None:
+            return ""
+        if self.fmt is None or parse_save(self.path)[1] == self.fmt:
+            return self.path
+        return f"{self.path} {self.fmt}"
+
     def _save_typed(self) -> None:
         if not self.typed.strip():
             self.message = "no file name given: nothing saved"
@@ -599,7 +608,7 @@ class Editor:
         except RushHourError as err:
             self.message = f"not saved: {err}"
             return False
-        self.path, self.saved_draft = path, self.draft
+        self.path, self.fmt, self.saved_draft = path, fmt, self.draft
         self.message = f"saved to {path} ({fmt})"
         self._forget_kept()
         return True
@@ -644,7 +653,7 @@ class Editor:
             self._keep_unsaved()
             self.mode = Mode.QUIT
         elif name == "s":
-            self.ask("save", self.path or "")
+            self.ask("save", self.save_default())
 
     def _keep_unsaved(self) -> None:
         if self._keep is not None:

@@ -22,6 +22,7 @@ SCHEMAS = (
     "timed",
     "analyze",
     "generate",
+    "harden",
     "levels",
     "show",
     "moves",

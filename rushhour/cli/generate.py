@@ -17,6 +17,7 @@ from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
 from rushhour.generator import (
+    DEFAULT_METHOD,
     MAX_SIDE,
     METHODS,
     MIN_SIDE,
@@ -97,9 +98,10 @@ def register(sub: Any) -> None:
         "--method",
         choices=METHODS,
         type=str.lower,
-        default="rewind",
-        help="rewind: the hardest start of the reachable set (default); walk: random moves back "
-        "from the won position, asked of the SAT move oracle",
+        default=DEFAULT_METHOD,
+        help="anneal: the hardest start of the reachable set, its vehicles changed by simulated "
+        "annealing (default); rewind: the same by a short hill climb (the packs made before anneal); "
+        "walk: random moves back from the won position, asked of the SAT move oracle",
     )
     p.add_argument("--out", metavar="FILE|DIR", help="write to FILE, or one file per puzzle into DIR/")
     p.add_argument(
@@ -159,7 +161,7 @@ def command_line(s: Settings, count: int) -> str:
         parts.append(f"--trucks {s.trucks[0]}-{s.trucks[1]}")
     if s.walls != (0, 0):
         parts.append(f"--walls {s.walls[0]}-{s.walls[1]}")
-    if s.method != "rewind":
+    if s.method != DEFAULT_METHOD:
         parts.append(f"--method {s.method}")
     parts.append(f"--seed {s.seed}")
     return " ".join(parts)

@@ -37,7 +37,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Vehicle
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Target, Vehicle
 from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.search import Analysis, Solution, analyze, solve
@@ -101,6 +101,8 @@ class Settings:
     walls: tuple[int, int] = (0, 0)
     method: str = DEFAULT_METHOD
     seed: int = 0
+    #: wrap-around boards: the goal car wins with its front on the right edge (target ``ROW,W-1 east``)
+    wrap: bool = False
 
     def checked(self) -> Settings:
         """These settings with defaults filled in; raises :class:`RushHourError` naming a bad one."""
@@ -179,6 +181,7 @@ class Sketch:
     goal_col: int
     pieces: tuple[Piece, ...]
     walls: tuple[Cell, ...]
+    wrap: bool = False
 
     @property
     def goal_row(self) -> int:
@@ -205,6 +208,10 @@ class Sketch:
         )
         vehicles = [Vehicle("A", HORIZONTAL, 2, self.goal_row, self.goal_col)]
         vehicles += [Vehicle(f"V{k:02d}", o, n, r, c) for k, (o, r, c, n) in enumerate(ordered)]
+        if self.wrap:
+            target = Target(self.goal_row, self.width - 1, "east")
+            w, h = self.width, self.height
+            return Board(w, h, vehicles, walls=self.walls, goal="A", target=target, wrap=True)
         return Board(self.width, self.height, vehicles, walls=self.walls, goal="A", exit="right")
 
     @classmethod
@@ -213,7 +220,7 @@ class Sketch:
         pieces = tuple(
             Piece(v.orientation, v.row, v.col, v.length) for v in board.vehicles if v.name != board.goal
         )
-        return cls(board.width, board.height, goal.col, pieces, tuple(sorted(board.walls)))
+        return cls(board.width, board.height, goal.col, pieces, tuple(sorted(board.walls)), board.wrap)
 
     def without(self, k: int) -> Sketch:
         return replace(self, pieces=self.pieces[:k] + self.pieces[k + 1 :])
@@ -273,7 +280,7 @@ def _truck_length(rng: random.Random, s: Settings, sketch: Sketch) -> int:
 def _walled(rng: random.Random, s: Settings) -> Sketch | None:
     """The won position with the goal car alone and a random number of walls in the range asked for
     (None when they do not fit)."""
-    sketch = Sketch(s.width, s.height, s.width - 2, (), ())
+    sketch = Sketch(s.width, s.height, s.width - 2, (), (), s.wrap)
     for _ in range(rng.randint(*s.walls)):
         spots = _wall_spots(sketch, sketch.occupied())
         if not spots:
@@ -648,7 +655,11 @@ class _Try:
             d = a.hardest_distance if hardest else a.start_distance
             if not self.in_range(d):
                 return self.out("length out of range")
-            solution = solve(start, time_limit=self.time_left())
+            try:
+                solution = solve(start, time_limit=self.time_left())
+            except LimitReachedError:
+                self.time_left()  # the run's deadline stopped it: _OutOfTime
+                return self.out("solver limit")
             if not solution.solved or solution.length != d:
                 raise SolverError(
                     f"the solver needs {solution.length} moves on a position the analysis puts at {d}: "
@@ -751,7 +762,16 @@ def reading_order(board: Board) -> tuple[Board, dict[str, str]]:
             rename[v.name] = next(symbols)
     vehicles = [replace(v, name=rename[v.name]) for v in board.vehicles]
     return (
-        Board(board.width, board.height, vehicles, walls=board.walls, goal="A", exit=board.exit),
+        Board(
+            board.width,
+            board.height,
+            vehicles,
+            walls=board.walls,
+            goal="A",
+            exit=board.exit,
+            target=board.target,
+            wrap=board.wrap,
+        ),
         rename,
     )
 

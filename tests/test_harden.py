@@ -191,3 +191,18 @@ def test_cli_harden_bad_input_is_one_error_line(capsys: pytest.CaptureFixture[st
     status, out, err = run_cli(capsys, *argv)
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
+
+
+def test_the_generator_guide_runs() -> None:
+    import doctest
+
+    guide = Path(__file__).resolve().parent.parent / "docs" / "generator.md"
+    result = doctest.testfile(str(guide), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_cli_harden_documents_follow_their_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.test_json import documents
+
+    docs = documents(capsys, "harden", SMALL, "--max-tries", "60", "--seed", "2", "--json")
+    assert docs[0]["start"] and docs[0]["report"] == 0 and all(not d["start"] for d in docs[1:])

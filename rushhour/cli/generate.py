@@ -103,6 +103,12 @@ def register(sub: Any) -> None:
         "annealing (default); rewind: the same by a short hill climb (the packs made before anneal); "
         "walk: random moves back from the won position, asked of the SAT move oracle",
     )
+    p.add_argument(
+        "--wrap",
+        action="store_true",
+        help="wrap-around boards: vehicles slide across the edges; the red car wins with its front on "
+        "the right edge",
+    )
     p.add_argument("--out", metavar="FILE|DIR", help="write to FILE, or one file per puzzle into DIR/")
     p.add_argument(
         "--format",
@@ -161,6 +167,8 @@ def command_line(s: Settings, count: int) -> str:
         parts.append(f"--trucks {s.trucks[0]}-{s.trucks[1]}")
     if s.walls != (0, 0):
         parts.append(f"--walls {s.walls[0]}-{s.walls[1]}")
+    if s.wrap:
+        parts.append("--wrap")
     if s.method != DEFAULT_METHOD:
         parts.append(f"--method {s.method}")
     parts.append(f"--seed {s.seed}")
@@ -195,6 +203,8 @@ def exact_command(args: argparse.Namespace, s: Settings, count: int) -> str:
 
 def _check_format(fmt: str, s: Settings, count: int, to_dir: bool) -> None:
     """Refuse, before any work, a format that cannot hold what was asked for."""
+    if fmt in ("fogleman", "csv") and s.wrap:
+        raise FormatError(f"the {fmt} format holds no wrap-around boards: choose another --format")
     if fmt == "fogleman" and s.width != s.height:
         raise FormatError(f"the Fogleman format holds square boards only, not {s.width}x{s.height}")
     if fmt == "csv" and s.walls[1] > 0:
@@ -349,6 +359,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         walls=args.walls,
         method=args.method,
         seed=seed,
+        wrap=args.wrap,
     )
     generator = Generator(settings)  # checks the settings
     settings = generator.settings

@@ -40,9 +40,9 @@ def register(sub: Any) -> None:
             "and replayed. Exit status: 0, or 2 for bad input (an unsolvable board)."
         ),
         epilog=examples(
-            "rushhour harden classic:1 --time-limit 5",
-            "rushhour harden 'AA...B/.....B/CC.D../...D../EEE.../......' --keep-vehicles --seed 3",
-            "rushhour harden classic:12 --json --out harder.txt",
+            "rushhour harden classic:1 --time-limit 2",
+            "rushhour harden classic:5 --keep-vehicles --max-tries 200 --seed 3",
+            "rushhour harden classic:12 --time-limit 2 --json --out harder.txt",
         ),
     )
     add_board(p)

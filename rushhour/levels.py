@@ -290,7 +290,9 @@ def daily(day: datetime.date) -> Daily:
 
     width, height = DAILY_SIZE
     lo, hi = DAILY_MOVES
-    settings = Settings(width=width, height=height, min_moves=lo, max_moves=hi, seed=daily_seed(day))
+    settings = Settings(
+        width=width, height=height, min_moves=lo, max_moves=hi, method="rewind", seed=daily_seed(day)
+    )
     made = next(Generator(settings).run(1, max_tries=DAILY_TRIES), None)
     if made is None:
         raise RushHourError(f"no puzzle for {day.isoformat()} in {DAILY_TRIES} tries")

@@ -200,6 +200,31 @@ def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
     assert ed.mode is Mode.QUIT and kept == [ed.board()]
 
 
+def test_harden_runs_round_after_round_and_its_best_is_taken() -> None:
+    ed = make(Draft.of(Board.from_text("AA..../...B../...B../...B../....../......")))
+    ed.harden_seconds = 0.5
+    keys(ed, "h")
+    assert ed.harden_on and ed.hardened is not None
+    first = ed.hardened.moves
+    assert first >= 2  # never shorter than the start's hardest position
+    assert any(line.startswith("best: ") for line in ed.status_lines())
+    keys(ed, "h")
+    assert not ed.harden_on and ed.message == "harden stopped"
+    best = ed.hardened
+    keys(ed, "a")
+    board = ed.board()
+    assert board == best.board and solve(board).length == best.moves == ed.check.optimum  # type: ignore[union-attr]
+    keys(ed, "u")
+    assert ed.board() == Board.from_text("AA..../...B../...B../...B../....../......")
+
+
+def test_harden_says_why_it_stops_on_an_unsolvable_board() -> None:
+    ed = make(Draft.of(Board.from_text("AA...x/....../....../....../....../......")))
+    ed.harden_seconds = 0.5
+    keys(ed, "h")
+    assert not ed.harden_on and ed.message.startswith("harden stopped: the board is unsolvable")
+
+
 # --- the player's packs --------------------------------------------------------------------------
 def test_user_packs_are_offered_beside_the_built_in_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))

@@ -236,6 +236,22 @@ def test_the_hardest_position_is_jumped_to(tmp_path: Path) -> None:
     left_cleanly(p)
 
 
+def test_harden_runs_beside_the_keys(tmp_path: Path) -> None:
+    p = editor(tmp_path, "AA..../...B../...B../...B../....../......")
+    p.wait_for("optimum: 1 move")
+    p.send("h")
+    p.wait_for("harden: round")
+    p.send("\t")  # answered while harden runs
+    p.wait_for("selected A")
+    p.wait_for("best: ")
+    p.send("h")
+    p.wait_for("harden stopped")
+    p.send("a")
+    p.wait_for("harden's best board")
+    p.send("u", "q")
+    left_cleanly(p)
+
+
 def test_a_large_board_is_checked_beside_the_keys_and_esc_stops_it(tmp_path: Path) -> None:
     p = editor(tmp_path, str(DATA / "open12.txt"))
     p.wait_for("exploring the reachable set")

@@ -15,7 +15,6 @@ commands.
 from __future__ import annotations
 
 import enum
-import importlib.util
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +29,8 @@ from rushhour.text import plural
 #: the limits of the live check's exploration (a larger set says so and is not explored further)
 CHECK_STATES = 20_000_000
 CHECK_SECONDS = 300.0
-#: the seconds of one round of harden (its best is shown after each round)
+#: the seconds of one round of harden, once the first short rounds are over (its best is shown after
+#: each round)
 HARDEN_ROUND = 5.0
 #: the file formats a board is saved in, by the suffix of the file's name (anything else: grid)
 SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".fog": "fogleman"}
@@ -105,15 +105,12 @@ def explore(board: Board) -> tuple[int, int, Board, int]:
     return a.start_distance, a.cluster_size, a.hardest, a.hardest_distance
 
 
-def harden_available() -> bool:
-    return importlib.util.find_spec("rushhour.harden") is not None
+def harden_round(board: Board, seed: int, seconds: float = HARDEN_ROUND) -> tuple[Board, int, int]:
+    """One round of harden from ``board``: the hardest position of the best board it found (verified
+    by harden: solved again and replayed), its optimum and its reachable set's size."""
+    from rushhour.harden import harden
 
-
-def harden_round(board: Board, seed: int) -> tuple[Board, int, int]:
-    """One round of harden from ``board``: the hardest position of the best board it found."""
-    # looked up by name: harden is a newer module than the editor, and an installation may lack it
-    harden = importlib.import_module("rushhour.harden").harden
-    found = harden(board, time_limit=HARDEN_ROUND, seed=seed)
+    found = harden(board, time_limit=seconds, seed=seed)
     best = found[-1].hardest
     return best.board, best.length, best.reachable
 
@@ -165,6 +162,7 @@ class Editor:
         self.hardened: Hardened | None = None
         self.harden_on = False
         self.harden_rounds = 0
+        self.harden_seconds = HARDEN_ROUND
         self._keep = keep
         self._add_to_pack = add_to_pack
         self._press: Cell | None = None
@@ -277,8 +275,9 @@ class Editor:
         if start is None:
             self.harden_on = False
             return
-        seed = self.harden_rounds
-        self.hardener.start(start, "harden", lambda b: harden_round(b, seed))
+        # rounds of 0.5, 1, 2, 4 seconds, then harden_seconds: a first best is shown soon
+        seed, seconds = self.harden_rounds, min(self.harden_seconds, 0.5 * 2**self.harden_rounds)
+        self.hardener.start(start, "harden", lambda b: harden_round(b, seed, seconds))
 
     def stop(self) -> bool:
         """Esc: stop the check under way; True when there was one."""
@@ -513,9 +512,6 @@ class Editor:
             self.harden_on = False
             self.hardener.cancel()
             self.message = "harden stopped"
-            return
-        if not harden_available():
-            self.message = "harden is not part of this installation of rushhour"
             return
         if self.board() is None:
             self.message = "harden needs a valid board"

@@ -24,6 +24,8 @@ from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell
 from rushhour.errors import RushHourError
 from rushhour.play.draft import Draft, EditError, noun
 from rushhour.play.worker import Outcome, Worker
+from rushhour.search import analyze
+from rushhour.search.tables import tables_for
 from rushhour.text import plural
 
 #: the limits of the live check's exploration (a larger set says so and is not explored further)
@@ -99,8 +101,6 @@ class Hardened:
 def explore(board: Board) -> tuple[int, int, Board, int]:
     """The live check's job: the board's optimum (-1: unsolvable, the whole set explored), the size of
     its reachable set, its hardest position and that position's optimum."""
-    from rushhour.search import analyze
-
     a = analyze(board, max_states=CHECK_STATES, time_limit=CHECK_SECONDS)
     return a.start_distance, a.cluster_size, a.hardest, a.hardest_distance
 
@@ -168,6 +168,7 @@ class Editor:
         self._press: Cell | None = None
         self._dragged: Cell | None = None
         self.interrupted = False
+        self._pending = False
         self.recheck()
 
     # --- reading ---------------------------------------------------------------------------------
@@ -220,19 +221,31 @@ class Editor:
 
     # --- the live check --------------------------------------------------------------------------
     def recheck(self) -> None:
-        """Start checking the draft (cancelling a check under way)."""
+        """Check the draft again: the check is started by :meth:`launch`, once the screen has answered
+        the key (the check under way, of another board, is cancelled then)."""
         board = self.board()
-        self.checker.cancel()
-        if board is None:
-            self.check = None
+        same = board is not None and self.check is not None and self.check.board == board
+        if same and self.check is not None and self.check.state != "stopped":
+            return  # the same board (an edit undone): its answer stands, or is on its way
+        self.check = None if board is None else Check(board, "checking")
+        self._pending = True
+
+    def launch(self) -> None:
+        """Start the check asked for by :meth:`recheck`, cancelling the one under way."""
+        if not self._pending:
             return
-        if self.check is not None and self.check.board == board and self.check.state != "stopped":
-            return  # the same board (a move undone and redone): its answer stands
-        self.check = Check(board, "checking")
-        self.checker.start(board, "check", explore)
+        self._pending = False
+        self.checker.cancel()
+        if self.check is not None and self.check.state == "checking":
+            # the board's tables made here, kept for the next check of the same vehicles: a worker
+            # forked from this process starts with them (and with the search imported)
+            tables_for(self.check.board.layout, "moves")
+            self.checker.start(self.check.board, "check", explore)
 
     def tick(self) -> bool:
-        """Take the answers of the workers that have ended; True when something changed."""
+        """Start a check asked for, take the answers of the workers that have ended; True when something
+        changed."""
+        self.launch()
         changed = False
         done = self.checker.poll()
         if done is not None:
@@ -282,6 +295,7 @@ class Editor:
     def stop(self) -> bool:
         """Esc: stop the check under way; True when there was one."""
         if self.check is not None and self.check.state == "checking":
+            self._pending = False
             self.checker.cancel()
             self.check = Check(self.check.board, "stopped", reason="stopped by Esc (any change checks again)")
             return True

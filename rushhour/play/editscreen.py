@@ -290,8 +290,9 @@ def _main(window: curses.window, editor: Editor, color: bool) -> None:
                 _play(window, editor, color)
                 _setup(window)
                 window.clear()
-            editor.tick()
-            screen.draw()
+            screen.draw()  # the key answered first; then the check it asks for starts
+            if editor.tick():
+                screen.draw()
     finally:
         _write(MOTION_OFF)
 

@@ -178,7 +178,8 @@ def large_board(path: Path, keys: int) -> None:
         esc = term.key("\x1b", "check stopped")
         term.close()
     print(
-        f"{path.name}: {board.width}x{board.height}, {len(board.names)} vehicles; first screen {startup:.2f} s"
+        f"{path.name}: {board.width}x{board.height}, {len(board.names)} vehicles; "
+        f"first screen {startup:.2f} s"
     )
     print(f"  move a vehicle while exploring    {ms(moved)}   ({len(moved)} of {keys} keys)")
     print(f"  Tab while exploring (baseline)    {ms(tabs)}   ({len(tabs)} of {keys} keys)")
@@ -190,7 +191,8 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=100, help="keys timed per board (default 100)")
     args = parser.parse_args()
     print(
-        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
     small_board(args.keys)
     for name in ("open12.txt", "full16.txt"):

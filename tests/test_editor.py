@@ -45,6 +45,8 @@ def test_doctests() -> None:
     import rushhour.play.draft
 
     assert doctest.testmod(rushhour.play.draft).failed == 0
+    page = Path(__file__).resolve().parent.parent / "docs" / "editor.md"
+    assert doctest.testfile(str(page), module_relative=False).failed == 0
 
 
 def test_refusals_say_why() -> None:

@@ -7,7 +7,8 @@ new place (decoding the key, the edit and its validation, cancelling the check u
 the next one in a forked worker, drawing, the terminal output).  The baseline, measured in the same
 run, is Tab (select the next vehicle: the same drawing, no edit, no check started).
 
-Boards:
+First the editor's own share, in its process without a terminal (the key, starting the check, its
+answer), then through the terminal, on these boards:
 
 - 6x6: the built-in 6x6 levels with the longest optimum (the live check's whole reachable set
   explored after every key); besides the key, the time from the key to the panel showing the new
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import select
 import statistics
 import sys
 import tempfile
@@ -186,6 +188,42 @@ def large_board(path: Path, keys: int) -> None:
     print(f"  Esc, the check stopped            {esc * 1000:7.2f} ms")
 
 
+def in_process(keys: int) -> None:
+    """The editor's own share, without a terminal: the key (edit and validation), then starting the
+    check (cancelling the one under way, forking the worker), then the wait for its answer."""
+    from rushhour.play.editor import Editor
+    from rushhour.play.sources import optimal_plan
+    from rushhour.play.worker import ProcessWorker
+
+    name, board = hardest_6x6()
+    vehicle, step = a_free_step(board)
+    names = {(-1, 0): "up", (1, 0): "down", (0, 1): "right", (0, -1): "left"}
+    ed = Editor(Draft.of(board), checker=ProcessWorker(optimal_plan), hardener=ProcessWorker(optimal_plan))
+    ed.key(vehicle)
+    edit, launch, answer = [], [], []
+    for k in range(keys):
+        arrow = names[step] if k % 2 == 0 else names[(-step[0], -step[1])]
+        t0 = time.perf_counter()
+        ed.key(arrow)
+        t1 = time.perf_counter()
+        ed.launch()
+        t2 = time.perf_counter()
+        while ed.check is not None and ed.check.state == "checking":
+            fd = ed.checker.fileno()
+            select.select([] if fd is None else [fd], [], [], 1.0)
+            ed.tick()
+        t3 = time.perf_counter()
+        assert ed.check is not None and ed.check.state == "solvable"
+        edit.append(t1 - t0)
+        launch.append(t2 - t1)
+        answer.append(t3 - t2)
+    ed.close()
+    print(f"{name} in the editor's process (no terminal):")
+    print(f"  the key: edit and validation      {ms(edit)}")
+    print(f"  cancel and fork the check         {ms(launch)}")
+    print(f"  the check's answer (optimum, set) {ms(answer)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keys", type=int, default=100, help="keys timed per board (default 100)")
@@ -194,6 +232,7 @@ def main() -> None:
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores; "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
+    in_process(args.keys)
     small_board(args.keys)
     for name in ("open12.txt", "full16.txt"):
         large_board(DATA / name, args.keys)

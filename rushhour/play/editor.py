@@ -24,13 +24,16 @@ from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell
 from rushhour.errors import RushHourError
 from rushhour.play.draft import Draft, EditError, noun
 from rushhour.play.worker import Outcome, Worker
-from rushhour.search import analyze
+from rushhour.search import analyze  # imported here, so that a worker forked from the editor has it
 from rushhour.search.tables import tables_for
 from rushhour.text import plural
 
 #: the limits of the live check's exploration (a larger set says so and is not explored further)
 CHECK_STATES = 20_000_000
 CHECK_SECONDS = 300.0
+#: boards up to this many cells get their search tables made in the editor before a check is forked
+#: (at most about 2 ms; a 16x16 board's take 17 ms, which the worker spends instead)
+WARM_CELLS = 144
 #: the seconds of one round of harden, once the first short rounds are over (its best is shown after
 #: each round)
 HARDEN_ROUND = 5.0
@@ -237,10 +240,12 @@ class Editor:
         self._pending = False
         self.checker.cancel()
         if self.check is not None and self.check.state == "checking":
-            # the board's tables made here, kept for the next check of the same vehicles: a worker
-            # forked from this process starts with them (and with the search imported)
-            tables_for(self.check.board.layout, "moves")
-            self.checker.start(self.check.board, "check", explore)
+            board = self.check.board
+            if board.width * board.height <= WARM_CELLS:
+                # the board's tables made here, kept for the next check of the same lanes: a worker
+                # forked from this process starts with them
+                tables_for(board.layout, "moves")
+            self.checker.start(board, "check", explore)
 
     def tick(self) -> bool:
         """Start a check asked for, take the answers of the workers that have ended; True when something

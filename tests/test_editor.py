@@ -240,3 +240,38 @@ def test_user_packs_are_offered_beside_the_built_in_ones(tmp_path: Path, monkeyp
         add_to_user_pack("classic", board)
     with pytest.raises(BoardNotFoundError, match="cannot name a pack"):
         add_to_user_pack("../evil", board)
+
+
+def test_names_goal_exit_size_and_walls_change_by_keys() -> None:
+    ed = make(Draft.of(Board.from_text("..B.../..B.../AAB.../....../....../......")))
+    keys(ed, "B", "n", *"TR", "enter")
+    assert ed.draft.names == ("A", "TR") and ed.selected == "TR"
+    keys(ed, "-")
+    assert ed.draft.vehicle("TR").length == 2  # type: ignore[union-attr]
+    keys(ed, "esc", "A", "e")
+    assert ed.board() is not None and ed.board().exit.side == "left"  # type: ignore[union-attr]
+    keys(ed, "TR"[0])  # T: no vehicle of that name
+    assert ed.message.startswith("there is no vehicle T")
+    keys(ed, "tab", "g")
+    assert ed.draft.goal == "TR" and ed.board().exit.side == "top"  # type: ignore[union-attr]
+    keys(ed, "esc")
+    ed.cursor = (5, 5)
+    keys(ed, "w", "x")
+    assert ed.draft.walls == frozenset()
+    keys(ed, "n")
+    assert ed.message == "select the vehicle to rename"
+
+
+def test_the_command_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:
+    from rushhour.cli import main
+
+    assert main(["edit", "classic:1", "--size", "8x8"]) == 2
+    assert "either a BOARD to edit or --size" in capsys.readouterr().err
+    assert main(["edit", "nosuchpack:3"]) == 2
+    assert "error: " in capsys.readouterr().err
+    assert main(["edit"]) == 2  # not a terminal here
+    err = capsys.readouterr().err
+    assert err.startswith("error: the editor is full screen") and len(err.splitlines()) == 1
+    with pytest.raises(SystemExit) as stop:
+        main(["edit", "--size", "40x40"])
+    assert stop.value.code == 2 and "out of range" in capsys.readouterr().err

@@ -224,7 +224,7 @@ def test_a_board_too_large_for_the_terminal_says_so_and_is_kept(tmp_path: Path) 
 def test_the_hardest_position_is_jumped_to(tmp_path: Path) -> None:
     p = editor(tmp_path, "AA..../...B../...B../...B../....../......")
     p.wait_for("hardest: 2 moves")
-    assert "optimum: 1 move" in p.text
+    assert "optimum: 1 move" in p.text and "rushhour edit: AA..../...B../" in p.text
     p.send("j")
     p.wait_for("the hardest position: 2 moves")
     p.wait_for("optimum: 2 moves")

@@ -113,6 +113,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
         hardener=worker_for(optimal_plan),
         path=path,
         fmt=fmt,
+        label=args.board if args.board is not None and path is None else "new board",
         saved=saved,
         keep=keep,
         add_to_pack=add_to_user_pack,

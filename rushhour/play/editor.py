@@ -145,6 +145,7 @@ class Editor:
         path: str | None = None,
         fmt: str | None = None,
         saved: bool = False,
+        label: str = "new board",
         keep: Callable[[Board | None], str] | None = None,
         add_to_pack: Callable[[str, Board, dict[str, str]], int] | None = None,
     ) -> None:
@@ -153,6 +154,7 @@ class Editor:
         self.redo_stack: list[Draft] = []
         self.saved_draft: Draft | None = draft if saved else None
         self.path, self.fmt = path, fmt  # the board's file and its format
+        self.label = label  # what the title calls a board without a file (a new board, classic:12)
         self.cursor: Cell = (0, 0)
         self.selected: str | None = None
         self.mode = Mode.EDIT

@@ -134,7 +134,7 @@ class EditScreen:
 
     def draw_editor(self, lines: int, cols: int, geo: Geometry) -> None:
         ed = self.editor
-        title = "rushhour edit: " + (ed.path or "new board") + (" (not saved)" if ed.dirty else "")
+        title = "rushhour edit: " + (ed.path or ed.label) + (" (not saved)" if ed.dirty else "")
         self.put(0, 1, title, curses.A_BOLD)
         self.draw_board(geo)
         x = geo.left + ed.draft.width * geo.cell_w + 10

@@ -223,6 +223,43 @@ def background_latency(keys: int) -> None:
             print(f"  {what:<38} none: the search ended first")
     if memory is not None:
         print(f"  the game's peak memory (the search's child apart) {memory:7.1f} MiB")
+    line_mode_memory(DATA / "full16.txt")
+
+
+def peak_mib(pid: int) -> float | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    kib = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), None)
+    return None if kib is None else kib / 1024
+
+
+def line_mode_memory(path: Path, seconds: float = 20.0) -> None:
+    """The line mode on a board whose optimum is searched for beside it: the time to the prompt, and the
+    peak memory of the game and of the search's child after ``seconds``."""
+    import pexpect
+
+    started = time.perf_counter()
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "rushhour", "play", str(path), "--plain", "--no-save", "--no-color"],
+        encoding="utf-8",
+        dimensions=(LINES, COLS),
+        timeout=120,
+    )
+    child.expect("your move")
+    prompt = time.perf_counter() - started
+    time.sleep(seconds)
+    kids = Path(f"/proc/{child.pid}/task/{child.pid}/children")
+    pids = [int(p) for p in kids.read_text().split()] if kids.exists() else []
+    game, search = peak_mib(child.pid), [peak_mib(p) for p in pids]
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    print(f"line mode on {path.name}: the prompt after {prompt:.2f} s; after {seconds:.0f} s more:")
+    biggest = max((m for m in search if m is not None), default=0.0)
+    print(f"  the game's peak memory {game or 0:7.1f} MiB; the search's child {biggest:7.1f} MiB")
 
 
 def main() -> int:

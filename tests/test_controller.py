@@ -125,6 +125,10 @@ def test_q_asks_before_leaving_a_level_with_moves_on_a_board_with_a_vehicle_q() 
     again, _ = make(Level(Entry(board, {}, "inline")))
     press(again, "P", "right", "q", "enter")
     assert again.mode is Mode.QUIT
+    for key in ("ctrl-c", "ctrl-d"):  # leave at once, moves or not
+        hurried, _ = make(Level(Entry(board, {}, "inline")))
+        press(hurried, "P", "right", key)
+        assert hurried.mode is Mode.QUIT
 
 
 def test_colon_selects_lower_case_and_long_names() -> None:

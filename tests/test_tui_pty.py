@@ -472,3 +472,39 @@ def test_q_on_a_board_with_a_vehicle_q_asks_before_leaving(tmp_path: Path) -> No
     p.wait_for("Leave this level?")
     p.send(ENTER)
     left_cleanly(p)
+
+
+def test_a_timed_win_gives_the_clock_against_the_fastest_and_the_best_time(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--timed")
+    p.wait_for("clock 0 s")
+    p.send(*WIN)
+    p.wait_for("the fastest possible!")  # B-1 then A+3 is the fastest solution too
+    assert "Time: 0:0" in p.text
+    p.send("q")
+    left_cleanly(p)
+    again = Player(tmp_path, str(level), "--timed")
+    again.wait_for("clock 0 s")
+    again.send(*WIN)
+    again.wait_for("Clock: ")
+    again.settle()
+    assert "your best" in " ".join(again.text.split())  # the time against the first win's
+    again.send("q")
+    left_cleanly(again)
+
+
+def test_at_40x13_the_help_scrolls_to_every_key(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("moves 0")
+    p.resize(13, 40)
+    p.send("?")
+    p.wait_for("up/down scroll")
+    seen = set()
+    for _ in range(40):  # down, line by line, to the end
+        p.settle(0.1)
+        seen.update(line.strip(" |") for line in p.text.splitlines())
+        p.send(DOWN)
+    text = " ".join(seen)
+    assert "Ctrl-C / Ctrl-D" in text and "The rule" in text and "u / Ctrl-Z" in text
+    p.send("x")
+    p.send("q")
+    left_cleanly(p)

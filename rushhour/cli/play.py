@@ -175,24 +175,38 @@ def cmd_levels(args: argparse.Namespace) -> int:
             data.append({"pack": "daily", "title": "Daily puzzles", "levels": daily})
         emit("levels", {"packs": data})
         return 0
-    for index, p in enumerate(chosen):
-        rows = level_rows(p, saves)
-        solved = sum(r["solved"] for r in rows)
-        perfect = sum(r["perfect"] for r in rows)
-        if index:
+    tally = [(p, level_rows(p, saves)) for p in chosen]
+    if not args.summary:
+        for index, (p, rows) in enumerate(tally):
+            if index:
+                print()
+            print(f"{p.title} ({p.name}): {counts_text(rows)}")
+            if p.description:
+                print(f"  {p.description}")
+            for r in rows:
+                optimal = plural(r["optimal"], "move") if r["optimal"] is not None else "? moves"
+                print(f"  {r['level']:<16} {r['name']:<18} {r['size']:>5}  {optimal:>9}   {state_text(r)}")
+        if daily:
             print()
-        print(f"{p.title} ({p.name}): {plural(len(rows), 'level')}, {solved} solved, {perfect} perfect")
-        if p.description:
-            print(f"  {p.description}")
-        for r in rows:
-            optimal = plural(r["optimal"], "move") if r["optimal"] is not None else "? moves"
-            print(f"  {r['level']:<16} {r['name']:<18} {r['size']:>5}  {optimal:>9}   {state_text(r)}")
-    if daily:
+            print(f"Daily puzzles: {len(daily)} played")
+            for r in daily:
+                print(f"  {r['level']:<16} {state_text(r)}")
         print()
-        print(f"Daily puzzles: {len(daily)} played")
-        for r in daily:
-            print(f"  {r['level']:<16} {state_text(r)}")
+    print("Summary:")
+    for p, rows in tally:
+        print(f"  {p.name:<14} {counts_text(rows)}")
+    if len(tally) > 1:
+        print(f"  {'all packs':<14} {counts_text([r for _, rows in tally for r in rows])}")
     return 0
+
+
+def counts_text(rows: list[dict[str, Any]]) -> str:
+    """``3 of 40 levels solved, 1 perfect, 2 left to continue``."""
+    solved = sum(r["solved"] for r in rows)
+    perfect = sum(r["perfect"] for r in rows)
+    left = sum(bool(r["left_moves"]) for r in rows)
+    text = f"{solved} of {plural(len(rows), 'level')} solved, {perfect} perfect"
+    return text + (f", {left} left to continue" if left else "")
 
 
 def register(sub: Any) -> None:
@@ -237,8 +251,11 @@ def register(sub: Any) -> None:
         "levels",
         help="list the built-in packs and levels with your progress",
         description="List the built-in packs and their levels, with the progress saved by `play`.",
-        epilog=examples("rushhour levels", "rushhour levels classic --json"),
+        epilog=examples("rushhour levels", "rushhour levels --summary", "rushhour levels classic --json"),
     )
     p.add_argument("pack", nargs="?", metavar="PACK", help="only this pack")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--summary", action="store_true", help="only the line of each pack: solved, perfect, of how many"
+    )
     p.set_defaults(func=cmd_levels)

@@ -95,9 +95,9 @@ _COMMANDS = {
     "?": "help",
     "n": "next",
     "l": "menu",
-    "q": "quit",
-    "ctrl-c": "quit",
-    "ctrl-d": "quit",
+    "q": "quit",  # asks first when moves were made
+    "ctrl-c": "leave",  # at once
+    "ctrl-d": "leave",
     ":": "name",
 }
 
@@ -488,6 +488,8 @@ class Controller:
         self.hint = None
         if command == "quit":
             self._quit_key()
+        elif command == "leave":
+            self.quit()
         elif command == "help":
             self.help_top = 0
             self._set_mode(Mode.HELP)

@@ -339,7 +339,7 @@ class Saves:
             _forget_left(record)
             return record
         record.left_moves, record.left_seconds = list(moves), round(seconds, 1)
-        record.left_at = datetime.now().isoformat(timespec="seconds")
+        record.left_at = datetime.now().isoformat(timespec="microseconds")  # orders games left close together
         return record
 
     def last_left(self) -> str | None:

@@ -128,13 +128,11 @@ class Session:
 
     # --- the end of a game -------------------------------------------------------------------------
     def win(self, seconds: float | None = None) -> tuple[Result, str]:
-        """The won game's result (the optimum asked of the solver when not known, or when this win
-        disproves it) and what became of it: :data:`SAVED`, why it is not saved, or a warning.
+        """The won game's result (the optimum searched for when not known, or when this win disproves
+        it) and what became of it: :data:`SAVED`, why it is not saved, or a warning.
         ``seconds``: the game's time on the stopwatch (the fastest win is kept)."""
         game = self.game
-        if not game.optimal_pending or isinstance(self.worker, InlineWorker):
-            with contextlib.suppress(RushHourError):
-                game.optimal()
+        self.optimum_now()  # the modes wait for it (or give it up) first: then this waits for nothing
         result = game.result()
         if not self.saves.saving:
             return result, self.unsaved_reason

@@ -11,6 +11,7 @@ from __future__ import annotations
 import curses
 import os
 import select
+import signal
 import sys
 from contextlib import suppress
 
@@ -105,7 +106,17 @@ def run(controller: Controller, *, color: bool) -> int:
     except KeyboardInterrupt:
         controller.quit()
         return 130
+    finally:
+        _forget_curses_signals()
     return 130 if interrupted else 0
+
+
+def _forget_curses_signals() -> None:
+    """curses keeps its SIGTSTP handler after the screen is left: a Ctrl-Z typed while the program
+    ends would stop it and, on resuming, take the terminal's screen again.  Back to the default."""
+    if hasattr(signal, "SIGTSTP"):
+        with suppress(OSError, ValueError):
+            signal.signal(signal.SIGTSTP, signal.SIG_DFL)
 
 
 def _main(window: curses.window, controller: Controller, color: bool) -> bool:

@@ -200,6 +200,10 @@ def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
     assert ed.mode is Mode.EDIT
     keys(ed, "q", "y")
     assert ed.mode is Mode.QUIT and kept == [ed.board()]
+    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+    ed.cursor = (0, 0)
+    keys(ed, "w", "ctrl-d")  # at once, kept
+    assert ed.mode is Mode.QUIT and kept[-1] == ed.board() and not ed.interrupted
 
 
 def test_harden_runs_round_after_round_and_its_best_is_taken() -> None:

@@ -66,6 +66,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ),
     ("?", "this help"),
     ("q", "leave (asks when the board is not saved)"),
+    ("Ctrl-D, Ctrl-C", "leave at once, an unsaved board kept for next time"),
 )
 
 
@@ -422,7 +423,7 @@ class Editor:
             "p": self.play,
             "?": self._help,
             "q": self.leave,
-            "ctrl-d": self.leave,
+            "ctrl-d": self.leave_now,
         }
 
     def _help(self) -> None:
@@ -649,15 +650,19 @@ class Editor:
 
     # --- leaving ---------------------------------------------------------------------------------
     def leave(self) -> None:
-        """q: leave at once when the board is saved; else ask (Ctrl-C keeps it without asking)."""
-        if not self.dirty or not self.draft.vehicles and not self.draft.walls:  # nothing to lose
-            self.mode = Mode.QUIT
-            return
+        """q: leave at once when the board is saved; else ask (after Ctrl-C: keep it without asking)."""
         if self.interrupted:
-            self._keep_unsaved()
+            self.leave_now()
+        elif not self.dirty or not self.draft.vehicles and not self.draft.walls:  # nothing to lose
             self.mode = Mode.QUIT
-            return
-        self.mode = Mode.CONFIRM_QUIT
+        else:
+            self.mode = Mode.CONFIRM_QUIT
+
+    def leave_now(self) -> None:
+        """Ctrl-C, Ctrl-D, a signal, the end of input: leave without asking, an unsaved board kept."""
+        if self.dirty and (self.draft.vehicles or self.draft.walls):
+            self._keep_unsaved()
+        self.mode = Mode.QUIT
 
     def confirm_text(self) -> str:
         if self.board() is None:

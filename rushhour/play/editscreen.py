@@ -23,7 +23,7 @@ from rushhour.play.draft import Draft
 from rushhour.play.editor import KEYS, Editor, Mode
 from rushhour.play.screen import CELL_SIZES, Geometry, Painter, label_row
 from rushhour.play.session import Signalled, leave_on_signals
-from rushhour.play.tui import EOF_ERRORS, MOTION_OFF, MOTION_ON, TICK_MS, key_name
+from rushhour.play.tui import EOF_ERRORS, MOTION_OFF, MOTION_ON, TICK_MS, forget_curses_signals, key_name
 from rushhour.render.palette import Colour, vehicle_colors, wall_color
 from rushhour.text import plural
 
@@ -255,6 +255,7 @@ def run(editor: Editor, *, color: bool) -> int:
         return 130
     finally:
         editor.close()
+        forget_curses_signals()
     return 130 if editor.interrupted else 0
 
 
@@ -306,11 +307,8 @@ def _wait(editor: Editor, screen: EditScreen, errors: int) -> int:
             waits.append(fd)
     ready, _, _ = select.select(waits, [], [], TICK_MS / 1000)
     if sys.stdin in ready:
-        if errors + 1 >= EOF_ERRORS:
-            editor.leave()
-            if editor.mode is not Mode.QUIT:  # no one to answer the question: keep the board, leave
-                editor.interrupted = True
-                editor.leave()
+        if errors + 1 >= EOF_ERRORS:  # no one to answer a question: the board kept, left
+            editor.leave_now()
             return -1
         return errors + 1
     if editor.tick() or editor.busy():

@@ -107,11 +107,11 @@ def run(controller: Controller, *, color: bool) -> int:
         controller.quit()
         return 130
     finally:
-        _forget_curses_signals()
+        forget_curses_signals()
     return 130 if interrupted else 0
 
 
-def _forget_curses_signals() -> None:
+def forget_curses_signals() -> None:
     """curses keeps its SIGTSTP handler after the screen is left: a Ctrl-Z typed while the program
     ends would stop it and, on resuming, take the terminal's screen again.  Back to the default."""
     if hasattr(signal, "SIGTSTP"):

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell
-from rushhour.errors import RushHourError
+from rushhour.errors import RushHourError, SolverError
 from rushhour.play.draft import Draft, EditError, noun
 from rushhour.play.worker import Outcome, Worker
-from rushhour.search import analyze  # imported here, so that a worker forked from the editor has it
+from rushhour.search import analyze, solve  # imported here, so that a worker forked from the editor has it
 from rushhour.search.tables import tables_for
 from rushhour.text import plural
 
@@ -104,8 +104,16 @@ class Hardened:
 
 def explore(board: Board) -> tuple[int, int, Board, int]:
     """The live check's job: the board's optimum (-1: unsolvable, the whole set explored), the size of
-    its reachable set, its hardest position and that position's optimum."""
+    its reachable set, its hardest position and that position's optimum.
+
+    Both optima are found again by the solver (its plan replayed), which must agree with the
+    exploration; an unsolvable board is proven by the exploration of its whole reachable set."""
     a = analyze(board, max_states=CHECK_STATES, time_limit=CHECK_SECONDS)
+    if a.solvable:
+        for position, length in ((board, a.start_distance), (a.hardest, a.hardest_distance)):
+            found = solve(position, time_limit=CHECK_SECONDS).length
+            if found != length:
+                raise SolverError(f"the solver needs {found} moves where the exploration found {length}")
     return a.start_distance, a.cluster_size, a.hardest, a.hardest_distance
 
 

@@ -75,6 +75,7 @@ class EditScreen:
         self.painter = Painter(color)
         self.geometry: Geometry | None = None
         self._colours: tuple[tuple[str, ...], dict[str, Colour]] = ((), {})
+        self._target: tuple[int, int] | None = None  # a wrap-around board's target cell
 
     def colours(self) -> dict[str, Colour]:
         """Colours chosen again only when the vehicles change, so that they stay while one moves."""
@@ -151,6 +152,10 @@ class EditScreen:
         head = [f"{d.width}x{d.height}, {plural(len(d.vehicles), 'vehicle')}, {plural(len(d.walls), 'wall')}"]
         goal = d.vehicle(d.goal)
         head.append(f"goal {d.goal}" + ("" if goal is not None else " (missing)"))
+        board = ed.board()
+        if board is not None and board.target is not None:  # a wrap-around board: where the goal wins
+            t = board.target
+            head.append(f"wrap-around: {d.goal} wins with its front at ({t.row},{t.col}) heading {t.heading}")
         if ed.selected is not None:
             v = d.vehicle(ed.selected)
             if v is not None:
@@ -184,6 +189,9 @@ class EditScreen:
             self.put(top + r * h + label_row(h), 0, f"{r:>2}", curses.A_DIM)
         self.draw_exit(geo)
         owners = d.owners()
+        board = ed.board()
+        target = None if board is None else board.target
+        self._target = None if target is None else (target.row, target.col)
         for r in range(d.height):
             for c in range(d.width):
                 self.draw_cell(geo, r, c, owners)
@@ -196,6 +204,8 @@ class EditScreen:
         cursor = (r, c) == ed.cursor
         if here is None:
             label, attr = ("+", curses.A_BOLD) if cursor else (".", curses.A_DIM)
+            if not cursor and (r, c) == self._target:
+                label = "*"  # where a wrap-around board's goal vehicle wins
             gap_left, gap_up = 0, 0
         elif here == "#":
             label, attr = "#" * min(w, 3), self.painter.fill(wall_color(self.painter.depth))

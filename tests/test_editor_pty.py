@@ -273,3 +273,18 @@ def test_ctrl_c_keeps_the_board(tmp_path: Path) -> None:
     left_cleanly(p, 130)
     kept = tmp_path / "data" / "rushhour" / "editor-unsaved.txt"
     assert Board.from_text(kept.read_text()).rows()[2] == "AABBB."
+
+
+def test_a_wrap_around_board_moves_across_its_edges(tmp_path: Path) -> None:
+    board = tmp_path / "w.txt"
+    board.write_text("# wrap: yes\n......\n......\nAA.B..\n...B..\n......\n......\n")
+    p = editor(tmp_path, str(board))
+    p.wait_for("wrap-around: A wins with its front at (2,5) heading east")
+    p.wait_for("optimum: 1 move")
+    assert "*" in p.text  # the target cell
+    p.send("B", DOWN, DOWN, DOWN, DOWN)  # down off the bottom edge and in again at the top
+    p.wait_for("selected B: vertical car at (0,3)")
+    save(p, str(board))
+    leave_saved(p)
+    again = Board.from_text(board.read_text())
+    assert again.wrap and again.vehicle("B").row == 0

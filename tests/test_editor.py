@@ -204,6 +204,11 @@ def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
     ed.cursor = (0, 0)
     keys(ed, "w", "ctrl-d")  # at once, kept
     assert ed.mode is Mode.QUIT and kept[-1] == ed.board() and not ed.interrupted
+    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+    keys(ed, "A", "o")  # upright, the goal vehicle cannot reach its exit on the right
+    assert ed.dirty and "cannot leave through the right edge" in (ed.draft.problem() or "")
+    keys(ed, "ctrl-c")
+    assert ed.mode is Mode.QUIT and ed.interrupted and len(kept) == 2  # nothing kept, nothing forgotten
 
 
 def test_harden_runs_round_after_round_and_its_best_is_taken() -> None:

@@ -686,8 +686,10 @@ class Editor:
             self.ask("save", self.save_default())
 
     def _keep_unsaved(self) -> None:
-        if self._keep is not None:
-            self.message = self._keep(self.board())
+        """Keep the board for next time (an invalid board cannot be kept: what was kept before stays)."""
+        board = self.board()
+        if self._keep is not None and board is not None:
+            self.message = self._keep(board)
 
     def _forget_kept(self) -> None:
         if self._keep is not None:

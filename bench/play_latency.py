@@ -109,6 +109,22 @@ class Terminal:
         self.until(words, y)
         return time.perf_counter() - start
 
+    def tab(self, y: int) -> float:
+        """Tab: the time until line ``y`` says that another vehicle is selected (Tab passes the vehicles
+        that cannot move, so which one is read from the screen)."""
+        before = self.line(y)
+        start = time.perf_counter()
+        self.child.send("\t")
+        end = start + 60.0
+        while self.line(y) == before or " selected (" not in self.line(y):
+            if time.perf_counter() > end:
+                raise SystemExit("Tab was never answered:\n" + "\n".join(self.screen.display))
+            try:
+                self.stream.feed(self.child.read_nonblocking(65536, 0.5))
+            except __import__("pexpect").TIMEOUT:
+                continue
+        return time.perf_counter() - start
+
     def peak_memory_mib(self) -> float | None:
         try:
             status = Path(f"/proc/{self.child.pid}/status").read_text()
@@ -146,10 +162,8 @@ def screen_latency(name: str, text: str, keys: int) -> None:
             slides.append(term.key(back, "steps 0"))
         names = board.names
         tabs: list[float] = []
-        k = names.index(vehicle.name)
         for _ in range(keys):
-            k = (k + 1) % len(names)
-            tabs.append(term.key("\t", f"{names[k]} selected (", message))
+            tabs.append(term.tab(message))
         memory = term.peak_memory_mib()
         term.close()
     slide_ms = statistics.median(slides) * 1000
@@ -194,10 +208,8 @@ def background_latency(keys: int) -> None:
         startup = time.perf_counter() - started
         term.key("h", "finding a hint", 0)
         tabs: list[float] = []
-        k = names.index(board.goal)
         for _ in range(keys):
-            k = (k + 1) % len(names)
-            took = term.key("\t", f"{names[k]} selected (", message)
+            took = term.tab(message)
             if "finding a hint" in term.line(0):
                 tabs.append(took)
         term.key(f":{vehicle.name}\r", f"{vehicle.name} selected", message)
@@ -250,15 +262,17 @@ def line_mode_memory(path: Path, seconds: float = 20.0) -> None:
     )
     child.expect("your move")
     prompt = time.perf_counter() - started
-    time.sleep(seconds)
     kids = Path(f"/proc/{child.pid}/task/{child.pid}/children")
-    pids = [int(p) for p in kids.read_text().split()] if kids.exists() else []
-    game, search = peak_mib(child.pid), [peak_mib(p) for p in pids]
+    biggest, end = 0.0, time.perf_counter() + seconds
+    while time.perf_counter() < end:  # the search's child, sampled while it lives
+        pids = [int(p) for p in kids.read_text().split()] if kids.exists() else []
+        biggest = max([biggest, *(m for m in map(peak_mib, pids) if m is not None)])
+        time.sleep(0.25)
+    game = peak_mib(child.pid)
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()
     print(f"line mode on {path.name}: the prompt after {prompt:.2f} s; after {seconds:.0f} s more:")
-    biggest = max((m for m in search if m is not None), default=0.0)
     print(f"  the game's peak memory {game or 0:7.1f} MiB; the search's child {biggest:7.1f} MiB")
 
 

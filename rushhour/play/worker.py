@@ -30,6 +30,9 @@ from rushhour.board import Board, Move
 from rushhour.errors import RushHourError
 from rushhour.play.game import Solver
 
+#: how much lower the search's priority is than the game's (``nice``)
+CHILD_NICENESS = 10
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -160,6 +163,7 @@ class ProcessWorker(Worker):
         status = 0
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the game's to answer
+            os.nice(CHILD_NICENESS)  # on a busy machine, the game's keys come first
             for name in ("SIGTERM", "SIGHUP"):
                 if hasattr(signal, name):
                     signal.signal(getattr(signal, name), signal.SIG_DFL)

@@ -80,6 +80,13 @@ def cluster_limit(width: int, height: int) -> int:
     return int(BASE_CLUSTER_LIMIT * ((width * height) / 36) ** 2)
 
 
+def anneal_cluster_limit(width: int, height: int) -> int:
+    """The largest cluster a try of method anneal explores: 10,000 positions on 6x6, growing with the
+    area (22,500 on 9x9, 40,000 on 12x12): an annealing rewinds hundreds of times, and long puzzles
+    do not need the loosest clusters."""
+    return int(BASE_CLUSTER_LIMIT * width * height / 36)
+
+
 def default_vehicles(width: int, height: int) -> tuple[int, int]:
     """Vehicles per puzzle (the goal car included) when none are asked for: 8-14 on 6x6."""
     area = width * height
@@ -188,12 +195,14 @@ class Sketch:
         return (self.height - 1) // 2
 
     def occupied(self, skip: int | None = None) -> set[Cell]:
-        taken = set(self.walls)
-        taken.update(((self.goal_row, self.goal_col), (self.goal_row, self.goal_col + 1)))
+        """The cells taken (on a wrap-around board a vehicle may run across the edge)."""
+        taken = {(self.goal_row, self.goal_col), (self.goal_row, self.goal_col + 1)}
         for k, piece in enumerate(self.pieces):
             if k != skip:
                 taken.update(_cells(piece))
-        return taken
+        if self.wrap:
+            taken = {(r % self.height, c % self.width) for r, c in taken}
+        return taken | set(self.walls)
 
     def trucks(self) -> int:
         return sum(1 for p in self.pieces if p.length == 3)
@@ -486,7 +495,7 @@ class _Try:
         self.attempt = attempt
         self.deadline = deadline  # time.time() by which the run ends, None for no limit
         self.rng = random.Random(f"rushhour-generate:{s.seed}:{attempt}")
-        self.limit = cluster_limit(s.width, s.height)
+        self.limit = (anneal_cluster_limit if s.method == "anneal" else cluster_limit)(s.width, s.height)
         self.analyses = 0
 
     def in_range(self, d: int) -> bool:

@@ -55,9 +55,8 @@ def rate(settings: Settings, seconds: float, jobs: int) -> tuple[float, list[int
 
 def rates(args: argparse.Namespace) -> None:
     chosen = [s for s in SCENARIOS if not args.only or s.label in args.only]
-    print(f"{args.repeats} runs of {args.seconds:g} s per scenario and method, {args.jobs} jobs; puzzles a minute")
-    head = f"{'scenario':13} {'method':7} {'median':>7} {'runs':>20} {'made':>5} {'longest':>8}  load at the end"
-    print(head)
+    print(f"{args.repeats} runs of {args.seconds:g} s per scenario and method, {args.jobs} jobs")
+    print(f"{'scenario':13} {'method':7} {'a minute':>8} {'runs':>20} {'made':>5} {'longest':>8}  load")
     for sc in chosen:
         for method in ("anneal", "rewind"):
             runs, made = [], []
@@ -68,7 +67,8 @@ def rates(args: argparse.Namespace) -> None:
                 made += lengths
             shown = " ".join(f"{r:.1f}" for r in runs)
             top = max(made, default=0)
-            print(f"{sc.label:13} {method:7} {statistics.median(runs):7.1f} {shown:>20} {len(made):5} {top:8}  {load()}")
+            median = statistics.median(runs)
+            print(f"{sc.label:13} {method:7} {median:8.1f} {shown:>20} {len(made):5} {top:8}  {load()}")
 
 
 def longest(args: argparse.Namespace) -> None:
@@ -81,7 +81,8 @@ def longest(args: argparse.Namespace) -> None:
             made = next(Generator(s).run(1, jobs=args.jobs, time_limit=left), None)
             if made is not None:
                 best, floor = made.length, made.length + 1
-                print(f"  {size}x{size}: {made.length} moves after {time.perf_counter() - began:.0f} s", flush=True)
+                spent = time.perf_counter() - began
+                print(f"  {size}x{size}: {made.length} moves after {spent:.0f} s", flush=True)
         print(f"{size}x{size}: longest {best} moves in {args.longest:g} s  {load()}", flush=True)
 
 
@@ -91,7 +92,7 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3, help="runs per scenario and method (median reported)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--only", action="append", help="run only these scenarios (by label)")
-    ap.add_argument("--longest", type=float, default=0.0, metavar="S", help="the longest optimum in S s per size")
+    ap.add_argument("--longest", type=float, default=0.0, metavar="S", help="longest optimum in S s per size")
     ap.add_argument("--no-rates", action="store_true", help="skip the rates")
     args = ap.parse_args()
     print(load())

@@ -62,8 +62,6 @@ ANNEAL_CHANGES = 800
 #: temperature at the start of a try (falling linearly to 0 at ANNEAL_CHANGES): a change that shortens
 #: the hardest distance by one move is kept with a chance of exp(-1 / temperature)
 SECONDARY = 0.5
-PIECE_WEIGHT = 0.1
-ANNEAL_ADDS = 0.65
 TEMPERATURE = 1.5
 #: positions of the largest cluster explored on a 6x6 board (scaled with the area on other sizes)
 BASE_CLUSTER_LIMIT = 10_000
@@ -376,9 +374,8 @@ PACKED_FROM = 36
 PACKED_TRUCKS = 0.7
 
 
-def _change(rng: random.Random, s: Settings, sketch: Sketch, adds: float = 0.8) -> Sketch | None:
-    """One random change of a position: move, add or remove a vehicle, or move a wall (a vehicle is
-    added when a random number falls between 0.4 and ``adds``, removed above)."""
+def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
+    """One random change of a position: move, add or remove a vehicle, or move a wall."""
     count = len(sketch.pieces) + 1
     pick = rng.random()
     if sketch.walls and pick < 0.1:
@@ -392,7 +389,7 @@ def _change(rng: random.Random, s: Settings, sketch: Sketch, adds: float = 0.8) 
         if piece is None:
             return None
         return replace(sketch, pieces=sketch.pieces[:k] + (piece,) + sketch.pieces[k + 1 :])
-    if pick < adds and count < s.allowed[1]:
+    if pick < 0.8 and count < s.allowed[1]:
         piece = _place(rng, sketch, sketch.occupied(), _truck_length(rng, s, sketch))
         return None if piece is None else replace(sketch, pieces=(*sketch.pieces, piece))
     if count > s.allowed[0]:
@@ -508,13 +505,11 @@ class _Try:
         return d if hi is None or d <= hi else 2 * hi - d
 
     def energy(self, a: Analysis) -> float:
-        """How bad a cluster is for the climb (lower is better): minus its hardest distance (see
-        :meth:`score`), less a fraction of the mean distance of its positions to a win, which guides
-        the climb across changes that keep the hardest distance."""
+        """How bad a cluster is for the annealing (lower is better): minus its hardest distance (see
+        :meth:`score`), less a fraction of a move for the mean distance of its positions to a win, which
+        guides the annealing across changes that keep the hardest distance."""
         mean = sum(d * n for d, n in a.histogram.items()) / a.cluster_size
-        pieces = len(a.board.vehicles) - 1
-        guide = SECONDARY * mean / (a.hardest_distance + 1) - PIECE_WEIGHT * pieces
-        return -self.score(a.hardest_distance) - guide
+        return -self.score(a.hardest_distance) - SECONDARY * mean / (a.hardest_distance + 1)
 
     def time_left(self) -> float | None:
         """Seconds until the run's deadline (None without one); :class:`_OutOfTime` once it passed."""
@@ -625,7 +620,7 @@ class _Try:
             if since >= ANNEAL_STALL:
                 break
             since += 1
-            changed = _change(rng, s, Sketch.of(a.hardest), ANNEAL_ADDS)
+            changed = _change(rng, s, Sketch.of(a.hardest))
             b = None if changed is None else self.rewind(changed)
             if b is None:
                 continue

@@ -63,8 +63,6 @@ ANNEAL_CHANGES = 800
 #: temperature at the start of a try (falling linearly to 0 at ANNEAL_CHANGES): a change that shortens
 #: the hardest distance by one move is kept with a chance of exp(-1 / temperature)
 SECONDARY = 0.5
-PIECE_WEIGHT = 0.1
-ANNEAL_ADDS = 0.65
 TEMPERATURE = 1.5
 #: positions of the largest cluster explored on a 6x6 board (scaled with the area on other sizes)
 BASE_CLUSTER_LIMIT = 10_000
@@ -79,6 +77,13 @@ def cluster_limit(width: int, height: int) -> int:
     """The largest cluster a try explores: 10,000 positions on 6x6, growing with the square of the area
     (50,625 on 9x9): larger boards need looser clusters to hold long puzzles."""
     return int(BASE_CLUSTER_LIMIT * ((width * height) / 36) ** 2)
+
+
+def anneal_cluster_limit(width: int, height: int) -> int:
+    """The largest cluster a try of method anneal explores: 10,000 positions on 6x6, growing with the
+    area (22,500 on 9x9, 40,000 on 12x12): an annealing rewinds hundreds of times, and long puzzles
+    do not need the loosest clusters."""
+    return int(BASE_CLUSTER_LIMIT * width * height / 36)
 
 
 def default_vehicles(width: int, height: int) -> tuple[int, int]:
@@ -189,12 +194,14 @@ class Sketch:
         return (self.height - 1) // 2
 
     def occupied(self, skip: int | None = None) -> set[Cell]:
-        taken = set(self.walls)
-        taken.update(((self.goal_row, self.goal_col), (self.goal_row, self.goal_col + 1)))
+        """The cells taken (on a wrap-around board a vehicle may run across the edge)."""
+        taken = {(self.goal_row, self.goal_col), (self.goal_row, self.goal_col + 1)}
         for k, piece in enumerate(self.pieces):
             if k != skip:
                 taken.update(_cells(piece))
-        return taken
+        if self.wrap:
+            taken = {(r % self.height, c % self.width) for r, c in taken}
+        return taken | set(self.walls)
 
     def trucks(self) -> int:
         return sum(1 for p in self.pieces if p.length == 3)
@@ -368,9 +375,8 @@ PACKED_FROM = 36
 PACKED_TRUCKS = 0.7
 
 
-def _change(rng: random.Random, s: Settings, sketch: Sketch, adds: float = 0.8) -> Sketch | None:
-    """One random change of a position: move, add or remove a vehicle, or move a wall (a vehicle is
-    added when a random number falls between 0.4 and ``adds``, removed above)."""
+def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
+    """One random change of a position: move, add or remove a vehicle, or move a wall."""
     count = len(sketch.pieces) + 1
     pick = rng.random()
     if sketch.walls and pick < 0.1:
@@ -384,7 +390,7 @@ def _change(rng: random.Random, s: Settings, sketch: Sketch, adds: float = 0.8) 
         if piece is None:
             return None
         return replace(sketch, pieces=sketch.pieces[:k] + (piece,) + sketch.pieces[k + 1 :])
-    if pick < adds and count < s.allowed[1]:
+    if pick < 0.8 and count < s.allowed[1]:
         piece = _place(rng, sketch, sketch.occupied(), _truck_length(rng, s, sketch))
         return None if piece is None else replace(sketch, pieces=(*sketch.pieces, piece))
     if count > s.allowed[0]:
@@ -485,7 +491,7 @@ class _Try:
         self.attempt = attempt
         self.deadline = deadline  # time.time() by which the run ends, None for no limit
         self.rng = random.Random(f"rushhour-generate:{s.seed}:{attempt}")
-        self.limit = cluster_limit(s.width, s.height)
+        self.limit = (anneal_cluster_limit if s.method == "anneal" else cluster_limit)(s.width, s.height)
         self.analyses = 0
 
     def in_range(self, d: int) -> bool:
@@ -498,13 +504,11 @@ class _Try:
         return d if hi is None or d <= hi else 2 * hi - d
 
     def energy(self, a: Analysis) -> float:
-        """How bad a cluster is for the climb (lower is better): minus its hardest distance (see
-        :meth:`score`), less a fraction of the mean distance of its positions to a win, which guides
-        the climb across changes that keep the hardest distance."""
+        """How bad a cluster is for the annealing (lower is better): minus its hardest distance (see
+        :meth:`score`), less a fraction of a move for the mean distance of its positions to a win, which
+        guides the annealing across changes that keep the hardest distance."""
         mean = sum(d * n for d, n in a.histogram.items()) / a.cluster_size
-        pieces = len(a.board.vehicles) - 1
-        guide = SECONDARY * mean / (a.hardest_distance + 1) - PIECE_WEIGHT * pieces
-        return -self.score(a.hardest_distance) - guide
+        return -self.score(a.hardest_distance) - SECONDARY * mean / (a.hardest_distance + 1)
 
     def time_left(self) -> float | None:
         """Seconds until the run's deadline (None without one); :class:`_OutOfTime` once it passed."""
@@ -615,7 +619,7 @@ class _Try:
             if since >= ANNEAL_STALL:
                 break
             since += 1
-            changed = _change(rng, s, Sketch.of(a.hardest), ANNEAL_ADDS)
+            changed = _change(rng, s, Sketch.of(a.hardest))
             b = None if changed is None else self.rewind(changed)
             if b is None:
                 continue

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rushhour.cli.core import examples
-from rushhour.levels import packs
+from rushhour.levels import all_packs
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -314,7 +314,7 @@ WRITERS: dict[str, Callable[[argparse.ArgumentParser, Sequence[str]], str]] = {
 def script(shell: str, parser: argparse.ArgumentParser) -> str:
     """The completion script of ``shell`` for the whole ``rushhour`` command (``parser``: the one
     :func:`rushhour.cli.build_parser` makes, which hands itself to the command as ``args.parser``)."""
-    return WRITERS[shell](parser, [p.name for p in packs()])
+    return WRITERS[shell](parser, [p.name for p in all_packs()])
 
 
 def register(sub: Any) -> None:

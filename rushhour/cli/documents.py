@@ -34,6 +34,7 @@ SCHEMAS = (
     "timed",
     "analyze",
     "generate",
+    "harden",
     "levels",
     "show",
     "moves",

@@ -107,11 +107,11 @@ def run(controller: Controller, *, color: bool) -> int:
         controller.quit()
         return 130
     finally:
-        _forget_curses_signals()
+        forget_curses_signals()
     return 130 if interrupted else 0
 
 
-def _forget_curses_signals() -> None:
+def forget_curses_signals() -> None:
     """curses keeps its SIGTSTP handler after the screen is left: a Ctrl-Z typed while the program
     ends would stop it and, on resuming, take the terminal's screen again.  Back to the default."""
     if hasattr(signal, "SIGTSTP"):
@@ -179,6 +179,12 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
     return last_key == "ctrl-c"
 
 
+def play_in(window: curses.window, controller: Controller, color: bool) -> bool:
+    """Play in a window another screen already holds (the editor's ``p``); True when the player left
+    with Ctrl-C.  The mouse's motion mode is off again on return."""
+    return _main(window, controller, color)
+
+
 def _mouse(screen: Screen, controller: Controller) -> None:
     try:
         _, x, y, _, state = curses.getmouse()
@@ -202,4 +208,4 @@ def _write(text: str) -> None:
         pass
 
 
-__all__ = ["key_name", "play", "run", "usable"]
+__all__ = ["key_name", "play", "play_in", "run", "usable"]

@@ -23,6 +23,7 @@ import datetime
 import os
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, RushHourError
+from rushhour.files import data_dir
 from rushhour.formats import Entry, grid, read_file
 from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import whole_or_none
@@ -81,15 +83,10 @@ def _read_pack(path: Path, source: str) -> Pack:
 _PACK_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")
 
 
-def user_packs_dir(environ: dict[str, str] | None = None) -> Path:
-    """Where the player's packs are: ``$XDG_DATA_HOME/rushhour/packs`` (``~/.local/share/rushhour/packs``
-    when ``XDG_DATA_HOME`` is unset, empty or not an absolute path)."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_DATA_HOME", "")
-    if base and os.path.isabs(base):
-        return Path(base) / "rushhour" / "packs"
-    home = env.get("HOME") or os.path.expanduser("~")
-    return Path(home) / ".local" / "share" / "rushhour" / "packs"
+def user_packs_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the player's packs are: ``packs`` in the player's data folder
+    (:func:`rushhour.files.data_dir`)."""
+    return data_dir(environ) / "packs"
 
 
 def user_packs() -> tuple[Pack, ...]:

@@ -33,7 +33,7 @@ def board_size(text: str) -> tuple[int, int]:
 
 
 def kept_path() -> Path:
-    from rushhour.play.saves import data_dir
+    from rushhour.files import data_dir
 
     return data_dir() / KEPT_NAME
 

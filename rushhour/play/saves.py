@@ -40,7 +40,14 @@ from typing import Any
 
 from rushhour.board import Board
 from rushhour.errors import ParseError, RushHourError, SaveFileError
-from rushhour.files import clean_temporaries, locked, read_regular_file, real_target, write_text_atomic
+from rushhour.files import (
+    clean_temporaries,
+    data_dir,
+    locked,
+    read_regular_file,
+    real_target,
+    write_text_atomic,
+)
 from rushhour.formats import grid
 from rushhour.formats.jsonfmt import load_json
 
@@ -52,16 +59,6 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 class _NewerVersion(Exception):
     """A progress file written by a newer rushhour: not corrupt, only not ours to rewrite."""
-
-
-def data_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The folder of the player's data: ``$XDG_DATA_HOME/rushhour`` or ``~/.local/share/rushhour``."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_DATA_HOME", "")
-    if base and os.path.isabs(base):
-        return Path(base) / "rushhour"
-    home = env.get("HOME") or os.path.expanduser("~")
-    return Path(home) / ".local" / "share" / "rushhour"
 
 
 def default_path(environ: Mapping[str, str] | None = None) -> Path:

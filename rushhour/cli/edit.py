@@ -16,7 +16,7 @@ from rushhour.board import Board
 from rushhour.cli.core import BOARD_HELP, UsageError, add_color_flags, color_wanted, examples
 from rushhour.cli.generate import dimensions
 from rushhour.errors import RushHourError
-from rushhour.files import write_text_atomic
+from rushhour.files import data_dir, write_text_atomic
 
 KEPT_NAME = "editor-unsaved.txt"
 
@@ -33,8 +33,6 @@ def board_size(text: str) -> tuple[int, int]:
 
 
 def kept_path() -> Path:
-    from rushhour.files import data_dir
-
     return data_dir() / KEPT_NAME
 
 

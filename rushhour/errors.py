@@ -85,10 +85,13 @@ class LimitReachedError(SolverError):
         explored: int = 0,
         lower_bound: int | None = None,
         best: tuple[Move, ...] | None = None,
+        bounds: tuple[object, ...] = (),
     ) -> None:
         self.explored = explored
         self.lower_bound = lower_bound
         self.best = best
+        #: the portfolio's bounds as they improved (rushhour.search.watch.Bound records; else empty)
+        self.bounds = bounds
         super().__init__(message)
 
 

@@ -74,4 +74,5 @@ def stopped(
         "lower_bound": err.lower_bound,
         "best": None if err.best is None else [str(m) for m in err.best],
         "message": str(err),
+        **({"bounds": [b.to_dict() for b in err.bounds]} if engine == "portfolio" else {}),  # type: ignore[attr-defined]
     }

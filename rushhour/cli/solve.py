@@ -47,7 +47,7 @@ from rushhour.levels import resolve_board
 from rushhour.search import ENGINES, HEURISTICS, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
-from rushhour.search.watch import Progress
+from rushhour.search.watch import Bounds, Progress
 from rushhour.text import plural, runs
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
@@ -90,6 +90,14 @@ def register(sub: Any) -> None:
         metavar="K",
         help="sat engine: try plans of up to K moves",
     )
+    p.add_argument(
+        "--min-moves",
+        type=option_count_or_zero,
+        default=None,
+        metavar="K",
+        help="sat engine: start at plans of K moves (no shorter plan is then looked for: the answer is "
+        "proven optimal only when K is at most the relaxed bound)",
+    )
     p.add_argument("--show", action="store_true", help="draw the position after every move")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--csv", metavar="FILE", help="write the solution as vehicle,move lines")
@@ -125,8 +133,10 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
             "--engine",
             choices=ENGINES,
             type=str.lower,
-            default="bfs",
-            help="bfs (default) and astar: optimal; sat: SAT planning, optimal; random, improve: baselines",
+            default="portfolio",
+            help="portfolio (default; on boards larger than 6x6 the frontier passes, improve and SAT "
+            "planning together until the bounds meet; elsewhere bfs), bfs and astar: optimal; "
+            "sat: SAT planning, optimal; random, improve: baselines",
         )
     add_metric_flag(p)
     p.add_argument(
@@ -178,7 +188,14 @@ class _ProgressLine:
                 return
             self.tqdm = tqdm
 
-    def __call__(self, record: Progress) -> None:
+    def __call__(self, record: Progress | Bounds) -> None:
+        if isinstance(record, Bounds):  # the portfolio's bounds: one line each, kept
+            if self.bar is not None:
+                self.bar.write(record.describe(), file=sys.stderr)
+                return
+            sys.stderr.write(("\r\x1b[K" if self.terminal else "") + record.describe() + "\n")
+            sys.stderr.flush()
+            return
         if self.tqdm is not None:
             if self.bar is None:  # made at the first record, which names the engine and the unit
                 self.bar = self.tqdm(
@@ -216,6 +233,7 @@ def _solve(args: argparse.Namespace, board: Board) -> Solution:
             seed=args.seed,
             heuristic=args.heuristic,
             max_moves=args.max_moves,
+            min_moves=args.min_moves,
             progress=line,
         )
     finally:
@@ -265,17 +283,29 @@ def check_solve_options(args: argparse.Namespace) -> None:
     if args.timed or args.hands is not None:
         refuse_given(
             args,
-            ("batch", "csv", "gif", "svg", "jobs", "show", "engine", "heuristic", "seed", "max_moves"),
+            (
+                "batch",
+                "csv",
+                "gif",
+                "svg",
+                "jobs",
+                "show",
+                "engine",
+                "heuristic",
+                "seed",
+                "max_moves",
+                "min_moves",
+            ),
             "does not go with --timed or --hands (timed play has its own search and output)",
         )
         return
     engine = args.engine
     if engine != "astar":
         refuse_given(args, ("heuristic",), f"is the lower bound of the astar engine, not of {engine}")
-    if engine not in ("random", "improve"):
-        refuse_given(args, ("seed",), f"drives the random and improve engines, not {engine}")
+    if engine not in ("random", "improve", "portfolio"):
+        refuse_given(args, ("seed",), f"drives the random, improve and portfolio engines, not {engine}")
     if engine != "sat":
-        refuse_given(args, ("max_moves",), f"bounds the plans of the sat engine, not {engine}")
+        refuse_given(args, ("max_moves", "min_moves"), f"bounds the plans of the sat engine, not {engine}")
     else:
         refuse_given(
             args,
@@ -381,7 +411,9 @@ def solve_stopped(
     args: argparse.Namespace, entry: Entry, err: LimitReachedError, seconds: float
 ) -> dict[str, Any]:
     """The ``rushhour.solve`` document of a search stopped by a limit: the same fields."""
-    body = stopped(entry.board, args.engine, args.metric, err, seconds)
+    # the portfolio is the bfs engine on boards it does not run its workers on (no bounds then)
+    engine = "bfs" if args.engine == "portfolio" and not err.bounds else args.engine
+    body = stopped(entry.board, engine, args.metric, err, seconds)
     return {**body, "board": entry_ref(entry), "expected": expected_length(entry)}
 
 
@@ -412,14 +444,20 @@ def _stopped(args: argparse.Namespace, command: str, body: dict[str, Any]) -> in
         print(f"{body['message']} (see --max-states, --time-limit and --max-memory)", file=sys.stderr)
         if body.get("lower_bound") is not None:
             bound = plural(body["lower_bound"], (args.metric or "moves")[:-1])
-            print(f"Proven: no solution is shorter than {bound}.", file=sys.stderr)
+            print(f"Proven: no solution is shorter than {bound}{_by(body, 'lower')}.", file=sys.stderr)
         if body.get("best"):
             best = body["best"]
             shown = " ".join(best[:BEST_SHOWN])
             if len(best) > BEST_SHOWN:
                 shown += f" ... ({len(best) - BEST_SHOWN:,} more: --json lists them all)"
-            print(f"Best found: {plural(len(best), 'move')}: {shown}", file=sys.stderr)
+            print(f"Best found{_by(body, 'best')}: {plural(len(best), 'move')}: {shown}", file=sys.stderr)
     return EXIT_STOPPED
+
+
+def _by(body: dict[str, Any], kind: str) -> str:
+    """`` (by ENGINE)``: the engine of the portfolio that proved or found the last bound of ``kind``."""
+    found = [b for b in body.get("bounds") or () if b["kind"] == kind]
+    return f" (by {found[-1]['engine']})" if found else ""
 
 
 def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) -> None:
@@ -429,6 +467,13 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
     colors = fixed_colors(board, color)
     print(draw(board, color, colors=colors))
     took = f"{plural(solution.explored, 'position')} explored in {_ms(solution.seconds)}"
+    if solution.engine == "portfolio":
+        lower = [b for b in solution.bounds if b.kind == "lower"]
+        best = [b for b in solution.bounds if b.kind == "best"]
+        stored = plural(solution.explored, "position")
+        took = f"Portfolio: {stored} stored by the frontier passes in {_ms(solution.seconds)}"
+        if lower and best:
+            took += f"; found by {best[-1].engine}, proven optimal by {lower[-1].engine}"
     if solution.engine == "sat":
         took = f"SAT planning: {plural(solution.explored, 'plan length')} tried in {_ms(solution.seconds)}"
         if solution.optimal and solution.length:

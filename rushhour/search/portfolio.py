@@ -42,7 +42,14 @@ from typing import Any
 from rushhour.board import Board, Move
 from rushhour.errors import LimitReachedError, RushHourError
 from rushhour.search.bfs import Limits
-from rushhour.search.frontier import GROWTH_FLOOR, SMALL_PASS, frontier, frontier_wanted, one_pass
+from rushhour.search.frontier import (
+    GROWTH_FLOOR,
+    SMALL_PASS,
+    best_so_far,
+    frontier,
+    frontier_wanted,
+    one_pass,
+)
 from rushhour.search.memory import MemoryBudget
 from rushhour.search.shorten import solution_length
 from rushhour.search.solution import moves_of_path, verify
@@ -64,6 +71,7 @@ POLL = 0.2
 # what the workers tell the caller: (kind, value, engine[, metric])
 _LOWER, _BEST, _OPTIMAL, _UNSOLVABLE = "lower", "best", "optimal", "unsolvable"
 _STOPPED, _EXPLORED = "stopped", "explored"
+_FRONTIER = "frontier passes"
 
 
 def wanted(board: Board, metric: str) -> bool:
@@ -132,6 +140,11 @@ def portfolio(
         out.close()
     if state.met:
         return (None if state.unsolvable else state.best), True, state.explored, tuple(state.history)
+    if state.best is None:  # stopped before any engine found one: a short random walk, as bfs reports
+        tables = tables_for(board.layout, metric)
+        walked = best_so_far(tables, tables.pack(board.state), limits)
+        if walked is not None:
+            _take(board, state, share, (_BEST, walked, "random walk", metric))
     raise _stop(state, limits, metric)
 
 
@@ -157,6 +170,10 @@ def _coordinate(
             if upper.pid is not None and not any(w.is_alive() for w in workers) and out.empty():
                 return
             continue
+        if message[0] == _STOPPED and message[2] == _FRONTIER:
+            # the passes reached --max-states or their memory: the portfolio stops there, as bfs does
+            _take(board, state, share, message)
+            return
         if _take(board, state, share, message) and progress is not None:
             unit = "steps" if _metric_of(message) == "steps" else "moves"
             best = None if state.best is None else solution_length(state.best, unit == "steps")
@@ -175,7 +192,7 @@ def _take(board: Board, state: _State, share: Any, message: tuple[Any, ...]) -> 
         state.explored += value
         return False
     if kind == _STOPPED:
-        state.stopped.append(f"{engine}: {value}")
+        state.stopped.append(f"{value} ({engine})")
         return False
     if kind == _UNSOLVABLE:
         state.unsolvable = True
@@ -208,12 +225,12 @@ def _stop(state: _State, limits: Limits, metric: str) -> LimitReachedError:
     if limits.deadline is not None and time.perf_counter() >= limits.deadline:
         why = f"stopped at the time limit of {limits.time_limit:g} s"
     else:
-        why = "stopped: every engine reached its limit (" + "; ".join(state.stopped) + ")"
+        why = "; ".join(state.stopped) or "stopped: every engine ended"
     best = "no solution found"
     if state.best is not None:
         best = f"best {solution_length(state.best, unit == 'steps')} {unit} ({state.best_by})"
     return LimitReachedError(
-        f"{why} before the bounds met: at least {state.lower} {unit} ({state.lower_by}), {best}",
+        f"{why}; the bounds did not meet: at least {state.lower} {unit} ({state.lower_by}), {best}",
         explored=state.explored,
         lower_bound=state.lower,
         best=state.best,
@@ -250,7 +267,7 @@ def _lower_worker(
     try:
         _passes(board, metric, share, out, _worker_limits(limits, _share(memory, FRONTIER_MEMORY)))
     except RushHourError as err:
-        out.put((_STOPPED, str(err), "frontier passes"))
+        out.put((_STOPPED, str(err), _FRONTIER))
 
 
 def _share(memory: int | None, part: float) -> int | None:
@@ -271,18 +288,19 @@ def _passes(board: Board, metric: str, share: Any, out: Any, limits: Limits) -> 
             bound = best - 1 if bound == 0 else min(bound, best - 1)
         status, stored, keys, layers, pruned = one_pass(tables, start, limits, bound, used)
         used += stored
-        out.put((_EXPLORED, stored, "frontier passes"))
+        out.put((_EXPLORED, stored, _FRONTIER))
         if status == 2:
             try:
                 limits.check(used)
-                reason = f"its memory budget of {limits.memory.describe() if limits.memory else '?'}"
+                budget = limits.memory.describe() if limits.memory else "?"
+                reason = f"stopped at the memory limit of {budget} after {used:,} positions without an answer"
             except LimitReachedError as err:
                 reason = str(err)
             # a pass of bound U keeps every position of every solution of at most U moves, so its
             # completed layers prove their bound only up to U + 1
             proven = min(layers, bound + 1) if bound else layers
             out.put((_LOWER, proven, _pass_name(bound) + ", completed layers"))
-            out.put((_STOPPED, reason, "frontier passes"))
+            out.put((_STOPPED, reason, _FRONTIER))
             return
         if keys is not None:
             out.put((_OPTIMAL, moves_of_path(tables, keys), _pass_name(bound), metric))

@@ -27,6 +27,7 @@ from rushhour.search.bfs import native_available
 from rushhour.search.portfolio import wanted
 from rushhour.search.watch import Bound, Bounds
 from tests.strategies import bfs_distance, boards_of_every_kind, random_board, random_walk
+from tests.test_json import VALIDATORS
 
 needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
 OPEN12 = Path(__file__).parent / "data" / "open12.txt"
@@ -177,6 +178,7 @@ def test_the_bounds_are_shown_and_a_stopped_portfolio_answers_in_json() -> None:
         subprocess.run(command[:-1] + ["--json"], capture_output=True, text=True, timeout=120).stdout
     )
     board = read_file(str(OPEN12))[0].board
+    VALIDATORS["rushhour.solve"].validate(document)  # the schema of docs/json.md
     assert document["engine"] == "portfolio" and document["bounds"]
     kinds = {b["kind"] for b in document["bounds"]}
     assert kinds <= {"lower", "best"} and all(b["engine"] for b in document["bounds"])

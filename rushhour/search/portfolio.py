@@ -64,6 +64,9 @@ FRONTIER_MEMORY = 0.75
 #: seconds the frontier passes run alone before the upper worker starts (most boards up to 9x9 are
 #: solved by then, and a second busy process would only slow them on a shared machine)
 UPPER_DELAY = 1.0
+#: the passes go straight to the bound best - 1 once it is at most this far above the next pass
+#: (0: they never skip a bound)
+JUMP = 0
 #: seconds the caller waits past its deadline for the workers' last bounds before killing them
 GRACE = 1.5
 POLL = 0.2
@@ -286,6 +289,8 @@ def _passes(board: Board, metric: str, share: Any, out: Any, limits: Limits) -> 
             if lower >= best:
                 return
             bound = best - 1 if bound == 0 else min(bound, best - 1)
+            if best - 1 - bound <= JUMP:  # near the best solution: straight to the pass that proves it
+                bound = best - 1
         status, stored, keys, layers, pruned = one_pass(tables, start, limits, bound, used)
         used += stored
         out.put((_EXPLORED, stored, _FRONTIER))

@@ -153,7 +153,7 @@ def summarise(name: str, engine: str, runs: list[dict[str, object]], optimum: in
     return "  ".join(parts)
 
 
-def baseline(sample_limit: int) -> None:
+def baseline(sample_limit: int, sample: str | None) -> None:
     print("== baseline of this run: bench/solve.py --skip-big (6x6) ==", flush=True)
     command = [
         sys.executable,
@@ -163,6 +163,7 @@ def baseline(sample_limit: int) -> None:
         str(sample_limit),
         "--repeat",
         "11",
+        *(["--sample", sample] if sample else []),
     ]
     subprocess.run(command, check=False)
 
@@ -184,6 +185,9 @@ def main() -> None:
     parser.add_argument("--max-memory", type=int, default=8192, help="MB a run may add (default 8192)")
     parser.add_argument("--only", default="", help="board names, comma-separated")
     parser.add_argument("--sample-limit", type=int, default=2000, help="6x6 sample puzzles of the baseline")
+    parser.add_argument(
+        "--sample", help="the 6x6 reference sample of the baseline (bench/solve.py's default)"
+    )
     parser.add_argument("--no-baseline", action="store_true")
     args = parser.parse_args()
     from rushhour.formats import grid
@@ -194,7 +198,7 @@ def main() -> None:
         "(a shared machine: compare ratios within this run)"
     )
     if not args.no_baseline:
-        baseline(args.sample_limit)
+        baseline(args.sample_limit, args.sample)
     only = {n for n in args.only.split(",") if n}
     engines = [e for e in args.engines.split(",") if e]
     for side in args.boards.split(","):

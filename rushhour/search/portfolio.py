@@ -61,9 +61,12 @@ RESTART_SECONDS = 4.0
 IMPROVE_SECONDS = 16.0
 #: the share of ``max_memory`` the frontier passes may take (the rest: SAT planning and the caller)
 FRONTIER_MEMORY = 0.75
-#: seconds the frontier passes run alone before the upper worker starts (most boards up to 9x9 are
-#: solved by then, and a second busy process would only slow them on a shared machine)
-UPPER_DELAY = 1.0
+#: seconds the lower worker's passes run alone before the upper worker starts
+UPPER_DELAY = 0.5
+#: seconds the frontier search runs alone in the caller before the workers start
+QUICK_SECONDS = 0.5
+#: the upper worker's niceness: it takes the cycles the passes leave (a core of its own when one is idle)
+UPPER_NICE = 5
 #: the passes go straight to the bound best - 1 once it is at most this far above the next pass
 #: (0: they never skip a bound)
 JUMP = 0
@@ -119,6 +122,8 @@ def portfolio(
 
     state = _State(time.perf_counter(), relaxed_bound(board, metric), "relaxed bound")
     state.record(_LOWER, state.lower, state.lower_by)
+    if _quick(board, metric, limits, state):
+        return (None if state.unsolvable else state.best), True, state.explored, tuple(state.history)
     context = multiprocessing.get_context("fork")
     share = context.Array("q", [state.lower, 0], lock=False)  # best lower bound, best length (0: none)
     out = context.Queue()
@@ -149,6 +154,48 @@ def portfolio(
         if walked is not None:
             _take(board, state, share, (_BEST, walked, "random walk", metric))
     raise _stop(state, limits, metric)
+
+
+def _quick(board: Board, metric: str, limits: Limits, state: _State) -> bool:
+    """The frontier search alone, in the caller, for :data:`QUICK_SECONDS`: most boards up to 9x9 need
+    no more (and no worker).  True when it answered; else ``state`` holds what it proved."""
+    tables = tables_for(board.layout, metric)
+    start = tables.pack(board.state)
+    seconds = QUICK_SECONDS
+    if limits.deadline is not None:
+        seconds = max(1e-3, min(seconds, limits.deadline - time.perf_counter()))
+    memory = None if limits.memory is None else limits.memory.limit
+    began = time.perf_counter()
+    try:
+        found = frontier(tables, start, Limits(limits.max_states, seconds, memory))
+    except LimitReachedError as err:
+        state.explored += err.explored
+        if err.lower_bound is not None and err.lower_bound > state.lower:
+            state.lower, state.lower_by = err.lower_bound, "frontier passes"
+            state.record(_LOWER, state.lower, state.lower_by)
+        if err.best is not None:
+            state.best, state.best_by = err.best, "random walk"
+            state.record(_BEST, solution_length(err.best, metric == "steps"), state.best_by)
+        if time.perf_counter() - began < seconds:  # --max-states or the memory: stop as bfs stops
+            raise LimitReachedError(
+                str(err),
+                explored=err.explored,
+                lower_bound=state.lower,
+                best=err.best,
+                bounds=tuple(state.history),
+            ) from None
+        return False
+    assert found is not None  # wanted() said the frontier search serves this board
+    path, state.explored = found
+    if path is None:
+        state.unsolvable = True
+        return True
+    moves = tuple(moves_of_path(tables, path))
+    state.best, state.best_by, state.optimal = moves, "frontier search", True
+    state.lower, state.lower_by = solution_length(moves, metric == "steps"), "frontier search"
+    state.record(_LOWER, state.lower, state.lower_by)
+    state.record(_BEST, state.lower, state.best_by)
+    return True
 
 
 def _coordinate(
@@ -335,6 +382,8 @@ def _upper_worker(
     board: Board, metric: str, share: Any, out: Any, limits: Limits, memory: int | None, seed: int
 ) -> None:
     _worker_start()
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(UPPER_NICE)  # on a busy machine the passes keep their share; on an idle one, no change
     mine = _worker_limits(limits, None)
     try:
         _restarts(board, metric, share, out, mine, seed)

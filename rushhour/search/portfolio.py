@@ -56,9 +56,10 @@ from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.watch import Bound, Bounds
 
-#: seconds of each improve restart, and of all of them, before the upper worker turns to SAT planning
+#: seconds of the first improve restart (each one after takes twice the one before), and of all of
+#: them (at most a quarter of the time limit), before the upper worker turns to SAT planning
 RESTART_SECONDS = 4.0
-IMPROVE_SECONDS = 16.0
+IMPROVE_SECONDS = 30.0
 #: the share of ``max_memory`` the frontier passes may take (the rest: SAT planning and the caller)
 FRONTIER_MEMORY = 0.75
 #: seconds the lower worker's passes run alone before the upper worker starts
@@ -393,7 +394,7 @@ def _upper_worker(
 
 
 def _restarts(board: Board, metric: str, share: Any, out: Any, limits: Limits, seed: int) -> None:
-    """The improve engine with seeds ``seed``, ``seed + 1``, ...: a few seconds each, while the
+    """The improve engine with seeds ``seed``, ``seed + 1``, ...: 4, 8, 16... seconds each, while the
     restarts' share of the time lasts (and the bounds have not met)."""
     from rushhour.search.engines import solve
 
@@ -405,7 +406,8 @@ def _restarts(board: Board, metric: str, share: Any, out: Any, limits: Limits, s
     while time.perf_counter() - began < budget:
         if share[1] and share[0] >= share[1]:
             return
-        seconds = max(0.5, min(RESTART_SECONDS, budget - (time.perf_counter() - began)))
+        # 4 s, 8 s, 16 s, ...: a long walk needs time to be shortened on a busy machine
+        seconds = max(0.5, min(RESTART_SECONDS * 2**k, budget - (time.perf_counter() - began)))
         try:
             found = solve(
                 board, engine="improve", metric=metric, seed=seed + k, time_limit=seconds, max_memory=None

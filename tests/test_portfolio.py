@@ -169,14 +169,23 @@ def test_sat_planning_follows_the_bounds_it_is_told() -> None:
 
 @needs_native
 def test_the_bounds_are_shown_and_a_stopped_portfolio_answers_in_json() -> None:
-    command = [sys.executable, "-m", "rushhour", "solve", str(OPEN12), "--time-limit", "8", "--progress"]
+    command = [
+        sys.executable,
+        "-m",
+        "rushhour",
+        "solve",
+        str(OPEN12),
+        "--time-limit",
+        "8",
+        "--progress",
+        "--json",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode in (0, 3), done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("bounds: at least")]
     assert lines and all("(" in line for line in lines)
-    document = json.loads(
-        subprocess.run(command[:-1] + ["--json"], capture_output=True, text=True, timeout=120).stdout
-    )
+    document = json.loads(done.stdout)
+    assert done.returncode == (3 if document["status"] == "stopped" else 0)
     board = read_file(str(OPEN12))[0].board
     VALIDATORS["rushhour.solve"].validate(document)  # the schema of docs/json.md
     assert document["engine"] == "portfolio" and document["bounds"]
@@ -240,3 +249,13 @@ def test_the_bounds_record_describes_itself() -> None:
         "engine": "sat planning",
         "seconds": 1.235,
     }
+
+
+@needs_native
+def test_the_memory_limit_stops_the_portfolio_with_what_it_proved() -> None:
+    board = read_file(str(OPEN12))[0].board
+    with pytest.raises(LimitReachedError) as stopped:
+        solve(board, engine="portfolio", max_memory=8 * 1024**2)
+    err = stopped.value
+    assert "memory" in str(err) and err.lower_bound is not None and err.lower_bound <= 14
+    assert not multiprocessing.active_children()

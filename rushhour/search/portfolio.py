@@ -125,6 +125,9 @@ def portfolio(
     state.record(_LOWER, state.lower, state.lower_by)
     if _quick(board, metric, limits, state):
         return (None if state.unsolvable else state.best), True, state.explored, tuple(state.history)
+    if limits.deadline is not None and time.perf_counter() >= limits.deadline:
+        raise _stop(state, limits, metric)
+    _report(state, metric, progress)
     context = multiprocessing.get_context("fork")
     share = context.Array("q", [state.lower, 0], lock=False)  # best lower bound, best length (0: none)
     out = context.Queue()
@@ -137,7 +140,7 @@ def portfolio(
     ]
     try:
         workers[0].start()
-        _coordinate(board, state, share, out, workers, limits, progress)
+        _coordinate(board, metric, state, share, out, workers, limits, progress)
     finally:
         for worker in workers:
             if worker.pid is None:
@@ -201,6 +204,7 @@ def _quick(board: Board, metric: str, limits: Limits, state: _State) -> bool:
 
 def _coordinate(
     board: Board,
+    metric: str,
     state: _State,
     share: Any,
     out: Any,
@@ -225,15 +229,18 @@ def _coordinate(
             # the passes reached --max-states or their memory: the portfolio stops there, as bfs does
             _take(board, state, share, message)
             return
-        if _take(board, state, share, message) and progress is not None:
-            unit = "steps" if _metric_of(message) == "steps" else "moves"
-            best = None if state.best is None else solution_length(state.best, unit == "steps")
-            seconds = time.perf_counter() - state.began
-            progress(Bounds(state.lower, state.lower_by, best, state.best_by, seconds, unit))
+        if _take(board, state, share, message):
+            _report(state, metric, progress)
 
 
-def _metric_of(message: tuple[Any, ...]) -> str:
-    return str(message[3]) if len(message) > 3 else "moves"
+def _report(state: _State, metric: str, progress: Callable[[Any], object] | None) -> None:
+    """Hand the bounds as they stand to the progress callback."""
+    if progress is None:
+        return
+    steps = metric == "steps"
+    best = None if state.best is None else solution_length(state.best, steps)
+    seconds = time.perf_counter() - state.began
+    progress(Bounds(state.lower, state.lower_by, best, state.best_by, seconds, metric))
 
 
 def _take(board: Board, state: _State, share: Any, message: tuple[Any, ...]) -> bool:

@@ -44,7 +44,7 @@ BOARD_FILES = {
     "12": HERE / "large" / "boards12.txt",
     "crowded": HERE / "large" / "crowded.txt",
 }
-ENGINES = ("portfolio", "bfs", "astar", "improve", "sat")
+ENGINES = ("portfolio", "bfs", "astar", "improve", "sat")  # and portfolio-nosat
 SAT_SIDES = {9}
 
 
@@ -52,7 +52,11 @@ def child(path: str, name: str, engine: str, time_limit: float, max_memory: int,
     """Solve one board with one engine and print one JSON record (run in a subprocess)."""
     from rushhour.errors import LimitReachedError
     from rushhour.formats import grid
-    from rushhour.search import solve
+    from rushhour.search import portfolio, solve
+
+    if engine == "portfolio-nosat":  # the portfolio without SAT planning, for a side-by-side figure
+        portfolio.SAT_PLANNING = False
+        engine = "portfolio"
 
     document = grid.parse_document(Path(path).read_text(), source=path)
     board = next(r.board for r in document.records if r.meta.get("name") == name)
@@ -137,11 +141,11 @@ def summarise(name: str, engine: str, runs: list[dict[str, object]], optimum: in
         length = statistics.median(lengths)
         proven = all(bool(r["proven"]) for r in runs if r.get("length") is not None)
         parts.append(f"length {length:g}{' proven' if proven else ''}")
-        if optimum and engine not in ("bfs", "astar", "portfolio"):
+        if optimum and engine not in ("bfs", "astar", "portfolio", "portfolio-nosat"):
             parts.append(
                 f"x{length / optimum:.2f} of the optimum {optimum} (worst x{max(lengths) / optimum:.2f})"
             )
-    if engine == "portfolio":
+    if engine.startswith("portfolio"):
         parts.append("; ".join(milestones(r.get("bounds") or [], optimum) for r in runs))  # type: ignore[arg-type]
     if stopped:
         bounds = [r.get("lower_bound") for r in stopped]
@@ -228,7 +232,13 @@ def main() -> None:
                 runs = [
                     run_one(board_file, name, engine, limit, args.max_memory, seed)
                     for seed in range(
-                        1, (args.repeat if engine in ("improve", "bfs", "astar", "portfolio") else 1) + 1
+                        1,
+                        (
+                            args.repeat
+                            if engine in ("improve", "bfs", "astar", "portfolio", "portfolio-nosat")
+                            else 1
+                        )
+                        + 1,
                     )
                 ]
                 for r in runs:

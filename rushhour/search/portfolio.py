@@ -68,6 +68,8 @@ UPPER_DELAY = 0.5
 QUICK_SECONDS = 0.5
 #: the upper worker's niceness: it takes the cycles the passes leave (a core of its own when one is idle)
 UPPER_NICE = 5
+#: whether the upper worker turns to SAT planning after its restarts (bench/large.py measures both)
+SAT_PLANNING = True
 #: the passes go straight to the bound best - 1 once it is at most this far above the next pass
 #: (0: they never skip a bound)
 JUMP = 0
@@ -395,7 +397,8 @@ def _upper_worker(
     mine = _worker_limits(limits, None)
     try:
         _restarts(board, metric, share, out, mine, seed)
-        _plans(board, metric, share, out, mine, _share(memory, 1 - FRONTIER_MEMORY))
+        if SAT_PLANNING:
+            _plans(board, metric, share, out, mine, _share(memory, 1 - FRONTIER_MEMORY))
     except RushHourError as err:
         out.put((_STOPPED, str(err), "improve and sat"))
 

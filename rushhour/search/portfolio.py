@@ -66,8 +66,6 @@ FRONTIER_MEMORY = 0.75
 UPPER_DELAY = 0.5
 #: seconds the frontier search runs alone in the caller before the workers start
 QUICK_SECONDS = 0.5
-#: the upper worker's niceness: it takes the cycles the passes leave (a core of its own when one is idle)
-UPPER_NICE = 5
 #: whether the upper worker turns to SAT planning after its restarts (bench/large.py measures both)
 SAT_PLANNING = True
 #: the passes go straight to the bound best - 1 once it is at most this far above the next pass
@@ -392,8 +390,6 @@ def _upper_worker(
     board: Board, metric: str, share: Any, out: Any, limits: Limits, memory: int | None, seed: int
 ) -> None:
     _worker_start()
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(UPPER_NICE)  # on a busy machine the passes keep their share; on an idle one, no change
     mine = _worker_limits(limits, None)
     try:
         _restarts(board, metric, share, out, mine, seed)

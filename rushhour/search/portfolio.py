@@ -181,11 +181,14 @@ def _quick(board: Board, metric: str, limits: Limits, state: _State) -> bool:
             state.best, state.best_by = err.best, "random walk"
             state.record(_BEST, solution_length(err.best, metric == "steps"), state.best_by)
         if time.perf_counter() - began < seconds:  # --max-states or the memory: stop as bfs stops
+            best = err.best or best_so_far(tables, start, limits)  # the walk bfs would have made
+            if best is not None and err.best is None:
+                state.record(_BEST, solution_length(best, metric == "steps"), "random walk")
             raise LimitReachedError(
                 str(err),
                 explored=err.explored,
                 lower_bound=state.lower,
-                best=err.best,
+                best=best,
                 bounds=tuple(state.history),
             ) from None
         return False

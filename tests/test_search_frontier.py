@@ -140,17 +140,13 @@ def test_a_stopped_solve_prints_its_lower_bound() -> None:
     assert len(lines) == 3 and lines[0].startswith("stopped after 2")
     # the optimum is 11: a bound is proven by the bounded passes, and never above it
     # (the default engine, the portfolio, says which of its engines proved it and found the best)
-    proven = re.fullmatch(
-        r"Proven: no solution is shorter than (\d+) moves \(by frontier [^)]*\)\.", lines[1]
-    )
+    proven = re.fullmatch(r"Proven: no solution is shorter than (\d+) moves \(by frontier [^)]*\)\.", lines[1])
     assert proven is not None and 2 <= int(proven.group(1)) <= 11
     # and the best solution found so far: its first moves on stderr, all of them in the JSON document
     count, shown = re.sub(r"^Best found \(by [^)]*\): ", "", lines[2]).split(" moves: ")
     assert int(count) >= 11
     assert shown.endswith(f" ... ({int(count) - 20:,} more: --json lists them all)") or int(count) <= 20
-    document = json.loads(
-        subprocess.run(command + ["--json"], capture_output=True, text=True, timeout=60).stdout
-    )
+    document = json.loads(subprocess.run(command + ["--json"], capture_output=True, text=True, timeout=60).stdout)
     found = [Move.parse(m) for m in document["best"]]
     assert len(found) == int(count) and shown.split(" ...")[0].split() == document["best"][:20]
     verify(read_file(str(CROWDED9))[0].board, found)
@@ -191,15 +187,7 @@ def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> N
     assert compatible(module)
     assert NativeSpec._fields == module.SPEC_FIELDS
     assert (module.BATCH, module.KEY_FIELD_BITS) == (bfs.BATCH, BITS)
-    assert set(CONSTANTS) == {
-        "SPEC_VERSION",
-        "BATCH",
-        "KEY_FIELD_BITS",
-        "NEAR_NONE",
-        "NEAR_ONE",
-        "NEAR_TWO",
-        "NEAR_MAYBE",
-    }
+    assert set(CONSTANTS) == {"SPEC_VERSION", "BATCH", "KEY_FIELD_BITS", "NEAR_NONE", "NEAR_ONE", "NEAR_TWO", "NEAR_MAYBE"}
     stale = types.ModuleType("stale")
     stale.__dict__.update(vars(module))
     stale.SPEC_VERSION = SPEC_VERSION + 1  # type: ignore[attr-defined]
@@ -292,9 +280,7 @@ def test_the_cleared_bound_never_hides_a_shortest_solution_on_crowded_boards(met
     for _ in range(600):
         size = (rng.randint(6, 8), rng.randint(6, 8))
         area = size[0] * size[1]
-        board = random_board(
-            rng, wrap=False, size=size, count=rng.randint(area // 4, area // 3), walls=rng.randint(0, 3)
-        )
+        board = random_board(rng, wrap=False, size=size, count=rng.randint(area // 4, area // 3), walls=rng.randint(0, 3))
         board = random_walk(board, rng, rng.randint(0, 6))
         reference = _reference(board, metric)
         if reference is None or reference[2] is None or reference[2] < 2:

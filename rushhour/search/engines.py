@@ -134,8 +134,12 @@ def _sat(req: _Request) -> Outcome:
             "not unsolvability: the bfs engine can prove a board unsolvable)",
             lower_bound=result.bound + 1,
         )
-    # for this engine "explored" counts the plan lengths tried (0 to k), not positions
-    return list(result.moves), result.optimal, len(result.moves) + 1
+    # for this engine "explored" counts the plan lengths tried (0, or --min-moves, to k), not positions
+    return (
+        list(result.moves),
+        result.optimal,
+        len(result.moves) + 1 - min(req.min_moves or 0, len(result.moves)),
+    )
 
 
 _ENGINES: dict[str, Callable[[_Request], Outcome]] = {

@@ -63,7 +63,7 @@ IMPROVE_SECONDS = 30.0
 #: the share of ``max_memory`` the frontier passes may take (the rest: SAT planning and the caller)
 FRONTIER_MEMORY = 0.75
 #: seconds the lower worker's passes run alone before the upper worker starts
-UPPER_DELAY = 2.0
+UPPER_DELAY = 10.0
 #: seconds the frontier search runs alone in the caller before the workers start
 QUICK_SECONDS = 0.5
 #: whether the upper worker turns to SAT planning after its restarts (bench/large.py measures both)

@@ -62,7 +62,7 @@ RESTART_SECONDS = 4.0
 IMPROVE_SECONDS = 30.0
 #: the share of ``max_memory`` the frontier passes may take (the rest: SAT planning and the caller)
 FRONTIER_MEMORY = 0.75
-#: seconds the lower worker's passes run alone before the upper worker starts
+#: seconds the passes run alone before the upper worker starts (a sixth of a shorter time limit)
 UPPER_DELAY = 10.0
 #: seconds the frontier search runs alone in the caller before the workers start
 QUICK_SECONDS = 0.5
@@ -217,8 +217,9 @@ def _coordinate(
 ) -> None:
     """Read the workers' news until the bounds meet, the limits pass or every worker has ended."""
     upper = workers[1]
+    delay = UPPER_DELAY if limits.time_limit is None else min(UPPER_DELAY, limits.time_limit / 6)
     while not state.met:
-        if upper.pid is None and time.perf_counter() - state.began >= UPPER_DELAY:
+        if upper.pid is None and time.perf_counter() - state.began >= delay:
             upper.start()
         try:
             message = out.get(timeout=POLL)

@@ -1,7 +1,9 @@
 """The portfolio: every engine on one large board at once, each doing what it is good at.
 
 On a board the frontier search serves (larger than 6x6, no wrap-around, the compiled search built),
-``solve(board, engine="portfolio")`` runs two worker processes beside the caller:
+``solve(board, engine="portfolio")`` first runs the frontier search alone in the caller for
+:data:`QUICK_SECONDS` (the smaller boards need no more), then two worker processes beside the caller
+(the second from :data:`UPPER_DELAY` seconds on, or a sixth of a shorter time limit):
 
 * the **lower** worker runs the frontier search's bounded passes (docs/solvers.md, "The bounded
   passes"): the pass of bound U that ends without a solution proves that no solution has U moves or

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # for annotations only: board.py imports this module
     from rushhour.board import Move
+    from rushhour.search.watch import Bound
 
 
 class RushHourError(Exception):
@@ -97,10 +98,13 @@ class LimitReachedError(SolverError):
         explored: int = 0,
         lower_bound: int | None = None,
         best: tuple[Move, ...] | None = None,
+        bounds: tuple[Bound, ...] = (),
     ) -> None:
         self.explored = explored
         self.lower_bound = lower_bound
         self.best = best
+        #: the portfolio's bounds as they improved (rushhour.search.watch.Bound records; else empty)
+        self.bounds = bounds
         super().__init__(message)
 
 

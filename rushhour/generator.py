@@ -745,7 +745,7 @@ def shorter_exists(
     tables = tables_for(board.layout, "moves")
     limits = Limits(max_states, time_limit)
     if length > 1 and frontier_available(tables):
-        status = one_pass(tables.native_spec(), board.state, limits, 0, length - 1)[0]
+        status = one_pass(tables, tables.pack(board.state), limits, length - 1)[0]
         if status != -1:
             return None if status == 2 else status == 1
     try:

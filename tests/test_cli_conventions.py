@@ -237,7 +237,7 @@ def test_fish_completes_commands_values_and_packs(tmp_path: Path) -> None:
         (["solve", "--batch", "x.txt", "--show"], "--show draws one solution: it does not go with --batch"),
         (["solve", LINE, "--jobs", "2"], "--jobs goes with --batch"),
         (["solve", LINE, "--heuristic", "zero"], "--heuristic is the lower bound of the astar engine"),
-        (["solve", LINE, "--seed", "3"], "--seed drives the random and improve engines"),
+        (["solve", LINE, "--engine", "bfs", "--seed", "3"], "--seed drives the random, improve and portfolio"),
         (["solve", LINE, "--max-moves", "9"], "--max-moves bounds the plans of the sat engine"),
         (["solve", LINE, "--engine", "sat", "--max-states", "9"], "--max-states does not bound the sat engine"),
         (["solve", LINE, "--json", "--show"], "--show draws the positions: it does not go with --json"),

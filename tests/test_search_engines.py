@@ -27,7 +27,7 @@ def database(every: int = 1) -> list[tuple[Board, int]]:
 
 
 def test_engines_are_the_contract() -> None:
-    assert ENGINES == ("bfs", "astar", "sat", "random", "improve")
+    assert ENGINES == ("portfolio", "bfs", "astar", "sat", "random", "improve")
     assert set(HEURISTICS) == {"blocked", "blockers", "zero"}
 
 

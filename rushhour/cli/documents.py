@@ -84,6 +84,8 @@ def solve_body(
     if not isinstance(found, LimitReachedError):
         body = {**found.to_dict(), "board": entry_ref(entry)}
     else:
+        # the portfolio is the bfs engine on boards it runs no workers on (no bounds then)
+        engine = "bfs" if engine == "portfolio" and not found.bounds else engine
         body = {
             "board": entry_ref(entry),
             "engine": engine,
@@ -98,6 +100,7 @@ def solve_body(
             "lower_bound": found.lower_bound,
             "best": None if found.best is None else [str(m) for m in found.best],
             "message": str(found),
+            **({"bounds": [b.to_dict() for b in found.bounds]} if engine == "portfolio" else {}),
         }
     return {**body, "expected": expected_length(entry)}
 

@@ -70,6 +70,17 @@ class ProgressDisplay:
         self.stream.write(f"\r{line}\x1b[K" if self.terminal else line + "\n")
         self.stream.flush()
 
+    def note(self, line: str) -> None:
+        """A line that stays (a bound proved, a milestone), above the bar or the line rewritten in place;
+        shown where the display shows anything."""
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.write(line, file=self.stream)
+            return
+        self.stream.write(("\r\x1b[K" if self.terminal else "") + line + "\n")
+        self.stream.flush()
+
     def _bar(self, count: int, desc: str, unit: str, total: int | None, postfix: str) -> None:
         if self.bar is None:  # made at the first update, which names the work and its unit
             scale = total is None

@@ -47,7 +47,7 @@ from rushhour.levels import resolve_all, resolve_board
 from rushhour.search import ENGINES, HEURISTICS, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
-from rushhour.search.watch import SearchProgress
+from rushhour.search.watch import Bounds, SearchProgress
 from rushhour.text import plural, runs
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
@@ -90,6 +90,14 @@ def register(sub: Any) -> None:
         metavar="K",
         help="sat engine: try plans of up to K moves",
     )
+    p.add_argument(
+        "--min-moves",
+        type=option_count_or_zero,
+        default=None,
+        metavar="K",
+        help="sat engine: start at plans of K moves (no shorter plan is then looked for: the answer is "
+        "proven optimal only when K is at most the relaxed bound)",
+    )
     p.add_argument("--show", action="store_true", help="draw the position after every move")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--csv", metavar="FILE", help="write the solution as vehicle,move lines")
@@ -127,8 +135,10 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
             "--engine",
             choices=ENGINES,
             type=str.lower,
-            default="bfs",
-            help="bfs (default) and astar: optimal; sat: SAT planning, optimal; random, improve: baselines",
+            default="portfolio",
+            help="portfolio (default; on boards larger than 6x6 the frontier passes, improve and SAT "
+            "planning together until the bounds meet; elsewhere bfs), bfs and astar: optimal; "
+            "sat: SAT planning, optimal; random, improve: baselines",
         )
     add_metric_flag(p)
     p.add_argument(
@@ -164,10 +174,14 @@ def _board_text(board: Board) -> str:
         return "/".join(board.rows())
 
 
-def _show_search(display: ProgressDisplay) -> Callable[[SearchProgress], None]:
-    """The search's records on the display: the engine, its count (positions, random moves), the memory."""
+def _show_search(display: ProgressDisplay) -> Callable[[SearchProgress | Bounds], None]:
+    """The search's records on the display: the engine, its count (positions, random moves), the memory;
+    each bound the portfolio improves on a line of its own that stays."""
 
-    def show(record: SearchProgress) -> None:
+    def show(record: SearchProgress | Bounds) -> None:
+        if isinstance(record, Bounds):
+            display.note(record.describe())
+            return
         memory = f"{record.memory / 1024**2:,.0f} MB"
         unit = f" {record.what}"
         display.update(record.count, desc=record.engine, unit=unit, line=record.describe(), postfix=memory)
@@ -189,6 +203,7 @@ def _solve(args: argparse.Namespace, board: Board) -> Solution:
             seed=args.seed,
             heuristic=args.heuristic,
             max_moves=args.max_moves,
+            min_moves=args.min_moves,
             progress=_show_search(display) if display.enabled else None,
         )
     finally:
@@ -239,17 +254,29 @@ def check_solve_options(args: argparse.Namespace) -> None:
     if args.timed or args.hands is not None:
         refuse_given(
             args,
-            ("batch", "csv", "gif", "svg", "jobs", "show", "engine", "heuristic", "seed", "max_moves"),
+            (
+                "batch",
+                "csv",
+                "gif",
+                "svg",
+                "jobs",
+                "show",
+                "engine",
+                "heuristic",
+                "seed",
+                "max_moves",
+                "min_moves",
+            ),
             "does not go with --timed or --hands (timed play has its own search and output)",
         )
         return
     engine = args.engine
     if engine != "astar":
         refuse_given(args, ("heuristic",), f"is the lower bound of the astar engine, not of {engine}")
-    if engine not in ("random", "improve"):
-        refuse_given(args, ("seed",), f"drives the random and improve engines, not {engine}")
+    if engine not in ("random", "improve", "portfolio"):
+        refuse_given(args, ("seed",), f"drives the random, improve and portfolio engines, not {engine}")
     if engine != "sat":
-        refuse_given(args, ("max_moves",), f"bounds the plans of the sat engine, not {engine}")
+        refuse_given(args, ("max_moves", "min_moves"), f"bounds the plans of the sat engine, not {engine}")
     else:
         refuse_given(
             args,
@@ -352,14 +379,20 @@ def _stopped(args: argparse.Namespace, command: str, body: dict[str, Any]) -> in
         print(f"{body['message']} (see --max-states, --time-limit and --max-memory)", file=sys.stderr)
         if body.get("lower_bound") is not None:
             bound = plural(body["lower_bound"], (args.metric or "moves")[:-1])
-            print(f"Proven: no solution is shorter than {bound}.", file=sys.stderr)
+            print(f"Proven: no solution is shorter than {bound}{_by(body, 'lower')}.", file=sys.stderr)
         if body.get("best"):
             best = body["best"]
             shown = " ".join(best[:BEST_SHOWN])
             if len(best) > BEST_SHOWN:
                 shown += f" ... ({len(best) - BEST_SHOWN:,} more: --json lists them all)"
-            print(f"Best found: {plural(len(best), 'move')}: {shown}", file=sys.stderr)
+            print(f"Best found{_by(body, 'best')}: {plural(len(best), 'move')}: {shown}", file=sys.stderr)
     return EXIT_STOPPED
+
+
+def _by(body: dict[str, Any], kind: str) -> str:
+    """`` (by ENGINE)``: the engine of the portfolio that proved or found the last bound of ``kind``."""
+    found = [b for b in body.get("bounds") or () if b["kind"] == kind]
+    return f" (by {found[-1]['engine']})" if found else ""
 
 
 def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) -> None:
@@ -369,6 +402,13 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
     colors = fixed_colors(board, color)
     print(draw(board, color, colors=colors))
     took = f"{plural(solution.explored, 'position')} explored in {_ms(solution.seconds)}"
+    if solution.engine == "portfolio":
+        lower = [b for b in solution.bounds if b.kind == "lower"]
+        best = [b for b in solution.bounds if b.kind == "best"]
+        stored = plural(solution.explored, "position")
+        took = f"Portfolio: {stored} stored by the frontier passes in {_ms(solution.seconds)}"
+        if lower and best:
+            took += f"; found by {best[-1].engine}, proven optimal by {lower[-1].engine}"
     if solution.engine == "sat":
         took = f"SAT planning: {plural(solution.explored, 'plan length')} tried in {_ms(solution.seconds)}"
         if solution.optimal and solution.length:

@@ -26,6 +26,7 @@ Every plan is replayed by the reference rules (:meth:`Board.apply`) before it is
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rushhour.board import Board, Layout, Move, check_metric
@@ -192,13 +193,21 @@ class _Formula:
         return moves
 
 
+#: called before each length is tried with the largest length refuted so far (-1: none); answers the
+#: lengths still worth trying as (least, most): another engine may have proved that no plan is shorter
+#: than ``least`` moves, or found one of ``most + 1`` moves (None: no new news)
+Watch = Callable[[int], "tuple[int, int | None] | None"]
+
+
 def plan(
     board: Board,
     *,
     metric: str = "moves",
+    min_moves: int | None = None,
     max_moves: int | None = None,
     time_limit: float | None = None,
     backend: str | None = None,
+    watch: Watch | None = None,
 ) -> PlanResult:
     """A shortest plan by bounded SAT planning (see the module notes).
 
@@ -207,6 +216,11 @@ def plan(
     formulas are added to the solver without being solved.  Raises :class:`LimitReachedError` when
     ``time_limit`` (seconds) runs out, with ``lower_bound`` the proven lower bound on the optimal
     length (one more than the largest k proved impossible) and ``explored`` the lengths solved.
+
+    ``min_moves`` starts the lengths tried there instead (a bound proved elsewhere: the answer is then
+    the shortest plan of at least ``min_moves`` moves, and ``optimal`` only when ``min_moves`` is at
+    most the relaxed bound).  ``watch`` (see :data:`Watch`) is asked before each length, so that a
+    caller running other engines beside can move both ends while the planner works.
     """
     check_metric(metric)
     started = time.perf_counter()
@@ -223,15 +237,25 @@ def plan(
         return PlanResult(None, False, -1 if max_moves is None else max_moves, time.perf_counter() - started)
     # plans shorter than the relaxed bound cannot exist: not solved, only proved by the bound
     bound = relaxed_bound(board, metric) - 1
+    claimed = bound if min_moves is None else max(bound, min_moves - 1)  # proved here, or told
     if max_moves is not None:
         bound = min(bound, max_moves)
+        claimed = min(claimed, max_moves)
     solved = 0
     try:
         k = 0
         while max_moves is None or k < max_moves:
             k += 1
             formula.add_step()
-            if k <= bound:
+            if watch is not None:
+                news = watch(max(bound, claimed))
+                if news is not None:
+                    claimed = max(claimed, news[0] - 1)
+                    if news[1] is not None:
+                        max_moves = news[1] if max_moves is None else min(max_moves, news[1])
+                        if k > max_moves:
+                            break
+            if k <= max(bound, claimed):
                 continue
             remaining = None
             if time_limit is not None:
@@ -243,18 +267,20 @@ def plan(
             except LimitReachedError:
                 raise LimitReachedError(
                     f"time limit of {time_limit:g} s reached: "
-                    f"no plan of {plural(bound, 'move')} or fewer exists "
-                    f"(the optimal solution has at least {plural(bound + 1, 'move')})",
+                    f"no plan of {plural(max(bound, claimed), 'move')} or fewer exists "
+                    f"(the optimal solution has at least {plural(max(bound, claimed) + 1, 'move')})",
                     explored=solved,
-                    lower_bound=bound + 1,
+                    lower_bound=max(bound, claimed) + 1,
                 ) from None
             solved += 1
             if sat:
                 moves = formula.extract(k)
                 _replay(board, moves)
-                return PlanResult(moves, True, k - 1, time.perf_counter() - started)
-            bound = k
-        return PlanResult(None, False, bound, time.perf_counter() - started)
+                return PlanResult(moves, bound == k - 1, k - 1, time.perf_counter() - started)
+            if bound == k - 1:  # every length up to k refuted here, not only told
+                bound = k
+            claimed = max(claimed, k)
+        return PlanResult(None, False, max(bound, claimed), time.perf_counter() - started)
     finally:
         formula.solver.close()
 

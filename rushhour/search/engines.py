@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from rushhour.board import Board, Move, check_metric
 from rushhour.errors import LimitReachedError, SolverError
@@ -12,19 +13,14 @@ from rushhour.search.bfs import Limits, shortest
 from rushhour.search.frontier import frontier, frontier_wanted
 from rushhour.search.heuristics import DEFAULT_HEURISTIC, HEURISTICS
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
-from rushhour.search.shorten import solution_length
 from rushhour.search.solution import Solution, moves_of_path, verify
 from rushhour.search.tables import tables_for
-from rushhour.search.walk import IMPROVE_CHAINS, improve, random_walk, walks
-from rushhour.search.watch import Reporter, SearchProgress
+from rushhour.search.walk import improve_search, random_walk
+from rushhour.search.watch import Bound, Reporter
 from rushhour.text import plural
 
-ENGINES: tuple[str, ...] = ("bfs", "astar", "sat", "random", "improve")
+ENGINES: tuple[str, ...] = ("portfolio", "bfs", "astar", "sat", "random", "improve")
 DEFAULT_SAT_MOVES = 120  # the sat engine's bound on the plan length when none is given
-#: seconds the improve engine spends shortening when no time limit is given (the passes usually
-#: reach their fixed point well before; when they do not, the answer depends on the machine's speed)
-IMPROVE_SECONDS = 40.0
-WALK_SHARE = 0.25
 
 Outcome = tuple["list[Move] | None", bool, int]  # moves (None: none exist), proven, explored
 
@@ -32,7 +28,18 @@ Outcome = tuple["list[Move] | None", bool, int]  # moves (None: none exist), pro
 class _Request:
     """What an engine is asked: the board, the metric, the limits and the engine options."""
 
-    __slots__ = ("board", "metric", "limits", "seed", "heuristic", "max_moves", "time_limit")
+    __slots__ = (
+        "board",
+        "metric",
+        "limits",
+        "seed",
+        "heuristic",
+        "min_moves",
+        "max_moves",
+        "time_limit",
+        "progress",
+        "bounds",
+    )
 
     def __init__(self, **fields: object) -> None:
         for name, value in fields.items():
@@ -43,8 +50,11 @@ class _Request:
     limits: Limits
     seed: int | None
     heuristic: str
+    min_moves: int | None
     max_moves: int | None
     time_limit: float | None
+    progress: Callable[[Any], object] | None
+    bounds: tuple[Bound, ...]
 
 
 def _bfs(req: _Request) -> Outcome:
@@ -73,23 +83,20 @@ def _random(req: _Request) -> Outcome:
 
 
 def _improve(req: _Request) -> Outcome:
-    tables = tables_for(req.board.layout, req.metric)
-    deadline = req.limits.deadline
-    if deadline is None:  # the shortening stops after IMPROVE_SECONDS when no time limit is given
-        deadline = time.perf_counter() + IMPROVE_SECONDS
-    # the walks take at most a quarter of the time (the first one is always run to its end)
-    until = time.perf_counter() + WALK_SHARE * (deadline - time.perf_counter())
-    chains, made = walks(tables, tables.pack(req.board.state), req.limits, req.seed, until)
-    best: list[Move] | None = None
-    steps = req.metric == "steps"
-    for path in chains[:IMPROVE_CHAINS]:
-        if best is not None and time.perf_counter() > deadline:
-            break
-        moves = improve(req.board, moves_of_path(tables, path), req.metric, deadline)
-        if best is None or solution_length(moves, steps) < solution_length(best, steps):
-            best = moves
-    assert best is not None
-    return best, len(best) <= 1, made
+    moves, made = improve_search(req.board, req.metric, req.limits, req.seed)
+    return moves, len(moves) <= 1, made
+
+
+def _portfolio(req: _Request) -> Outcome:
+    """The bfs engine where the frontier search does not serve the board, the portfolio elsewhere."""
+    from rushhour.search.portfolio import portfolio, wanted
+
+    if req.board.is_won() or not wanted(req.board, req.metric):
+        return _bfs(req)
+    moves, proven, explored, req.bounds = portfolio(
+        req.board, metric=req.metric, limits=req.limits, seed=req.seed, progress=req.progress
+    )
+    return (None if moves is None else list(moves)), proven, explored
 
 
 def _sat(req: _Request) -> Outcome:
@@ -98,18 +105,25 @@ def _sat(req: _Request) -> Outcome:
     except ImportError:
         raise SolverError("the sat engine needs rushhour.logic.planner, which is not installed") from None
     bound = DEFAULT_SAT_MOVES if req.max_moves is None else req.max_moves
-    result = plan(req.board, metric=req.metric, max_moves=bound, time_limit=req.time_limit)
+    result = plan(
+        req.board, metric=req.metric, min_moves=req.min_moves, max_moves=bound, time_limit=req.time_limit
+    )
     if result.moves is None:
         raise LimitReachedError(
             f"no plan of {plural(bound, 'move')} or fewer (the SAT planner proves lengths, "
             "not unsolvability: the bfs engine can prove a board unsolvable)",
             lower_bound=result.bound + 1,
         )
-    # for this engine "explored" counts the plan lengths tried (0 to k), not positions
-    return list(result.moves), result.optimal, len(result.moves) + 1
+    # for this engine "explored" counts the plan lengths tried (0, or --min-moves, to k), not positions
+    return (
+        list(result.moves),
+        result.optimal,
+        len(result.moves) + 1 - min(req.min_moves or 0, len(result.moves)),
+    )
 
 
 _ENGINES: dict[str, Callable[[_Request], Outcome]] = {
+    "portfolio": _portfolio,
     "bfs": _bfs,
     "astar": _astar,
     "sat": _sat,
@@ -129,7 +143,8 @@ def solve(
     heuristic: str = DEFAULT_HEURISTIC,
     max_moves: int | None = None,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
-    progress: Callable[[SearchProgress], object] | None = None,
+    progress: Callable[[Any], object] | None = None,
+    min_moves: int | None = None,
 ) -> Solution:
     """Solve ``board`` with ``engine`` (see :data:`ENGINES`) under ``metric`` ("moves" or "steps").
 
@@ -140,7 +155,14 @@ def solve(
     ``sat`` engine finds no plan of ``max_moves`` moves or fewer.  ``seed`` drives
     ``random`` and ``improve``; ``heuristic`` (see :data:`HEURISTICS`) is the bound ``astar`` uses.
     ``progress`` is called with a :class:`~rushhour.search.watch.SearchProgress` record now and then while
-    the search runs (see :mod:`rushhour.search.watch`).
+    the search runs (see :mod:`rushhour.search.watch`); the ``portfolio`` engine calls it with a
+    :class:`~rushhour.search.watch.Bounds` record each time a bound improves.  ``min_moves`` starts
+    the ``sat`` engine's lengths there (:func:`rushhour.logic.planner.plan`).
+
+    ``portfolio`` (:mod:`rushhour.search.portfolio`) runs the frontier passes, improve and SAT planning
+    together on boards larger than 6x6 and stops when the bounds meet; elsewhere it is ``bfs`` (and the
+    answer names that engine).  A stopped portfolio's :class:`LimitReachedError` carries the best
+    solution and lower bound of any engine, and ``bounds``, their history.
     """
     began = time.perf_counter()
     # names are matched without regard to case: "BFS", "Steps"
@@ -151,8 +173,9 @@ def solve(
         raise SolverError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
     if heuristic not in HEURISTICS:
         raise SolverError(f"unknown heuristic {heuristic!r}: use one of {', '.join(HEURISTICS)}")
-    if max_moves is not None and max_moves < 0:
-        raise SolverError(f"the move bound must be 0 or more, not {max_moves}")
+    for value in (min_moves, max_moves):
+        if value is not None and value < 0:
+            raise SolverError(f"the move bound must be 0 or more, not {value}")
     limits = Limits(max_states, time_limit, max_memory)
     if progress is not None:
         limits.report = Reporter(engine, progress)
@@ -162,13 +185,19 @@ def solve(
         limits=limits,
         seed=seed,
         heuristic=heuristic,
+        min_moves=min_moves,
         max_moves=max_moves,
         time_limit=time_limit,
+        progress=progress,
+        bounds=(),
     )
     moves, proven, explored = run(request)
+    if engine == "portfolio" and not request.bounds:
+        engine = "bfs"  # the board was not one for the portfolio: the bfs engine answered alone
+    took = time.perf_counter() - began
     if moves is None:
-        return Solution(board, (), False, proven, engine, metric, explored, time.perf_counter() - began)
+        return Solution(board, (), False, proven, engine, metric, explored, took, request.bounds)
     verify(board, moves)
     if metric == "steps" and any(abs(m.distance) != 1 for m in moves):
         raise SolverError(f"the {engine} engine returned a slide longer than one step in the steps metric")
-    return Solution(board, tuple(moves), True, proven, engine, metric, explored, time.perf_counter() - began)
+    return Solution(board, tuple(moves), True, proven, engine, metric, explored, took, request.bounds)

@@ -75,11 +75,14 @@ def frontier(
     lower = 1  # proven: no solution has fewer moves
     bound = 1 if bounded else 0
     while True:
-        status, stored, path, layers_bound, pruned = one_pass(spec, state, limits, explored, bound)
+        status, stored, path, layers_bound, pruned = _pass(spec, state, limits, explored, bound)
         explored += stored
         if status < 0:
             return None
         if status == 2:
+            # the completed layers of a pass of bound U prove their bound only up to U + 1: a solution
+            # of U + 1 moves may pass through positions the bound left out
+            layers_bound = min(layers_bound, bound + 1) if bound else layers_bound
             _stopped(tables, start, limits, explored, max(lower, layers_bound))
         if path is not None:
             return [tables.pack(s) for s in path], explored
@@ -87,7 +90,7 @@ def frontier(
             if status == UNSOLVABLE_FROZEN or bound:
                 # searched again without the bound and with every vehicle, so that ``stored`` is the
                 # whole reachable set, as for the other searches
-                status, stored, path, layers_bound, pruned = one_pass(spec, state, limits, explored, 0, True)
+                status, stored, path, layers_bound, pruned = _pass(spec, state, limits, explored, 0, True)
                 if status == 2:
                     _stopped(tables, start, limits, explored + stored, max(lower, layers_bound))
             return None, stored
@@ -100,6 +103,20 @@ def frontier(
 
 
 def one_pass(
+    tables: Tables, start: int, limits: Limits, bound: int, used: int = 0
+) -> tuple[int, int, list[int] | None, int, int]:
+    """One bounded pass of bound ``bound`` (0: none) from ``start``, as :func:`frontier` runs them:
+    the compiled search's status (2: stopped by a limit), the positions it stored, the keys of a
+    shortest solution when one of at most ``bound`` moves exists (else None), the depth bound its
+    completed layers prove, and how many positions the bound left out.  ``used``: positions stored by
+    passes before (``limits.max_states`` counts them all)."""
+    spec, state = tables.native_spec(), tables.unpack(start)
+    status, stored, path, layers_bound, pruned = _pass(spec, state, limits, used, bound)
+    keys = None if path is None else [tables.pack(s) for s in path]
+    return status, stored, keys, layers_bound, pruned
+
+
+def _pass(
     spec: NativeSpec, state: tuple[int, ...], limits: Limits, used: int, bound: int, every: bool = False
 ) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]:
     """One call of the compiled search, within what is left of the limits (``used``: positions stored

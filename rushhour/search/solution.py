@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from rushhour.board import Board, Move
 from rushhour.errors import IllegalMoveError, SolverError
@@ -30,6 +31,8 @@ class Solution:
     metric: str
     explored: int
     seconds: float
+    #: the portfolio engine's bounds as they improved (rushhour.search.watch.Bound records)
+    bounds: tuple[Any, ...] = field(default=(), compare=False)
 
     @property
     def length(self) -> int:
@@ -70,6 +73,7 @@ class Solution:
             "lower_bound": self.length if solved and self.optimal else None,
             "best": None,
             "message": self.describe(),
+            **({"bounds": [b.to_dict() for b in self.bounds]} if self.engine == "portfolio" else {}),
         }
 
     def describe(self) -> str:

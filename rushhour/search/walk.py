@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from rushhour.board import Board, Move
 from rushhour.errors import LimitReachedError
 from rushhour.search.bfs import Limits
-from rushhour.search.shorten import shorten, shortest_within
+from rushhour.search.shorten import shorten, shortest_within, solution_length
+from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import FIELD, Tables, tables_for
 
 FIRST_BUDGET = 1000
@@ -33,6 +34,13 @@ IMPROVE_WALKS = 8
 WALK_MOVES = 50_000
 #: the shortest chains of the walks that are shortened, in turn, while there is time
 IMPROVE_CHAINS = 3
+
+
+#: seconds the improve engine spends shortening when no time limit is given (the passes usually
+#: reach their fixed point well before; when they do not, the answer depends on the machine's speed)
+IMPROVE_SECONDS = 40.0
+#: the share of the time the walks take (the first one is always run to its end)
+WALK_SHARE = 0.25
 
 
 def random_walk(tables: Tables, start: int, limits: Limits, seed: int | None) -> tuple[list[int], int]:
@@ -103,3 +111,25 @@ def walks(
         found.append(shortest_within(tables, start, set(path)) or path)
     found.sort(key=len)
     return found, made
+
+
+def improve_search(board: Board, metric: str, limits: Limits, seed: int | None) -> tuple[list[Move], int]:
+    """The improve engine: random walks to a win, each shortened (:func:`improve`) until the limits'
+    deadline (:data:`IMPROVE_SECONDS` when they have none); the shortest solution found and how many
+    positions the walks visited."""
+    tables = tables_for(board.layout, metric)
+    deadline = limits.deadline
+    if deadline is None:
+        deadline = time.perf_counter() + IMPROVE_SECONDS
+    until = time.perf_counter() + WALK_SHARE * (deadline - time.perf_counter())
+    chains, made = walks(tables, tables.pack(board.state), limits, seed, until)
+    best: list[Move] | None = None
+    steps = metric == "steps"
+    for path in chains[:IMPROVE_CHAINS]:
+        if best is not None and time.perf_counter() > deadline:
+            break
+        moves = improve(board, moves_of_path(tables, path), metric, deadline)
+        if best is None or solution_length(moves, steps) < solution_length(best, steps):
+            best = moves
+    assert best is not None
+    return best, made

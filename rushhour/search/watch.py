@@ -41,6 +41,42 @@ class SearchProgress:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A bound on a board's optimal length, proved or found by one engine of the portfolio
+    (:mod:`rushhour.search.portfolio`): ``kind`` "lower" (no solution is shorter than ``value``) or
+    "best" (a solution of ``value`` moves, replayed by the rules), ``seconds`` after the start."""
+
+    kind: str
+    value: int
+    engine: str
+    seconds: float
+
+    def to_dict(self) -> dict[str, object]:
+        seconds = round(self.seconds, 3)
+        return {"kind": self.kind, "value": self.value, "engine": self.engine, "seconds": seconds}
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """Where a portfolio stands, handed to the progress callback each time a bound improves: the best
+    lower bound and the engine that proved it, the best solution's length (None: none yet) and the
+    engine that found it."""
+
+    lower: int
+    lower_by: str
+    best: int | None
+    best_by: str | None
+    seconds: float
+    unit: str = "moves"
+
+    def describe(self) -> str:
+        """``bounds: at least 20 moves (frontier passes), best 25 (improve, seed 1), 12.3 s``."""
+        best = "none yet" if self.best is None else f"{self.best} ({self.best_by})"
+        lower = f"at least {self.lower} {self.unit} ({self.lower_by})"
+        return f"bounds: {lower}, best {best}, {self.seconds:.1f} s"
+
+
 class Reporter:
     """Turns the limit checks of one search into :class:`SearchProgress` records, at most one an
     :data:`INTERVAL`."""
@@ -61,4 +97,4 @@ class Reporter:
         self.callback(SearchProgress(self.engine, what, count, now - self.began, self.memory.used()))
 
 
-__all__ = ["INTERVAL", "Reporter", "SearchProgress"]
+__all__ = ["INTERVAL", "Bound", "Bounds", "Reporter", "SearchProgress"]

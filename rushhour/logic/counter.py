@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_CELLS", "count_rules", "counter_name", "odds_rules"]
 
-#: the largest board, in cells, counted: 6x6 counts in about 10 s on the development machine, 6x7 and
-#: 7x6 in under a minute, 7x7 in minutes (docs/benchmarks-logic.md)
+#: the largest board, in cells, counted: 6x6 counts in at most 12.2 s on the development machine, 6x7 and
+#: 7x6 in under a minute, 7x7 in minutes (docs/benchmarks.md, "Logic: proving and counting")
 MAX_CELLS = 42
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from rushhour.cli import main
+from tests.processes import full_pipe
 from tests.terminal import default_signals
 
 RUSHHOUR = [sys.executable, "-m", "rushhour"]
@@ -88,18 +89,6 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tm
                 proc.kill()
 
 
-def _full_pipe() -> tuple[int, int]:
-    """A pipe whose buffer is already full: a process given its write end as stderr stops at its first
-    write there, for as long as nobody reads."""
-    read_end, write_end = os.pipe()
-    os.set_blocking(write_end, False)
-    with contextlib.suppress(BlockingIOError):
-        while True:
-            os.write(write_end, b"x" * 4096)
-    os.set_blocking(write_end, True)  # the flag belongs to the open file, which the child shares
-    return read_end, write_end
-
-
 def _parts(out: Path) -> list[str]:
     parts = out / "parts"
     return sorted(p.name for p in parts.iterdir() if p.suffix == ".txt") if parts.is_dir() else []
@@ -112,7 +101,7 @@ def test_a_run_killed_mid_way_again_and_again_resumes_to_the_same_file(five: str
     out = tmp_path / "db"
     args = [*RUSHHOUR, "enumerate", "--size", "5x5", "--workers", "1", "--out", str(out)]
     for attempt in range(1, 5):
-        read_end, write_end = _full_pipe()
+        read_end, write_end = full_pipe()
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=write_end)
         try:
             deadline = time.monotonic() + 120  # a hang guard only: the run stops itself

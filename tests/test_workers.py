@@ -15,6 +15,7 @@ import pytest
 
 from rushhour.workers import ORPHANED
 from tests.processes import full_pipe, read_to_end, session
+from tests.terminal import default_signals
 
 PYTHON = [sys.executable, "-c"]
 GUARD = 30  # seconds; the ends come within a second
@@ -162,3 +163,38 @@ def test_a_batch_solve_killed_with_sigkill_leaves_no_process_and_no_open_pipe(tm
     lines = (Path(__file__).parent / "data" / "fogleman_slice_solve.txt").read_text()
     (tmp_path / "many.txt").write_text(lines * 20)  # more lines of results than a pipe and a buffer hold
     _killed_leaves_nothing([*RUSHHOUR, "solve", "--batch", "many.txt", "--jobs", "2"], 2, tmp_path)
+
+
+# --- nothing but the command's own words on stderr, on every way out -----------------------------------
+def _quiet_runs(count: int, tmp_path: Path) -> None:
+    for k in range(count):
+        argv = [*RUSHHOUR, "enumerate", "-q", "--size", "4x4", "--workers", "2", "--out", str(tmp_path / f"db{k}")]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), k
+
+
+def test_a_quiet_enumeration_by_a_pool_prints_nothing(tmp_path: Path) -> None:
+    _quiet_runs(3, tmp_path)
+
+
+@pytest.mark.slow
+def test_fifty_quiet_enumerations_by_a_pool_print_nothing(tmp_path: Path) -> None:
+    """Issue 30: 2 runs of 8 printed 'Exception ignored in: <module 'threading'...>' as they exited."""
+    _quiet_runs(50, tmp_path)
+
+
+@posix
+def test_an_interrupted_enumeration_by_a_pool_says_only_how_to_resume(tmp_path: Path) -> None:
+    argv = [*RUSHHOUR, "enumerate", "--size", "5x5", "--walls", "0-1", "--workers", "2", "--out", "DIR"]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, preexec_fn=default_signals
+    )
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # the first progress line: a part is done, the others run
+    assert first.startswith("enumerate: "), first
+    proc.send_signal(signal.SIGINT)
+    _, rest = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert [line for line in rest.splitlines() if not line.startswith("enumerate: ")] == [
+        "interrupted: the parts finished are saved in DIR; run the same command to resume"
+    ]

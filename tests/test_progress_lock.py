@@ -63,18 +63,18 @@ def _concurrent_saves(
     monkeypatch.setattr(fcntl, "flock", held.flock(fcntl.flock))
     errors: list[BaseException] = []
 
-    def run(save: Callable[[Progress], object], then: threading.Event | None) -> None:
+    def run(save: Callable[[Progress], object], then: threading.Event) -> None:
         try:
             save(Progress(path))
         except BaseException as err:  # reported by the test thread
             errors.append(err)
         finally:
-            if then is not None:
-                then.set()
+            then.set()
 
-    one = threading.Thread(target=run, args=(first, None))
+    one = threading.Thread(target=run, args=(first, held.first_inside))  # set here too if it fails first
     one.start()
     assert held.first_inside.wait(GUARD)
+    assert not errors, errors
     held.second = threading.Thread(target=run, args=(second, held.second_done_or_waiting))
     held.second.start()
     for thread in (one, held.second):

@@ -21,7 +21,7 @@ import time
 from rushhour import levels
 from rushhour.render.palette import BASIC, vehicle_colors
 from rushhour.render.text import render
-from rushhour.search import bfs
+from rushhour.search import native as loader
 
 
 def one_day(day: datetime.date) -> tuple[float, float, int, int]:
@@ -55,14 +55,14 @@ def main() -> int:
         )
     python: list[float] = []
     python_cpu: list[float] = []
-    was = bfs.use_native(False)
+    was = loader.use_native(False)
     try:
         for day in days[: args.python_days]:
             spent, cpu, _, _ = one_day(day)
             python.append(spent)
             python_cpu.append(cpu)
     finally:
-        bfs.use_native(was)
+        loader.use_native(was)
 
     def ms(values: list[float]) -> str:
         return f"median {statistics.median(values) * 1000:.0f} ms, worst {max(values) * 1000:.0f} ms"

@@ -6,8 +6,8 @@
 
 1. Complete 4x4 and 5x5 databases with 0, 0-1 and 0-2 walls, in this process (one core): wall and CPU
    time, layouts (counted independently), positions searched, positions per CPU second, puzzles by
-   length.  Baseline in the same run: the Python reference (rushhour.enumerate.python_part) on the 4x4
-   jobs (and 5x5 without walls with --reference-5x5), which must give the same lines; the ratio is its
+   length.  Baseline in the same run: the Python reference (rushhour.database.reference.python_part) on
+   the 4x4 jobs (and 5x5 without walls with --reference-5x5), which must give the same lines; the ratio is its
    CPU time over the compiled search's.
 2. 6x6 without walls: N parts drawn at random (seeded) among the 1,296, run one by one: CPU time and
    positions per part, and the whole database extrapolated (mean per part x parts, with the standard
@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from rushhour.enumerate import (
+from rushhour.database import (
     Job,
     Part,
     board_of,
@@ -56,7 +56,7 @@ from rushhour.enumerate import (
     total,
 )
 from rushhour.errors import RushHourError
-from rushhour.search.bfs import native_available
+from rushhour.search.native import native_available
 
 DEFAULT_SAMPLE = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "fogleman_sample.txt"
 

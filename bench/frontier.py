@@ -47,9 +47,10 @@ ffL.CCHRc
 def one(engine: str, text: str, time_limit: float | None, max_memory: int) -> dict[str, object]:
     """Run one search in this process and describe it (called in a child process)."""
     from rushhour.formats.grid import parse_grid
-    from rushhour.search.bfs import Limits, native_available, shortest
+    from rushhour.search.bfs import Limits, shortest
     from rushhour.search.frontier import frontier
     from rushhour.search.memory import resident_bytes
+    from rushhour.search.native import native_available
     from rushhour.search.solution import moves_of_path, verify
     from rushhour.search.tables import Tables
 

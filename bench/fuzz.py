@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from rushhour.board import Move  # noqa: E402
 from rushhour.errors import RushHourError  # noqa: E402
 from rushhour.formats import parse_text  # noqa: E402
-from rushhour.game import Game  # noqa: E402
+from rushhour.play.game import Game  # noqa: E402
 from tests.fuzzing import (  # noqa: E402
     FORMATS,
     kill_during_saves,

@@ -30,9 +30,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rushhour.board import Board, Move
-from rushhour.game import Game
 from rushhour.levels import packs, resolve_board
 from rushhour.logic.oracle import legal_moves as oracle_moves
+from rushhour.play.game import Game
 from rushhour.render.text import render
 
 

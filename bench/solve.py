@@ -34,7 +34,8 @@ from typing import TypeVar
 from rushhour.board import Board
 from rushhour.formats import fogleman, grid
 from rushhour.search import analyze, solve
-from rushhour.search.bfs import Limits, native_available, reachable, use_native
+from rushhour.search.bfs import Limits, reachable
+from rushhour.search.native import native_available, use_native
 from rushhour.search.tables import cached_tables, tables_for
 
 T = TypeVar("T")

@@ -15,117 +15,16 @@ docs/library.md is the guide.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from rushhour.board import Board
-from rushhour.errors import FormatError, ParseError, RushHourError
 
 if TYPE_CHECKING:
-    from rushhour.enumerate import PartStats
+    from rushhour.database import PartStats
     from rushhour.generator import Puzzle
     from rushhour.search import Analysis, Solution
-    from rushhour.search.watch import Progress
-
-#: the formats :meth:`Board.from_text` reads and :meth:`Board.to_text` writes
-TEXT_FORMATS = ("grid", "fogleman", "csv", "json", "rows")
-
-
-# --- boards as text -------------------------------------------------------------------------------
-def _rows_text(text: str) -> bool:
-    """Whether ``text`` is grid rows joined by ``/`` on one line."""
-    body = text.strip()
-    return "\n" not in body and "/" in body and not body.startswith(("{", "["))
-
-
-def read_one(text: str, format: str | None = None) -> Board:
-    """The one board of ``text`` (see :meth:`Board.from_text`)."""
-    from rushhour.formats import parse_text
-    from rushhour.formats.inline import rows_as_grid
-
-    if format is not None and format not in TEXT_FORMATS:
-        raise RushHourError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
-    if format == "rows" or (format is None and _rows_text(text)):
-        text, format = rows_as_grid(text), "grid"  # what the screen draws is read as on the command line
-    entries = parse_text(text, fmt=format)
-    if len(entries) != 1:
-        raise ParseError(
-            f"the text holds {len(entries)} boards, not one (rushhour.formats.parse_text reads them all)"
-        )
-    return entries[0].board
-
-
-def write_one(board: Board, format: str = "grid") -> str:
-    """``board`` in ``format`` (see :meth:`Board.to_text`)."""
-    from rushhour.formats import write_board
-
-    if format == "fogleman":
-        return write_board(board, format).rstrip("\n")
-    if format == "rows":
-        text = "/".join(board.rows())
-        try:
-            holds = read_one(text, "rows") == board
-        except RushHourError:  # the rows alone name no goal vehicle, or one that cannot leave
-            holds = False
-        if not holds:
-            raise FormatError(
-                "the rows form cannot hold this board (its names, goal, exit or wrap need a header): "
-                "use the grid or json format"
-            )
-        return text
-    if format not in TEXT_FORMATS:
-        raise RushHourError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
-    return write_board(board, format)
-
-
-def one_line(board: Board) -> tuple[str, str]:
-    """``board`` as one line of text and the format of that line: a Fogleman string when that format
-    holds the board, else grid rows joined by ``/``, else compact JSON.  :meth:`Board.from_text` reads
-    the line back as ``board``.
-
-    >>> one_line(Board.from_text("AA.B/...B/CC../...."))
-    ('AAoBoooBCCoooooo', 'fogleman')
-    >>> one_line(Board.from_text("AA.B./...B./CC.../....."))
-    ('AA.B./...B./CC.../.....', 'rows')
-    """
-    from rushhour.formats.fogleman import fogleman_names
-    from rushhour.formats.jsonfmt import board_to_dict
-
-    try:
-        text = write_one(board, "fogleman")
-        # the format maps cells to names one to one: it holds the board when it keeps every name
-        if all(old == new for old, new in fogleman_names(board).items()):
-            return text, "fogleman"
-    except FormatError:
-        pass
-    try:
-        return write_one(board, "rows"), "rows"
-    except FormatError:
-        pass
-
-    return json.dumps(board_to_dict(board), separators=(",", ":")), "json"
-
-
-def board_ref(board: Board, *, name: str | None = None, source: str | None = None) -> dict[str, Any]:
-    """How a JSON document identifies a board: its text on one line (and that text's format), its
-    size, and the name and the source (file, ``pack:N``) it came from when known (else null).
-
-    >>> board_ref(Board.from_text("AA.B/...B/CC../...."), source="inline board")["source"] is None
-    True
-    """
-    from rushhour.formats.inline import SOURCE as INLINE
-
-    text, fmt = one_line(board)
-    return {
-        "text": text,
-        "format": fmt,
-        "width": board.width,
-        "height": board.height,
-        "name": name or None,
-        "source": None if source in (None, "", INLINE) else source,
-    }
-
+    from rushhour.search.watch import SearchProgress
 
 # --- the public functions ------------------------------------------------------------------------
 def load(name_or_path: str) -> Board:
@@ -158,7 +57,7 @@ def solve(
     heuristic: str = "blocked",
     max_moves: int | None = None,
     max_memory: int | Literal["auto"] | None = "auto",
-    progress: Callable[[Progress], None] | None = None,
+    progress: Callable[[SearchProgress], None] | None = None,
 ) -> Solution:
     """Solve ``board`` (a :class:`Board`, or a name for :func:`load`); the answer is replayed by the
     reference rules before it is returned.
@@ -170,7 +69,7 @@ def solve(
     :class:`~rushhour.errors.LimitReachedError` (with ``explored``, ``lower_bound`` and ``best``);
     so does a search that grows the process by ``max_memory`` bytes (``"auto"``: half of the memory
     available when the package was loaded; None: no bound).  ``progress`` is called now and then with
-    a :class:`~rushhour.search.watch.Progress` record while the search runs.
+    a :class:`~rushhour.search.watch.SearchProgress` record while the search runs.
 
     >>> solution = solve("AA.B/...B/CC../....")
     >>> solution.moves, solution.length, solution.steps, solution.optimal
@@ -272,7 +171,7 @@ class Database:
 
     def puzzles(self) -> list[tuple[int, Board, int]]:
         """Every line as ``(moves, board, cluster size)``."""
-        from rushhour.enumerate import board_of, read_line
+        from rushhour.database import board_of, read_line
 
         out = []
         for number, line in enumerate(self.lines, start=1):
@@ -304,7 +203,7 @@ def enumerate_database(
     >>> solve(board).length == moves
     True
     """
-    from rushhour.enumerate import Job, build
+    from rushhour.database import Job, build
 
     row = Job.default_goal_row(size) if goal_row is None else goal_row
     job = Job(size, row, walls, distances)
@@ -313,15 +212,10 @@ def enumerate_database(
 
 
 __all__ = [
-    "TEXT_FORMATS",
     "Database",
     "analyze",
-    "board_ref",
     "enumerate_database",
     "generate_puzzles",
     "load",
-    "one_line",
-    "read_one",
     "solve",
-    "write_one",
 ]

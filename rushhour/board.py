@@ -9,6 +9,11 @@ horizontal vehicle's leftmost cell, the row of a vertical vehicle's top cell).
 A :class:`Move` slides one vehicle a signed distance, positive toward the right or down.  The reference
 move generator (:meth:`Board.legal_moves`) is the source of truth that the SAT oracle and the solvers
 are checked against.
+
+The one hook: :meth:`Board.from_text` and :meth:`Board.to_text` read and write every text format, which
+lives a layer above (:mod:`rushhour.formats`, which imports this module).  They reach it through
+:func:`_formats`, the only import in this module of anything above it, made when a board is first read
+or written as text; tests/test_layers.py allows that one edge and no other upward import.
 """
 
 from __future__ import annotations
@@ -17,12 +22,22 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import ModuleType
 from typing import Literal
 
 from rushhour.errors import BoardError, IllegalMoveError, MoveError, UnknownVehicleError
 from rushhour.numbers import is_whole, quoted
 
 Cell = tuple[int, int]
+
+
+def _formats() -> ModuleType:
+    """The hook to the text formats: :mod:`rushhour.formats.single` (``read_one``, ``write_one``),
+    imported on first use because the formats build on this module."""
+    from rushhour.formats import single
+
+    return single
+
 Metric = Literal["moves", "steps"]
 
 HORIZONTAL = "H"
@@ -311,9 +326,7 @@ class Board:
         >>> Board.from_text("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo").vehicle("A")
         Vehicle(name='A', orientation='H', length=2, row=2, col=3)
         """
-        from rushhour.api import read_one
-
-        return read_one(text, format)
+        return _formats().read_one(text, format)
 
     def to_text(self, format: str = "grid") -> str:
         """The board written in ``format``: ``grid``, ``fogleman``, ``csv``, ``json`` or ``rows``
@@ -333,9 +346,7 @@ class Board:
         >>> Board.from_text(board.to_text("json")) == board
         True
         """
-        from rushhour.api import write_one
-
-        return write_one(self, format)
+        return _formats().write_one(self, format)
 
     def with_state(self, state: Iterable[int], *, check: bool = True) -> Board:
         """The same layout at other offsets; with ``check`` the position is validated."""

@@ -39,6 +39,7 @@ from typing import NamedTuple
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Vehicle
 from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
 from rushhour.formats.cells import VEHICLE_CHARS
+from rushhour.formats.single import board_ref
 from rushhour.search import Analysis, Solution, analyze, solve
 from rushhour.text import plural
 
@@ -414,8 +415,6 @@ class Puzzle:
     def to_dict(self) -> dict[str, object]:
         """JSON-ready: the board (one line of text and its size), the optimal solution and the
         puzzle's origin."""
-        from rushhour.api import board_ref
-
         return {
             "board": board_ref(self.board),
             "length": self.length,
@@ -808,7 +807,7 @@ def from_database(
     """Up to ``count`` puzzles drawn from a database file (``rushhour enumerate``), uniformly and without
     repeats among its lines of ``min_moves`` to ``max_moves`` moves, and how many lines that band holds.
     Each one is solved again, and its length must be the database's."""
-    from rushhour.enumerate import board_of, read_database
+    from rushhour.database import board_of, read_database
 
     if max_moves is not None and max_moves < min_moves:
         raise ParameterError(f"{{max_moves}} {max_moves} is below {{min_moves}} {min_moves}: no length fits")

@@ -34,7 +34,7 @@ from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import whole_or_none
 
 if TYPE_CHECKING:
-    from rushhour.progress import Progress
+    from rushhour.play.saves import Saves
 
 
 @dataclass(frozen=True)
@@ -144,21 +144,21 @@ def next_level(pack_name: str, number: int) -> Level | None:
     return order[here + 1] if here + 1 < len(order) else None
 
 
-def first_unsolved(progress: Progress) -> Level | None:
-    """The first level in play order that ``progress`` has no win of (for its current board); None
+def first_unsolved(saves: Saves) -> Level | None:
+    """The first level in play order that ``saves`` has no win of (for its current board); None
     when every level is solved."""
     for item in play_order():
-        if not progress.is_solved(item.key, item.entry.board):
+        if not saves.is_solved(item.key, item.entry.board):
             return item
     return None
 
 
-def first_unsolved_in(progress: Progress, pack_name: str) -> Level | None:
-    """The first level of one pack that ``progress`` has no win of (for its current board); None
+def first_unsolved_in(saves: Saves, pack_name: str) -> Level | None:
+    """The first level of one pack that ``saves`` has no win of (for its current board); None
     when every level of the pack is solved.  Only that pack is walked."""
     for number, entry in enumerate(pack(pack_name).levels, start=1):
         item = Level(pack_name, number, entry)
-        if not progress.is_solved(item.key, entry.board):
+        if not saves.is_solved(item.key, entry.board):
             return item
     return None
 

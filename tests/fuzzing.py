@@ -24,7 +24,7 @@ from pathlib import Path
 from rushhour.errors import FormatError, RushHourError
 from rushhour.formats import Entry, csvfmt, grid, parse_text, write_board
 from rushhour.levels import packs
-from rushhour.progress import Progress
+from rushhour.play.saves import Saves
 
 FORMATS = ("grid", "fogleman", "csv", "json")
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,10 +157,10 @@ BOARD = parse_text(BOARD_TEXT)[0].board
 _WIN_AT = """
 import sys, time
 from rushhour.formats import parse_text
-from rushhour.progress import Progress
+from rushhour.play.saves import Saves
 path, key, at = sys.argv[1], sys.argv[2], float(sys.argv[3])
 board = parse_text(sys.argv[4])[0].board
-progress = Progress.load(path)
+progress = Saves.load(path)
 while time.time() < at:
     pass
 progress.record_win(key, board, moves=1, steps=1, optimal=1)
@@ -169,10 +169,10 @@ progress.record_win(key, board, moves=1, steps=1, optimal=1)
 _SAVE_FOREVER = """
 import sys
 from rushhour.formats import parse_text
-from rushhour.progress import Progress
+from rushhour.play.saves import Saves
 path = sys.argv[1]
 board = parse_text(sys.argv[2])[0].board
-progress = Progress.load(path)
+progress = Saves.load(path)
 k = 0
 while True:
     progress.record_win(f"level:{k}", board, moves=1, steps=1, optimal=1)
@@ -198,7 +198,7 @@ def wins_together(folder: Path, pairs: int) -> int:
         procs = [_python(_WIN_AT, str(path), f"level:{side}", str(at), BOARD_TEXT) for side in (1, 2)]
         for proc in procs:
             proc.wait(timeout=60)
-        saved = Progress.load(path).levels
+        saved = Saves.load(path).levels
         lost += sum(1 for side in (1, 2) if f"level:{side}" not in saved)
     return lost
 
@@ -220,14 +220,14 @@ def kill_during_saves(folder: Path, kills: int, seed: int = 0) -> tuple[int, int
         proc.wait()
         done = {f"level:{line.split()[0]}" for line in (first + rest).splitlines() if line.strip()}
         try:
-            saved = Progress.load(path).levels
+            saved = Saves.load(path).levels
         except RushHourError:
             corrupt += 1
             path.unlink(missing_ok=True)
             continue
         lost += len(done - set(saved))
         path.unlink()  # the next process starts afresh, its first save removes stale temporaries
-    Progress.load(path).record_win("last", BOARD, moves=1, steps=1, optimal=1)
+    Saves.load(path).record_win("last", BOARD, moves=1, steps=1, optimal=1)
     prefix = f".{path.name}."
     stale = sum(1 for p in path.parent.iterdir() if p.name.startswith(prefix) and p.name.endswith(".tmp"))
     return corrupt, lost, stale

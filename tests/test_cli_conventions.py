@@ -170,7 +170,7 @@ def test_every_script_mentions_every_subcommand(capsys: pytest.CaptureFixture[st
 
 def complete_in_bash(tmp_path: Path, words: list[str]) -> list[str]:
     script_file = tmp_path / "rushhour.bash"
-    script_file.write_text(script("bash"))
+    script_file.write_text(script("bash", build_parser()))
     array = " ".join(shlex.quote(w) for w in words)
     program = (
         f"source {shlex.quote(str(script_file))}; complete -p rushhour; "
@@ -201,7 +201,7 @@ def test_bash_completes_commands_options_values_and_files(tmp_path: Path) -> Non
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
 def test_zsh_loads_the_script_and_registers_the_function(tmp_path: Path) -> None:
     script_file = tmp_path / "_rushhour"
-    script_file.write_text(script("zsh"))
+    script_file.write_text(script("zsh", build_parser()))
     subprocess.run(["zsh", "-n", str(script_file)], check=True)
     program = (
         f"autoload -Uz compinit && compinit -u -d {tmp_path / 'zcompdump'}; "
@@ -214,7 +214,7 @@ def test_zsh_loads_the_script_and_registers_the_function(tmp_path: Path) -> None
 @pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
 def test_fish_completes_commands_values_and_packs(tmp_path: Path) -> None:
     script_file = tmp_path / "rushhour.fish"
-    script_file.write_text(script("fish"))
+    script_file.write_text(script("fish", build_parser()))
 
     def complete(line: str) -> list[str]:
         program = f"source {shlex.quote(str(script_file))}; complete -C {shlex.quote(line)}"

@@ -18,12 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rushhour.board import Board, Move, Vehicle
-from rushhour.controller import COMMAND_CHARS, Controller, Level, Mode, clock_text, next_level, win_lines
 from rushhour.formats import Entry, parse_text
-from rushhour.game import Result
 from rushhour.levels import packs
 from rushhour.logic.oracle import legal_moves, oracle_for
-from rushhour.progress import Progress
+from rushhour.play.controller import COMMAND_CHARS, Controller, Mode
+from rushhour.play.game import Result
+from rushhour.play.level import Level, next_level
+from rushhour.play.saves import Saves
+from rushhour.play.words import clock_text, win_lines
 from rushhour.search import solve
 from rushhour.search.timed import TimeModel
 from tests.boards import SECOND, TINY
@@ -52,12 +54,12 @@ def level_of(text: str = TINY) -> Level:
 
 
 def make(
-    level: Level | None = None, *, progress: Progress | None = None, timed: TimeModel | None = None
+    level: Level | None = None, *, saves: Saves | None = None, timed: TimeModel | None = None
 ) -> tuple[Controller, FakeClock]:
     clock = FakeClock()
     controller = Controller(
         level or level_of(),
-        progress=progress or Progress.memory(),
+        saves=saves or Saves.memory(),
         legal_moves=legal_moves,
         solver=solver,
         explain=explain,
@@ -181,8 +183,8 @@ def test_undo_redo_and_reset_with_confirmation() -> None:
 
 # --- winning, hints and the solution ---------------------------------------------------------------
 def test_a_win_without_help_is_perfect_and_saved(tmp_path: Path) -> None:
-    progress = Progress(tmp_path / "progress.json")
-    c, clock = make(progress=progress)
+    progress = Saves(tmp_path / "progress.json")
+    c, clock = make(saves=progress)
     clock.now += 5
     press(c, "B", "up", "A", "right", "right")
     clock.now += 7
@@ -193,12 +195,12 @@ def test_a_win_without_help_is_perfect_and_saved(tmp_path: Path) -> None:
     assert c.elapsed() == 12
     text = "\n".join(c.win_text())
     assert "PERFECT" in text and "Time: 0:12." in text and "Progress saved." in text
-    record = Progress.load(tmp_path / "progress.json").get(c.level.key, c.level.board)
+    record = Saves.load(tmp_path / "progress.json").get(c.level.key, c.level.board)
     assert record is not None and record.perfect and (record.best, record.best_steps) == (2, 4)
     assert record.wins == 1
     press(c, "u", "r")  # the same win again by undo and redo: not a second win
     assert c.mode is Mode.WON and "Progress saved." in "\n".join(c.win_text())
-    again = Progress.load(tmp_path / "progress.json").get(c.level.key, c.level.board)
+    again = Saves.load(tmp_path / "progress.json").get(c.level.key, c.level.board)
     assert again is not None and again.wins == 1
 
 
@@ -216,8 +218,8 @@ def test_an_undo_on_the_win_screen_starts_the_stopwatch_again() -> None:
 
 
 def test_a_hint_highlights_plays_on_enter_and_takes_perfect_away(tmp_path: Path) -> None:
-    progress = Progress(tmp_path / "progress.json")
-    c, _ = make(progress=progress)
+    progress = Saves(tmp_path / "progress.json")
+    c, _ = make(saves=progress)
     press(c, "h")
     assert c.hint == Move("B", -1) and c.highlighted == "B"
     assert c.hint_cells() == {(0, 2), (1, 2)}
@@ -300,7 +302,7 @@ def test_a_search_that_gives_up_is_not_started_again_at_every_redraw() -> None:
     no_header = parse_text(".....\n..B..\nAAB..\n..CC.\n.....\n", source="test", fmt="grid")[0]
     c = Controller(
         Level(no_header),
-        progress=Progress.memory(),
+        saves=Saves.memory(),
         legal_moves=legal_moves,
         solver=gives_up,
         explain=explain,
@@ -335,11 +337,11 @@ def test_next_level_and_the_level_menu() -> None:
 
 
 def test_the_menu_shows_progress(tmp_path: Path) -> None:
-    progress = Progress(tmp_path / "progress.json")
+    progress = Saves(tmp_path / "progress.json")
     p = packs()[0]
     one = p.levels[0]
     progress.record_win(f"{p.name}:1", one.board, moves=40, steps=50, optimal=None)
-    c, _ = make(progress=progress)
+    c, _ = make(saves=progress)
     press(c, "l")
     row = next(r for r in c.menu_rows if r.level is not None and r.level.key == f"{p.name}:1")
     assert row.solved and row.best == 40 and "solved in 40" in row.text
@@ -462,7 +464,7 @@ def test_a_level_left_unsolved_after_help_is_remembered_and_the_next_win_is_not_
 ) -> None:
     path = tmp_path / "progress.json"
     level = level_of(TINY + "\n" + SECOND)
-    c, _ = make(level, progress=Progress(path))
+    c, _ = make(level, saves=Saves(path))
     press(c, "s")  # the solution is seen, then the level left unsolved
     assert c.mode is Mode.PLAYBACK
     press(c, "esc", "h")
@@ -472,35 +474,35 @@ def test_a_level_left_unsolved_after_help_is_remembered_and_the_next_win_is_not_
         press(c, way)
     assert (c.mode is Mode.QUIT) is (way != "n")
     c.quit()  # leaving twice saves that help once
-    record = Progress.load(path).get(level.key, level.board)
+    record = Saves.load(path).get(level.key, level.board)
     assert record is not None and not record.solved
     assert (record.hints_since_win, record.solution_seen_since_win) == (1, True)
     # played again and won in the optimum without help: not PERFECT, the earlier help is said and saved
-    again, _ = make(level, progress=Progress.load(path))
+    again, _ = make(level, saves=Saves.load(path))
     press(again, "B", "up", "A", "right", "right", "right")
     assert again.mode is Mode.WON and again.result is not None and again.result.length == 2
     assert not again.result.perfect
     text = "\n".join(again.win_text())
     assert "not PERFECT: help was used" in text and "Help in earlier games of this level: 1 hint, the solution." in text
-    record = Progress.load(path).get(level.key, level.board)
+    record = Saves.load(path).get(level.key, level.board)
     assert record is not None and record.solved and not record.perfect
     assert (record.hints, record.solution_seen, record.hints_since_win) == (1, True, 0)
 
 
 def test_leaving_without_help_or_after_a_win_saves_no_attempt(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
-    c, _ = make(progress=Progress(path))
+    c, _ = make(saves=Saves(path))
     press(c, "B", "up", "q")
     assert not path.exists()  # nothing to remember: no help, no win
-    c, _ = make(progress=Progress(path))
+    c, _ = make(saves=Saves(path))
     press(c, "h", "enter", "A", "right", "right", "right")
     assert c.mode is Mode.WON
     press(c, "q")
-    record = Progress.load(path).get(c.level.key, c.level.board)
+    record = Saves.load(path).get(c.level.key, c.level.board)
     assert record is not None and record.hints == 1 and record.hints_since_win == 0  # the win holds the hint
-    c, _ = make(progress=Progress.memory())
+    c, _ = make(saves=Saves.memory())
     press(c, "s", "esc", "q")
-    assert c.progress.levels == {}  # --no-save keeps nothing, as for wins
+    assert c.saves.levels == {}  # --no-save keeps nothing, as for wins
 
 
 def test_the_win_lines_count_one_move_in_the_singular() -> None:

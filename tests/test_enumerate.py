@@ -1,4 +1,4 @@
-"""The complete database (rushhour.enumerate): definitions against the published database and against an
+"""The complete database (rushhour.database): definitions against the published database and against an
 independent plain search of every cluster; the compiled search against the Python reference."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Vehicle
-from rushhour.enumerate import (
+from rushhour.database import (
     EnumerateError,
     Job,
     Part,
@@ -28,7 +28,7 @@ from rushhour.enumerate import (
     sequences,
     shard_of,
 )
-from rushhour.search.bfs import native_available
+from rushhour.search.native import native_available
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = [line for line in (DATA / "fogleman_slice_enumerate.txt").read_text().splitlines() if line]

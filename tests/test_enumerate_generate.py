@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rushhour.cli import main
-from rushhour.enumerate import Job, build, read_database
+from rushhour.database import Job, build, read_database
 from rushhour.formats import fogleman
 from rushhour.generator import from_database
 from rushhour.search import solve

@@ -13,7 +13,7 @@ import pytest
 
 from rushhour.cli import main
 from rushhour.files import write_text_atomic
-from rushhour.progress import LevelRecord, write_levels
+from rushhour.play.saves import LevelRecord, write_levels
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rushhour.board import Board, Move
 from rushhour.errors import MoveError, RushHourError
 from rushhour.formats import Entry, parse_text
-from rushhour.game import Game
+from rushhour.play.game import Game
 from tests.fuzzing import FORMATS, NASTY, mutate, round_trips, seeds
 from tests.strategies import boards
 

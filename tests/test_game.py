@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rushhour.board import Board, Move
 from rushhour.errors import GameError, IllegalMoveError, MoveError, RushHourError, UnknownVehicleError
 from rushhour.formats import parse_text
-from rushhour.game import Game
+from rushhour.play.game import Game
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_play.txt"
 
@@ -368,7 +368,7 @@ def test_random_sessions_keep_history_and_position_consistent(actions: list[obje
 def test_the_real_oracle_and_solver_drive_the_game(index: int) -> None:
     """With the command line's move source and solver: the SAT oracle lists the reference moves in the
     reference order at every position of the way, and the hints win in the database's optimum."""
-    from rushhour.cli.play import optimal_plan, oracle_moves
+    from rushhour.play.sources import optimal_plan, oracle_moves
 
     moves, board, _ = SLICE[index]
     game = Game(board, legal_moves=oracle_moves, solver=optimal_plan)

@@ -7,7 +7,6 @@ import json
 import random
 import shlex
 import statistics
-import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -17,7 +16,6 @@ import pytest
 from rushhour import levels
 from rushhour.board import Board
 from rushhour.cli import main
-from rushhour.cli.generate import _Progress
 from rushhour.errors import RushHourError
 from rushhour.formats import fogleman, parse_text, read_file
 from rushhour.generator import (
@@ -437,14 +435,6 @@ def test_cli_bad_options_exit_2(capsys: pytest.CaptureFixture[str], argv: list[s
     status, out, err = run(capsys, "generate", *argv)
     assert status == 2 and out == ""
     assert "error: " in err and "Traceback" not in err
-
-
-def test_progress_bar_needs_a_terminal_and_tqdm(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _Progress(3, True).bar is None  # stderr is not a terminal under pytest
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if the extra were not installed
-    assert _Progress(3, True).bar is None
-    assert _Progress(3, False).bar is None
 
 
 # --- the built-in packs made by the generator --------------------------------------------------------

@@ -17,8 +17,19 @@ from referencing import Registry, Resource
 
 from rushhour.board import Board, Move
 from rushhour.cli import main
-from rushhour.cli.documents import SCHEMAS
-from rushhour.search import verify
+from rushhour.cli.documents import (
+    SCHEMAS,
+    analyze_body,
+    document,
+    generate_body,
+    solve_body,
+    timed_body,
+)
+from rushhour.errors import LimitReachedError
+from rushhour.generator import Generator, Settings
+from rushhour.levels import resolve_board
+from rushhour.search import analyze, solve, verify
+from rushhour.search.timed import TimeModel, schedule
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "json.md"
 EASY = "ooBoooooBoooAABooooooooooooooooooooo"  # B+3 A+4
@@ -191,3 +202,50 @@ def test_board_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert header == f"p cnf {written['variables']} {written['clauses']}" and written["dimacs"] == str(cnf)
     theorems = one(capsys, "theorems", "--size", "4x4", "--json")
     assert theorems["unexpected"] == 0 and theorems["refuted"] == 2
+
+
+def _timeless(document: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in document.items() if key != "seconds"}
+
+
+def test_each_outcome_of_a_search_is_one_function_s_document(capsys: pytest.CaptureFixture[str]) -> None:
+    """solved, unsolvable and stopped: each document is what its one function builds, and valid."""
+    for text, limit, status in ((EASY, None, 0), (UNSOLVABLE, None, 1), (HARD, 100, 3)):
+        entry = resolve_board(text)
+        try:
+            found: Any = solve(entry.board, engine="bfs", max_states=limit)
+        except LimitReachedError as err:
+            found = err
+        built = check(document("solve", solve_body(entry, found, engine="bfs", metric="moves", seconds=0.5)))
+        limits = ("--max-states", str(limit)) if limit else ()
+        printed = one(capsys, "solve", text, "--json", "--engine", "bfs", *limits, status=status)
+        assert _timeless(printed) == _timeless(built)
+    for text, limit, status in ((SMALL, None, 0), (HARD, 100, 3)):
+        entry = resolve_board(text)
+        try:
+            found = analyze(entry.board, max_states=limit)
+        except LimitReachedError as err:
+            found = err
+        built = check(document("analyze", analyze_body(entry, found, metric="moves", seconds=0.5)))
+        limits = ("--max-states", str(limit)) if limit else ()
+        assert _timeless(one(capsys, "analyze", text, "--json", *limits, status=status)) == _timeless(built)
+
+
+def test_timed_and_generate_documents_come_from_their_functions(capsys: pytest.CaptureFixture[str]) -> None:
+    entry = resolve_board("classic:1")
+    found = schedule(entry.board, TimeModel.two_hands("3,5"))
+    timed = check(document("timed", timed_body(entry, found)))
+    assert timed["total"] == 18 and timed["status"] == "solved"
+    assert _timeless(one(capsys, "solve", "classic:1", "--hands", "3,5", "--json")) == _timeless(timed)
+    entry = resolve_board("classic:12")
+    model = TimeModel.one_hand(metric="steps", car_seconds=2, truck_seconds=5)
+    try:
+        schedule(entry.board, model, max_states=50)
+    except LimitReachedError as err:
+        stopped = check(document("timed", timed_body(entry, err, model=model, seconds=0.5)))
+    printed = one(capsys, "solve", "classic:12", "--timed", "--max-states", "50", "--json", status=3)
+    assert stopped["status"] == "stopped" and _timeless(printed) == _timeless(stopped)
+    settings = Settings(width=5, height=5, min_moves=3, max_moves=5, seed=1)
+    [puzzle] = Generator(settings).run(1)
+    made = check(document("generate", generate_body(puzzle, "p-01", None)))
+    assert made["name"] == made["board"]["name"] == "p-01" and made["board"]["source"] is None

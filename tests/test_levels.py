@@ -16,7 +16,7 @@ from rushhour import levels
 from rushhour.errors import BoardNotFoundError
 from rushhour.formats import Entry, fogleman
 from rushhour.generator import Sketch
-from rushhour.progress import Progress
+from rushhour.play.saves import Saves
 from rushhour.search import analyze, solve, verify
 
 DAY = datetime.date(2026, 11, 23)
@@ -91,7 +91,7 @@ def test_next_level_within_and_across_packs() -> None:
 
 
 def test_first_unsolved_follows_the_progress() -> None:
-    progress = Progress.memory()
+    progress = Saves.memory()
     order = levels.play_order()
     assert levels.first_unsolved(progress) == order[0]
     for item in order[:3]:
@@ -100,7 +100,7 @@ def test_first_unsolved_follows_the_progress() -> None:
     # a record for another board under the same key (a renumbered level) does not count
     progress.record_win(order[3].key, order[4].entry.board, moves=9, steps=9, optimal=None)
     assert levels.first_unsolved(progress) == order[3]
-    everything = Progress.memory()
+    everything = Saves.memory()
     for item in order:
         everything.record_win(item.key, item.entry.board, moves=50, steps=60, optimal=None)
     assert levels.first_unsolved(everything) is None
@@ -108,7 +108,7 @@ def test_first_unsolved_follows_the_progress() -> None:
 
 def test_first_unsolved_in_one_pack_and_built_in_levels() -> None:
     first, second = levels.packs()[:2]
-    progress = Progress.memory()
+    progress = Saves.memory()
     assert levels.first_unsolved_in(progress, second.name) == levels.Level(second.name, 1, second.levels[0])
     for number in (1, 2):
         progress.record_win(
@@ -173,7 +173,7 @@ def test_the_python_search_makes_the_same_daily_puzzle() -> None:
     env = {**os.environ, "RUSHHOUR_NATIVE": "0", "PYTHONPATH": str(root)}
     code = (
         "import datetime; from rushhour import levels; from rushhour.formats import fogleman; "
-        "from rushhour.search import bfs; assert not bfs._use_native[0]; "
+        "from rushhour.search.native import native_enabled; assert not native_enabled(); "
         "d = levels.daily(datetime.date(2026, 11, 23)); "
         "print(fogleman.write_line(d.entry.board), d.entry.meta['moves'], d.entry.meta['cluster'])"
     )

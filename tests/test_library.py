@@ -15,10 +15,12 @@ from hypothesis import given
 import rushhour
 import rushhour.api
 import rushhour.board
+import rushhour.formats.fogleman
+import rushhour.formats.single
 import rushhour.logic
 from rushhour import Board, Move
 from rushhour.cli import main
-from rushhour.game import Game
+from rushhour.play.game import Game
 from rushhour.search import verify
 from tests.strategies import boards
 
@@ -32,7 +34,7 @@ def test_the_guide_runs() -> None:
     assert result.attempted > 40 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.logic])
+@pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.formats.fogleman, rushhour.formats.single, rushhour.logic])
 def test_the_docstring_examples_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
@@ -49,7 +51,7 @@ def test_importing_the_package_loads_nothing_heavy() -> None:
     code = "import sys, rushhour; print(sorted(m for m in sys.modules if m.startswith(('rushhour.', 'nnf', 'pysat', 'bauhaus'))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     loaded = set(json.loads(out.replace("'", '"')))
-    assert not loaded & {"rushhour.search", "rushhour.generator", "rushhour.logic.oracle", "rushhour.enumerate", "nnf", "pysat"}
+    assert not loaded & {"rushhour.search", "rushhour.generator", "rushhour.logic.oracle", "rushhour.database", "nnf", "pysat"}
 
 
 def test_generate_stays_the_function_once_the_generator_is_imported() -> None:
@@ -76,7 +78,7 @@ def test_from_text_reads_back_what_to_text_writes(board: Board) -> None:
 
 @given(boards() | boards(square=True, letters_only=True, goal_name="A", exit_side="right", wrap=False))
 def test_one_line_text_identifies_the_board(board: Board) -> None:
-    text, fmt = rushhour.api.one_line(board)
+    text, fmt = rushhour.formats.single.one_line(board)
     assert "\n" not in text and Board.from_text(text, fmt) == board and Board.from_text(text) == board
 
 

@@ -23,7 +23,7 @@ import pytest
 
 from rushhour.errors import RushHourError
 from rushhour.levels import packs
-from rushhour.progress import Progress, level_key
+from rushhour.play.saves import Saves, level_key
 from tests.boards import SECOND, TINY
 from tests.terminal import spawn_program
 
@@ -96,7 +96,7 @@ def test_typed_moves_win_and_save_progress(tmp_path: Path, level: Path) -> None:
     child.sendline("A+3")
     child.expect("SOLVED")
     child.expect("PERFECT")
-    child.expect("progress saved")
+    child.expect("Progress saved.")
     rest = finish(child)
     assert "last level here" in rest
     data = json.loads(progress_file(tmp_path).read_text())
@@ -242,7 +242,7 @@ def test_piped_script_plays_a_game_and_the_next_level(tmp_path: Path) -> None:
 
 def test_no_argument_starts_the_first_unsolved_built_in_level(tmp_path: Path) -> None:
     first = packs()[0]
-    progress = Progress.load(progress_file(tmp_path))
+    progress = Saves.load(progress_file(tmp_path))
     one = first.levels[0]
     progress.record_win(level_key(one.board, first.name, 1), one.board, moves=9, steps=9, optimal=None)
     done = run_piped(tmp_path, ["play"], "q\n")
@@ -294,10 +294,10 @@ def test_bad_arguments_are_one_clear_error(tmp_path: Path, args: list[str], word
 
 # --- where play starts and what comes next (in-process, no terminal) -------------------------------
 def test_choose_level_follows_progress_and_arguments(tmp_path: Path) -> None:
-    from rushhour.cli.play import choose_level
+    from rushhour.play.level import choose_level
 
     first = packs()[0]
-    progress = Progress.memory()
+    progress = Saves.memory()
     assert choose_level(None, None, None, progress)[0].key == f"{first.name}:1"
     for number, entry in enumerate(first.levels[:2], start=1):
         progress.record_win(
@@ -319,10 +319,10 @@ def test_choose_level_follows_progress_and_arguments(tmp_path: Path) -> None:
 
 
 def test_every_level_solved_starts_again_with_a_note() -> None:
-    from rushhour.cli.play import choose_level
+    from rushhour.play.level import choose_level
 
     first = packs()[0]
-    progress = Progress.memory()
+    progress = Saves.memory()
     for number, entry in enumerate(first.levels, start=1):
         progress.record_win(
             level_key(entry.board, first.name, number), entry.board, moves=5, steps=5, optimal=None
@@ -332,10 +332,10 @@ def test_every_level_solved_starts_again_with_a_note() -> None:
 
 
 def test_next_level_walks_the_pack_then_the_next_pack(tmp_path: Path) -> None:
-    from rushhour.cli.play import choose_level, next_level
+    from rushhour.play.level import choose_level, next_level
 
     order = packs()
-    last_of_first = choose_level(None, order[0].name, len(order[0].levels), Progress.memory())[0]
+    last_of_first = choose_level(None, order[0].name, len(order[0].levels), Saves.memory())[0]
     following = next_level(last_of_first)
     if len(order) > 1:
         assert following is not None and following.key == f"{order[1].name}:1"
@@ -343,11 +343,11 @@ def test_next_level_walks_the_pack_then_the_next_pack(tmp_path: Path) -> None:
         assert following is None
     two = tmp_path / "two.txt"
     two.write_text(TINY + "\n" + SECOND)
-    start = choose_level(str(two), None, None, Progress.memory())[0]
+    start = choose_level(str(two), None, None, Saves.memory())[0]
     second = next_level(start)
     assert second is not None and second.entry.meta["name"] == "second" and second.title == "second (2 of 2)"
     assert next_level(second) is None
-    assert choose_level(str(two), None, 2, Progress.memory())[0].entry.meta["name"] == "second"
+    assert choose_level(str(two), None, 2, Saves.memory())[0].entry.meta["name"] == "second"
 
 
 def test_a_board_without_a_win_says_so(tmp_path: Path) -> None:
@@ -384,7 +384,7 @@ def test_the_daily_puzzle_is_played_and_remembered_by_its_date(tmp_path: Path) -
 
 def test_levels_shows_the_help_a_win_had(tmp_path: Path) -> None:
     first = packs()[0]
-    progress = Progress.load(progress_file(tmp_path))
+    progress = Saves.load(progress_file(tmp_path))
     one, two = first.levels[0], first.levels[1]
     progress.record_win(level_key(one.board, first.name, 1), one.board, moves=9, steps=9, optimal=9, hints=2)
     progress.record_win(
@@ -414,15 +414,16 @@ def vehicle_styles(text: str) -> dict[str, set[str]]:
 
 
 def test_the_line_mode_keeps_every_vehicle_in_its_colour() -> None:
-    from rushhour.cli.play import PlaySession, choose_level
+    from rushhour.play.level import choose_level
+    from rushhour.play.line import LineMode
     from rushhour.render.palette import BASIC, XTERM_256
 
-    level = choose_level(RECOLOURED, None, None, Progress.memory())[0]
+    level = choose_level(RECOLOURED, None, None, Saves.memory())[0]
     for depth in (BASIC, XTERM_256):
         lines = iter(["C-1", "B-1", "D-2", "A+4"])
         out: list[str] = []
-        session = PlaySession(
-            Progress.memory(),
+        session = LineMode(
+            Saves.memory(),
             color=True,
             legal_moves=lambda b: b.legal_moves("moves"),
             solver=lambda b: None,

@@ -17,7 +17,7 @@ from rushhour.board import Move
 from rushhour.cli import main
 from rushhour.errors import MoveError, ParseError, RushHourError, SaveFileError
 from rushhour.formats import parse_text, read_file
-from rushhour.progress import Progress
+from rushhour.play.saves import Saves
 from rushhour.search import solve
 from rushhour.search.bfs import Limits
 from tests.fuzzing import BOARD, BOARD_TEXT, kill_during_saves, wins_together
@@ -292,7 +292,7 @@ def test_a_deeply_nested_progress_file_is_moved_aside(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     path.write_text("[" * 100_000)
     with pytest.raises(SaveFileError, match="nested too deeply") as caught:
-        Progress.load(path)
+        Saves.load(path)
     assert caught.value.moved_to is not None and not path.exists()
     done = shell("levels", env={"XDG_DATA_HOME": str(tmp_path / "data")})
     assert done.returncode == 0
@@ -303,24 +303,24 @@ def test_a_newer_progress_file_is_left_in_place(tmp_path: Path) -> None:
     text = '{"format": "rushhour-progress", "version": 2, "levels": {}}'
     path.write_text(text)
     with pytest.raises(SaveFileError, match="newer version") as caught:
-        Progress.load(path)
+        Saves.load(path)
     assert caught.value.moved_to is None
     with pytest.raises(SaveFileError, match="newer version"):
-        Progress(path).record_win("k", BOARD, moves=1, steps=1, optimal=1)
+        Saves(path).record_win("k", BOARD, moves=1, steps=1, optimal=1)
     assert path.read_text() == text and sorted(p.name for p in tmp_path.iterdir())[0] == "progress.json"
 
 
 def test_a_save_follows_a_symlink_keeps_the_mode_and_cleans_stale_temporaries(tmp_path: Path) -> None:
     real = tmp_path / "store" / "progress.json"
     real.parent.mkdir()
-    Progress.load(real).record_win("a", BOARD, moves=1, steps=1, optimal=1)
+    Saves.load(real).record_win("a", BOARD, moves=1, steps=1, optimal=1)
     real.chmod(0o600)
     stale = real.parent / ".progress.json.dead1234.tmp"
     stale.write_text("half a fi")
     link = tmp_path / "progress.json"
     link.symlink_to(real)
-    Progress.load(link).record_win("b", BOARD, moves=1, steps=1, optimal=1)
-    assert link.is_symlink() and set(Progress.load(real).levels) == {"a", "b"}
+    Saves.load(link).record_win("b", BOARD, moves=1, steps=1, optimal=1)
+    assert link.is_symlink() and set(Saves.load(real).levels) == {"a", "b"}
     assert stat.S_IMODE(real.stat().st_mode) == 0o600
     assert not stale.exists()
 
@@ -329,7 +329,7 @@ def test_a_progress_file_that_is_a_fifo_is_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     os.mkfifo(path)
     with pytest.raises(SaveFileError, match="FIFO"):
-        Progress.load(path)
+        Saves.load(path)
     assert stat.S_ISFIFO(os.stat(path).st_mode)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Vehicle
 from rushhour.errors import LimitReachedError, SolverError
-from rushhour.search import analyze, solve
+from rushhour.search import analyze, native, solve
 from rushhour.search.tables import ONE, TWO, Tables
 from tests.strategies import boards_of_every_kind
 
@@ -143,10 +143,9 @@ def test_shared_tables_give_the_same_answers_when_the_registry_is_emptied(
 ) -> None:
     """Vehicle tables are shared between layouts; a full registry is emptied and searches go on (the
     Python search: the compiled one does not use the tables)."""
-    import rushhour.search.bfs as bfs_module
     import rushhour.search.tables as tables_module
 
-    monkeypatch.setattr(bfs_module, "_use_native", [False])
+    monkeypatch.setattr(native, "native_enabled", lambda: False)
     boards = [b for b in boards_of_every_kind(41, 60, dense=True) if reference_cluster(b, "moves", 1000)]
     want = [solve(b).length for b in boards]
     assert len(boards) >= 20

@@ -19,9 +19,10 @@ from rushhour.board import Board, Move
 from rushhour.errors import LimitReachedError
 from rushhour.formats import fogleman, read_file
 from rushhour.formats.grid import parse_grid
-from rushhour.search import bfs, solve
-from rushhour.search.bfs import Limits, native_available, reachable, shortest_python
+from rushhour.search import bfs, native, solve
+from rushhour.search.bfs import Limits, reachable, shortest_python
 from rushhour.search.frontier import frontier, frontier_wanted
+from rushhour.search.native import native_available
 from rushhour.search.native_spec import CONSTANTS, SPEC_VERSION, NativeSpec, compatible
 from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import BITS, Tables
@@ -181,7 +182,7 @@ def test_vehicles_that_cannot_matter_are_left_unmoved() -> None:
 
 @needs_native
 def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> None:
-    module = bfs._native
+    module = native.compiled
     assert compatible(module)
     assert NativeSpec._fields == module.SPEC_FIELDS
     assert (module.BATCH, module.KEY_FIELD_BITS) == (bfs.BATCH, BITS)
@@ -211,10 +212,10 @@ def _reference(board: Board, metric: str) -> tuple[Tables, int, int | None] | No
 def _one_pass(tables: Tables, start: int, bound: int, cap: int = 0) -> tuple[int, int | None, int, int]:
     """(status, length or None, pruned, positions stored) of one pass of the compiled frontier search with
     this bound (stopped after ``cap`` positions, when not 0)."""
-    native = bfs._native
-    assert native is not None
+    module = native.compiled
+    assert module is not None
     spec, state = tables.native_spec(), tables.unpack(start)
-    status, stored, path, _, pruned = native.frontier(spec, state, cap, 0.0, False, bound)
+    status, stored, path, _, pruned = module.frontier(spec, state, cap, 0.0, False, bound)
     return status, None if path is None else len(path) - 1, pruned, stored
 
 

@@ -16,15 +16,15 @@ import pytest
 from rushhour.errors import LimitReachedError
 from rushhour.formats import fogleman
 from rushhour.formats.grid import parse_grid
-from rushhour.search import analyze, bfs, solve
+from rushhour.search import analyze, solve
+from rushhour.search import native as loader
 from rushhour.search.bfs import (
     Limits,
     _spread,
-    native_available,
     shortest,
     shortest_python,
-    use_native,
 )
+from rushhour.search.native import native_available, use_native
 from rushhour.search.tables import Tables
 from tests.strategies import boards_of_every_kind
 
@@ -152,7 +152,7 @@ def test_the_python_search_can_be_chosen(monkeypatch: pytest.MonkeyPatch) -> Non
 
     board = fogleman.parse_line("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo")[0]
     native = solve(board)
-    monkeypatch.setattr(bfs, "_native", Refusing())
+    monkeypatch.setattr(loader, "compiled", Refusing())
     with pytest.raises(AssertionError, match="compiled shortest"):
         solve(board)
     before = use_native(False)
@@ -162,7 +162,7 @@ def test_the_python_search_can_be_chosen(monkeypatch: pytest.MonkeyPatch) -> Non
     finally:
         use_native(before)
     assert python.moves == native.moves and python.explored == native.explored
-    code = "from rushhour.search import bfs; print(bfs.native_available(), bfs._use_native[0])"
+    code = "from rushhour.search import native; print(native.native_available(), native.native_enabled())"
     for value, used in (("0", "False"), ("1", "True")):
         env = {**os.environ, "RUSHHOUR_NATIVE": value}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)

@@ -146,7 +146,7 @@ def test_progress_records_come_from_a_long_search(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(watch, "INTERVAL", 0.0)
     board = grid.parse_grid(CROWD9)
-    seen: list[watch.Progress] = []
+    seen: list[watch.SearchProgress] = []
     solve(board, engine="astar", progress=seen.append)
     assert seen and all(r.engine == "astar" and r.what == "positions" for r in seen)
     counts = [r.count for r in seen]

@@ -364,15 +364,16 @@ def _fewest_moves(board: Board) -> list[Move] | None:
 
 
 def test_play_timed_shows_the_clock() -> None:
-    from rushhour.cli.play import Level, PlaySession
     from rushhour.formats import Entry
-    from rushhour.progress import Progress
+    from rushhour.play.level import Level
+    from rushhour.play.line import LineMode
+    from rushhour.play.saves import Saves
 
     board = SMALL[0]  # BBB/C/AAC/D: B three cells (truck), C up (car), A four cells (car)
     lines = iter(["B+3", "C-1", "A+1", "A+3"])
     out: list[str] = []
-    session = PlaySession(
-        Progress.memory(),
+    session = LineMode(
+        Saves.memory(),
         color=False,
         legal_moves=lambda b: b.legal_moves("moves"),
         solver=_fewest_moves,

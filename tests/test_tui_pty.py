@@ -25,7 +25,7 @@ import pytest
 
 from rushhour.formats import parse_text
 from rushhour.levels import packs
-from rushhour.tui.screen import geometry, needed_size
+from rushhour.play.screen import geometry, needed_size
 from tests.boards import SECOND, TINY
 from tests.terminal import spawn_program
 
@@ -348,7 +348,8 @@ def test_every_way_out_restores_the_terminal(tmp_path: Path, level: Path, way: s
 def test_an_unexpected_error_restores_the_terminal_then_says_one_line(tmp_path: Path, level: Path) -> None:
     crash = (
         "import sys\n"
-        "from rushhour import controller, cli\n"
+        "from rushhour import cli\n"
+        "from rushhour.play import controller\n"
         "def broken(self, name):\n"
         "    raise RuntimeError('the machine broke')\n"
         "controller.Controller.key = broken\n"

@@ -36,6 +36,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in (core, play, logic, solve, generate, enumerate, completion):
         module.register(sub)
+    sub.choices["completion"].set_defaults(parser=parser)  # the command it describes (only it carries it)
     for command in sub.choices.values():  # `rushhour solve --version` works too
         command.add_argument("--version", action="version", version=version, help=argparse.SUPPRESS)
     return parser

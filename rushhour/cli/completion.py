@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rushhour.cli.core import examples
+from rushhour.levels import packs
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -304,12 +305,10 @@ WRITERS: dict[str, Callable[[argparse.ArgumentParser, Sequence[str]], str]] = {
 }
 
 
-def script(shell: str) -> str:
-    """The completion script of ``shell`` for the whole ``rushhour`` command."""
-    from rushhour.cli import build_parser
-    from rushhour.levels import packs
-
-    return WRITERS[shell](build_parser(), [p.name for p in packs()])
+def script(shell: str, parser: argparse.ArgumentParser) -> str:
+    """The completion script of ``shell`` for the whole ``rushhour`` command (``parser``: the one
+    :func:`rushhour.cli.build_parser` makes, which hands itself to the command as ``args.parser``)."""
+    return WRITERS[shell](parser, [p.name for p in packs()])
 
 
 def register(sub: Any) -> None:
@@ -331,5 +330,5 @@ def register(sub: Any) -> None:
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
-    sys.stdout.write(script(args.shell))
+    sys.stdout.write(script(args.shell, args.parser))
     return 0

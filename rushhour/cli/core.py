@@ -23,7 +23,7 @@ from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_boar
 from rushhour.levels import resolve_all, resolve_board
 from rushhour.numbers import MAX_WHOLE, NumberError, count, decimal, whole_or_none
 from rushhour.render.palette import Colour, color_depth, vehicle_colors
-from rushhour.render.text import render, use_color
+from rushhour.render.text import board_summary, render, use_color
 from rushhour.text import plural
 
 EXIT_ERROR = 2
@@ -269,16 +269,6 @@ def fixed_colors(board: Board, color: bool) -> dict[str, Colour] | None:
     """The colours of ``board``'s vehicles, chosen once so that each keeps its colour wherever it
     moves (pass them to :func:`draw` as ``colors``); None without colour."""
     return vehicle_colors(board, color_depth(os.environ)) if color else None
-
-
-def board_summary(board: Board) -> str:
-    kinds = sorted({v.kind for v in board.vehicles})
-    exit_text = f"exit {board.exit.side}" if board.exit is not None else f"target {board.target}"
-    return (
-        f"{board.width}x{board.height}, {plural(len(board.names), 'vehicle')} ({', '.join(kinds)}), "
-        f"{plural(len(board.walls), 'wall')}, goal {board.goal}, {exit_text}"
-        + (", wrap-around" if board.wrap else "")
-    )
 
 
 def register(sub: Any) -> None:

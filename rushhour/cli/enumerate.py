@@ -1,24 +1,27 @@
-"""``enumerate``: the complete database of a board size (see :mod:`rushhour.enumerate`)."""
+"""``enumerate``: the complete database of a board size (see :mod:`rushhour.database`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import time
-from typing import Any, TextIO
+from collections.abc import Callable
+from typing import Any
 
 from rushhour.cli import generate as generate_options
 from rushhour.cli.core import examples, option_jobs, option_range, refuse_given
 from rushhour.cli.documents import emit
-from rushhour.enumerate import (
+from rushhour.cli.progress_display import ProgressDisplay
+from rushhour.database import (
     MAX_SIDE,
     MIN_SIDE,
+    BuildProgress,
     EnumerateError,
     Job,
     PartStats,
-    Progress,
     board_of,
     build,
+    parallel,
     read_line,
     shard_of,
 )
@@ -111,38 +114,28 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
-class _Reporter:
-    """Progress on stderr, at most once a second: parts done, positions, rate, time left."""
+def _show_parts(display: ProgressDisplay) -> Callable[[BuildProgress], None]:
+    """The run on the display, at most once a second: parts done, positions, rate, time left."""
 
-    def __init__(self, stream: TextIO, enabled: bool) -> None:
-        self.stream, self.enabled = stream, enabled
-        self.last = 0.0
-        self.tty = stream.isatty()
-
-    def __call__(self, p: Progress) -> None:
-        now = time.monotonic()
-        if not self.enabled or (now - self.last < 1.0 and p.done < p.parts):
-            return
-        self.last = now
+    def show(p: BuildProgress) -> None:
         rate = p.stats.positions / p.seconds if p.seconds > 0 else 0.0
         fresh = p.done - p.resumed
         left = (p.parts - p.done) * p.seconds / fresh if fresh else 0.0
-        text = (
+        line = (
             f"enumerate: {p.done:,}/{p.parts:,} parts ({p.stats.shards:,} shards), "
             f"{p.stats.positions:,} positions, "
             f"{rate:,.0f} positions/s, about {_duration(left)} left"
         )
-        self.stream.write(f"\r{text}\x1b[K" if self.tty else text + "\n")
-        self.stream.flush()
+        postfix = f"{p.stats.shards:,} shards, {p.stats.positions:,} positions"
+        final = p.done >= p.parts
+        display.update(
+            p.done, desc="enumerate", unit="part", total=p.parts, line=line, postfix=postfix, final=final
+        )
 
-    def end(self) -> None:
-        if self.enabled and self.tty and self.last:
-            self.stream.write("\n")
+    return show
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
-    from rushhour import parallel
-
     size = args.size
     goal_row = Job.default_goal_row(size) if args.goal_row is None else args.goal_row
     job = Job(size, goal_row, args.walls, args.distances)
@@ -154,14 +147,15 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     if args.scheduler not in (None, "local"):
         refuse_given(args, ("workers",), "starts local workers: a running Dask scheduler has its own")
     workers = args.workers or parallel.default_workers()
-    reporter = _Reporter(sys.stderr, not args.quiet)
+    display = ProgressDisplay(enabled=not args.quiet, lines=True, every=1.0)
+    report = _show_parts(display) if display.enabled else None
     started = time.perf_counter()
     try:
         lines, stats = build(
-            job, out=args.out, workers=workers, scheduler=args.scheduler, only=only, report=reporter
+            job, out=args.out, workers=workers, scheduler=args.scheduler, only=only, report=report
         )
     except KeyboardInterrupt:
-        reporter.end()
+        display.close()
         if args.out is not None:
             print(
                 f"interrupted: the parts finished are saved in {args.out}; run the same command to resume",
@@ -170,7 +164,7 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         else:
             print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    reporter.end()
+    display.close()
     if args.json:
         for line in lines:
             emit("enumerate", puzzle_body(size, line))

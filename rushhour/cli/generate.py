@@ -8,11 +8,12 @@ import os
 import random
 import shlex
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
-from rushhour.api import board_ref
 from rushhour.cli.core import examples, option_count, option_jobs, option_range, option_seconds, refuse_given
-from rushhour.cli.documents import emit
+from rushhour.cli.documents import emit, generate_body
+from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
@@ -254,8 +255,7 @@ class _Writer:
         elif self.out is None and self.fmt in ("grid", "fogleman") and not self.json:
             self._stream(sys.stdout, len(self.made) - 1)
         if self.json:
-            board = board_ref(puzzle.board, name=meta["name"], source=source)
-            emit("generate", {"name": meta["name"], **puzzle.to_dict(), "board": board})
+            emit("generate", generate_body(puzzle, meta["name"], source))
 
     def _stream(self, handle: TextIO, k: int) -> None:
         puzzle, meta = self.made[k]
@@ -292,29 +292,15 @@ class _Writer:
         write_text_atomic(self.out, self.text())
 
 
-class _Progress:
-    """A tqdm bar on stderr when stderr is a terminal and tqdm is installed; otherwise nothing."""
+def _show_tries(display: ProgressDisplay, count: int) -> Callable[[TryResult, Stats], None]:
+    """Each try of the generator on the display: the puzzles made of ``count``, the tries."""
 
-    def __init__(self, count: int, enabled: bool) -> None:
-        self.bar: Any = None
-        if not enabled or not sys.stderr.isatty():
-            return
-        try:
-            from tqdm import tqdm
-        except ImportError:
-            return
-        self.bar = tqdm(total=count, file=sys.stderr, unit="puzzle", desc="generate", leave=False)
+    def show(outcome: TryResult, stats: Stats) -> None:
+        line = f"generate: {stats.made:,}/{count:,} puzzles, {plural(stats.tries, 'try', many='tries')}"
+        postfix = f"tries={stats.tries}"
+        display.update(stats.made, desc="generate", unit="puzzle", total=count, line=line, postfix=postfix)
 
-    def __call__(self, outcome: TryResult, stats: Stats) -> None:
-        if self.bar is None:
-            return
-        if self.bar.n != stats.made:
-            self.bar.update(stats.made - self.bar.n)
-        self.bar.set_postfix(tries=stats.tries, refresh=False)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+    return show
 
 
 def check_generate_options(args: argparse.Namespace) -> None:
@@ -356,13 +342,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if args.out and not _is_dir(args.out) and parent and not os.path.isdir(parent):
         raise RushHourError(f"cannot write {args.out}: there is no folder {parent}")
     writer = _Writer(args, settings, count)
-    progress = _Progress(count, not args.quiet)
+    progress = ProgressDisplay(enabled=not args.quiet, every=0.5)
+    on_try = _show_tries(progress, count) if progress.enabled else None
     max_tries = args.max_tries if args.max_tries is not None else TRIES_PER_PUZZLE * count
     status = EXIT_OK
     try:
         for puzzle in generator.run(
-            count, jobs=args.jobs, max_tries=max_tries, time_limit=args.time_limit, on_try=progress
+            count, jobs=args.jobs, max_tries=max_tries, time_limit=args.time_limit, on_try=on_try
         ):
+            if sys.stdout.isatty():  # the puzzle starts on a clean line, not after the display's
+                progress.close()
             writer.add(puzzle)
     except KeyboardInterrupt:
         generator.stats.stopped = "interrupted"

@@ -15,9 +15,8 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from rushhour.board import Board, Move
@@ -40,7 +39,8 @@ from rushhour.cli.core import (
     refuse_color_without_drawing,
     refuse_given,
 )
-from rushhour.cli.documents import emit, entry_ref, expected_length, stopped
+from rushhour.cli.documents import analyze_body, emit, expected_length, solve_body, timed_body
+from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman, read_file
@@ -48,7 +48,7 @@ from rushhour.levels import resolve_board
 from rushhour.search import ENGINES, HEURISTICS, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
-from rushhour.search.watch import Progress
+from rushhour.search.watch import SearchProgress
 from rushhour.text import plural, runs
 from rushhour.workers import owned_by
 
@@ -164,49 +164,20 @@ def _board_text(board: Board) -> str:
         return "/".join(board.rows())
 
 
-class _ProgressLine:
-    """The progress of a long search on stderr: on a terminal a tqdm bar (the ``progress`` extra) or,
-    without tqdm, one line rewritten in place; plain lines otherwise (asked for with --progress)."""
+def _show_search(display: ProgressDisplay) -> Callable[[SearchProgress], None]:
+    """The search's records on the display: the engine, its count (positions, random moves), the memory."""
 
-    def __init__(self) -> None:
-        self.terminal = sys.stderr.isatty()
-        self.shown = False
-        self.bar: Any = None
-        self.tqdm: Any = None
-        if self.terminal:
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                return
-            self.tqdm = tqdm
+    def show(record: SearchProgress) -> None:
+        memory = f"{record.memory / 1024**2:,.0f} MB"
+        unit = f" {record.what}"
+        display.update(record.count, desc=record.engine, unit=unit, line=record.describe(), postfix=memory)
 
-    def __call__(self, record: Progress) -> None:
-        if self.tqdm is not None:
-            if self.bar is None:  # made at the first record, which names the engine and the unit
-                self.bar = self.tqdm(
-                    file=sys.stderr, desc=record.engine, unit=f" {record.what}", unit_scale=True, leave=False
-                )
-            self.bar.set_postfix_str(f"{record.memory / 1024**2:,.0f} MB", refresh=False)
-            self.bar.update(record.count - self.bar.n)
-            return
-        if self.terminal:
-            sys.stderr.write("\r\x1b[K" + record.describe())
-        else:
-            sys.stderr.write(record.describe() + "\n")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-        elif self.shown and self.terminal:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+    return show
 
 
 def _solve(args: argparse.Namespace, board: Board) -> Solution:
-    show = getattr(args, "progress", False) or (sys.stderr.isatty() and not getattr(args, "batch", None))
-    line = _ProgressLine() if show else None
+    asked = getattr(args, "progress", False)
+    display = ProgressDisplay(enabled=asked or not getattr(args, "batch", None), lines=asked)
     try:
         return solve(
             board,
@@ -218,11 +189,10 @@ def _solve(args: argparse.Namespace, board: Board) -> Solution:
             seed=args.seed,
             heuristic=args.heuristic,
             max_moves=args.max_moves,
-            progress=line,
+            progress=_show_search(display) if display.enabled else None,
         )
     finally:
-        if line is not None:
-            line.close()
+        display.close()
 
 
 # --- solve ---------------------------------------------------------------------------------------
@@ -241,7 +211,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     try:
         solution = _solve(args, board)
     except LimitReachedError as err:
-        return _stopped(args, "solve", solve_stopped(args, entry, err, time.perf_counter() - began))
+        took = time.perf_counter() - began
+        body = solve_body(entry, err, engine=args.engine, metric=args.metric, seconds=took)
+        return _stopped(args, "solve", body)
     _export(args, solution)
     if args.json:
         emit("solve", solve_body(entry, solution))
@@ -349,8 +321,7 @@ def cmd_timed(args: argparse.Namespace) -> int:
         )
     except LimitReachedError as err:
         took = time.perf_counter() - began
-        nothing = Schedule(entry.board, model, (), Fraction(0), False, err.explored, took)
-        return _stopped(args, "timed", timed_body(entry, nothing, err))
+        return _stopped(args, "timed", timed_body(entry, err, model=model, seconds=took))
     status = EXIT_SOLVED if found.solved else EXIT_UNSOLVABLE
     if args.json:
         emit("timed", timed_body(entry, found))
@@ -371,39 +342,6 @@ def cmd_timed(args: argparse.Namespace) -> int:
         "the schedule replayed in time order."
     )
     return status
-
-
-# --- the JSON documents (docs/json.md) ------------------------------------------------------------
-def solve_body(entry: Entry, solution: Solution) -> dict[str, Any]:
-    """The ``rushhour.solve`` document of a solved or unsolvable board."""
-    return {**solution.to_dict(), "board": entry_ref(entry), "expected": expected_length(entry)}
-
-
-def solve_stopped(
-    args: argparse.Namespace, entry: Entry, err: LimitReachedError, seconds: float
-) -> dict[str, Any]:
-    """The ``rushhour.solve`` document of a search stopped by a limit: the same fields."""
-    body = stopped(entry.board, args.engine, args.metric, err, seconds)
-    return {**body, "board": entry_ref(entry), "expected": expected_length(entry)}
-
-
-def timed_body(entry: Entry, found: Schedule, err: LimitReachedError | None = None) -> dict[str, Any]:
-    """The ``rushhour.timed`` document: the schedule, with the moves listed as ``solve`` lists them;
-    for a search stopped by ``err``, no schedule and what the search learned."""
-    data = found.to_dict()
-    body: dict[str, Any] = {
-        "board": entry_ref(entry),
-        "status": "solved" if found.solved else "unsolvable",
-        **data,
-        "length": data["length"] if found.solved else None,
-        "steps": found.steps if found.solved else None,
-        "lower_bound": None,
-        "message": None,
-    }
-    if err is not None:
-        body.update(status="stopped", solved=False, total=None, length=None, steps=None)
-        body.update(lower_bound=err.lower_bound, message=str(err))
-    return body
 
 
 def _stopped(args: argparse.Namespace, command: str, body: dict[str, Any]) -> int:
@@ -558,7 +496,9 @@ def _batch_one(job: tuple[argparse.Namespace, Entry]) -> BatchRow:
         s = _solve(args, entry.board)
     except LimitReachedError as err:
         took = time.perf_counter() - began
-        body = solve_stopped(args, entry, err, took) if args.json else None
+        body = None
+        if args.json:
+            body = solve_body(entry, err, engine=args.engine, metric=args.metric, seconds=took)
         return BatchRow(
             entry.label, text, EXIT_STOPPED, -1, -1, err.explored, took, False, expected, str(err), body
         )
@@ -649,25 +589,6 @@ def _batch_summary(args: argparse.Namespace, rows: Sequence[BatchRow], wall: flo
 
 
 # --- analyze -------------------------------------------------------------------------------------
-def analyze_stopped(entry: Entry, metric: str, err: LimitReachedError, seconds: float) -> dict[str, Any]:
-    """The ``rushhour.analyze`` document of an exploration stopped by a limit: the same fields."""
-    return {
-        "board": entry_ref(entry),
-        "metric": metric,
-        "status": "stopped",
-        "cluster_size": None,
-        "won_count": None,
-        "start_distance": None,
-        "histogram": [],
-        "hardest": None,
-        "hardest_distance": None,
-        "cluster_key": None,
-        "explored": err.explored,
-        "seconds": round(seconds, 6),
-        "message": str(err),
-    }
-
-
 def cmd_analyze(args: argparse.Namespace) -> int:
     if args.json:
         refuse_color_without_drawing(args, "--json")
@@ -683,9 +604,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         )
     except LimitReachedError as err:
         took = time.perf_counter() - began
-        return _stopped(args, "analyze", analyze_stopped(entry, args.metric, err, took))
+        return _stopped(args, "analyze", analyze_body(entry, err, metric=args.metric, seconds=took))
     if args.json:
-        emit("analyze", {**analysis.to_dict(), "board": entry_ref(entry)})
+        emit("analyze", analyze_body(entry, analysis))
         return EXIT_SOLVED if analysis.solvable else EXIT_UNSOLVABLE
     board = entry.board
     color = color_wanted(args)

@@ -2,13 +2,23 @@
 
 ``o`` (or ``.``) is empty, ``x`` a wall, ``A`` the goal car (horizontal, leaving through the right edge
 of its row), ``B``..``Z`` the other vehicles.  A database line adds the optimal number of moves before
-the board and the size of its reachable set after it: ``MOVES BOARD CLUSTER``.
+the board and the size of its reachable set after it: ``MOVES BOARD CLUSTER``, and in a database built
+with distances the number of positions at each distance from a win (``DISTANCES``, ``1,4,2``).
+:func:`parse_database_line` and :class:`DatabaseLine` are the one parser and writer of those lines
+(:mod:`rushhour.database` reads and writes its files with them).
+
+>>> entry = parse_database_line("02 AAoBoooBCCoooooo 18 4,8,4,2")
+>>> entry.moves, entry.board, entry.cluster, entry.distances
+(2, 'AAoBoooBCCoooooo', 18, (4, 8, 4, 2))
+>>> entry.text()
+'02 AAoBoooBCCoooooo 18 4,8,4,2'
 """
 
 from __future__ import annotations
 
 import math
 import re
+from typing import NamedTuple
 
 from rushhour.board import MAX_SIDE, MIN_SIDE, Board
 from rushhour.errors import BoardError, FormatError, ParseError
@@ -18,6 +28,23 @@ from rushhour.numbers import is_whole
 _ALLOWED = set("ox.ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _BOARD_RE = re.compile(r"[ox.A-Z]+\Z")
+_DISTANCES_RE = re.compile(r"\d+(,\d+)*\Z")
+_EXAMPLE = "'02 ooBoooooBoooAABooooooooooooooooooooo 14'"
+
+
+class DatabaseLine(NamedTuple):
+    """One database line: the optimal number of moves, the BOARD field (not yet read as a board), the
+    size of the cluster and, in a database with distances, the positions at each distance from a win."""
+
+    moves: int
+    board: str
+    cluster: int
+    distances: tuple[int, ...] | None = None
+
+    def text(self) -> str:
+        """The line as a database holds it: ``MOVES BOARD CLUSTER[ DISTANCES]``, MOVES on two digits."""
+        line = f"{self.moves:02d} {self.board} {self.cluster}"
+        return line if self.distances is None else line + " " + ",".join(map(str, self.distances))
 
 
 def looks_like_fogleman(text: str) -> bool:
@@ -31,19 +58,54 @@ def looks_like_fogleman(text: str) -> bool:
     return side * side == len(parts[0]) and MIN_SIDE <= side <= MAX_SIDE
 
 
+def parse_database_line(text: str, source: str | None = None, line: int | None = None) -> DatabaseLine:
+    """The fields of ``MOVES BOARD CLUSTER [DISTANCES]``; BOARD is checked to hold only the format's
+    characters (:func:`parse_line` reads it as a board)."""
+    parts = text.split()
+    if len(parts) not in (3, 4):
+        raise ParseError(
+            f"a database line is MOVES BOARD CLUSTER [DISTANCES], like {_EXAMPLE} ({len(parts)} fields here)",
+            source=source,
+            line=line,
+        )
+    moves, board_text, cluster = parts[:3]
+    for label, value in (("moves", moves), ("cluster", cluster)):
+        if not is_whole(value):
+            message = f"database line {label} field {value!r} is not a number"
+            raise ParseError(message, source=source, line=line)
+    _check_characters(board_text, text.index(board_text), source, line)
+    distances = None
+    if len(parts) == 4:
+        if not _DISTANCES_RE.match(parts[3]):
+            raise ParseError(
+                f"database line distances field {parts[3]!r} is not a list of numbers like 1,4,2",
+                source=source,
+                line=line,
+            )
+        distances = tuple(int(d) for d in parts[3].split(","))
+    return DatabaseLine(int(moves), board_text, int(cluster), distances)
+
+
+def _check_characters(board_text: str, start: int, source: str | None, line: int | None) -> None:
+    """Refuse a BOARD field (starting at ``start`` in its line) with a character the format lacks."""
+    for k, ch in enumerate(board_text):
+        if ch not in _ALLOWED:
+            raise ParseError(
+                f"unknown character {ch!r} in a Fogleman board: use o, x and A-Z",
+                source=source,
+                line=line,
+                column=start + k + 1,
+            )
+
+
 def parse_line(text: str, source: str | None = None, line: int | None = None) -> tuple[Board, dict[str, str]]:
     """Parse ``BOARD`` or ``MOVES BOARD CLUSTER``; metadata holds ``moves`` and ``cluster``."""
-    stripped = text.strip()
-    parts = stripped.split()
+    parts = text.split()
     meta: dict[str, str] = {}
     if len(parts) == 3:
-        moves, board_text, cluster = parts
-        for label, value in (("moves", moves), ("cluster", cluster)):
-            if not is_whole(value):
-                raise ParseError(
-                    f"database line {label} field {value!r} is not a number", source=source, line=line
-                )
-        meta = {"moves": str(int(moves)), "cluster": str(int(cluster))}
+        entry = parse_database_line(text, source, line)
+        board_text = entry.board
+        meta = {"moves": str(entry.moves), "cluster": str(entry.cluster)}
     elif len(parts) == 1:
         board_text = parts[0]
     else:
@@ -53,14 +115,7 @@ def parse_line(text: str, source: str | None = None, line: int | None = None) ->
             line=line,
         )
     start = text.index(board_text) if board_text else 0
-    for k, ch in enumerate(board_text):
-        if ch not in _ALLOWED:
-            raise ParseError(
-                f"unknown character {ch!r} in a Fogleman board: use o, x and A-Z",
-                source=source,
-                line=line,
-                column=start + k + 1,
-            )
+    _check_characters(board_text, start, source, line)
     side = math.isqrt(len(board_text))
     if side * side != len(board_text) or not MIN_SIDE <= side <= MAX_SIDE:
         raise ParseError(
@@ -111,5 +166,5 @@ def write_line(board: Board, meta: dict[str, str] | None = None) -> str:
                 raise FormatError(
                     f"a Fogleman database line cannot hold {label} {meta[label]!r}: not a number"
                 )
-        return f"{int(meta['moves']):02d} {text} {int(meta['cluster'])}"
+        return DatabaseLine(int(meta["moves"]), text, int(meta["cluster"])).text()
     return text

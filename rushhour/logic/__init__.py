@@ -73,7 +73,7 @@ class Encoding:
     def to_dict(self) -> dict[str, object]:
         """JSON-ready figures: the shape, the variables and clauses, propositions by class and
         constraints by family."""
-        from rushhour.api import board_ref
+        from rushhour.formats.single import board_ref
 
         rules = self.rules
         return {

@@ -33,7 +33,7 @@ from typing import Any
 import nnf
 from bauhaus import Encoding, constraint, proposition
 
-from rushhour.board import HORIZONTAL, VERTICAL, Board, Layout
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Layout, Target, Vehicle
 from rushhour.errors import BoardError
 
 Cell = tuple[int, int]
@@ -259,8 +259,6 @@ class RulesEncoding:
 
     def decode(self, model: Sequence[int] | set[int]) -> Board:
         """The position a model describes (vehicles named A for the goal, then B, C, ...)."""
-        from rushhour.board import Target, Vehicle
-
         shape = self.shape
         true = set(model)
         walls = []

@@ -21,6 +21,7 @@ from nnf import tseitin
 
 from rushhour.board import Board
 from rushhour.errors import SolverError
+from rushhour.formats.single import board_ref
 from rushhour.logic.encoding import DIRECTIONS, RulesEncoding, Shape, cell_text, encoding_for
 from rushhour.logic.sat import new_backend
 
@@ -55,8 +56,6 @@ class Proof:
     def to_dict(self) -> dict[str, object]:
         """JSON-ready: the statement, ``proved`` or ``refuted`` against what was expected, and the
         counterexample of a refuted statement as a one-line board."""
-        from rushhour.api import board_ref
-
         example = self.counterexample
         return {
             "title": self.theorem.title,

@@ -16,6 +16,7 @@ from colorama import Style
 
 from rushhour.board import EMPTY, WALL, Board
 from rushhour.render.palette import BASIC, Colour, goal_color, vehicle_colors, wall_color
+from rushhour.text import plural
 
 GOAL_STYLE = goal_color(BASIC).style()
 WALL_STYLE = wall_color(BASIC).style()
@@ -46,6 +47,17 @@ def cell_width(board: Board) -> int:
 
 def _cell_text(label: str, width: int = CELL) -> str:
     return f"{label[:width]:^{width}}"
+
+
+def board_summary(board: Board) -> str:
+    """``6x6, 12 vehicles (car, truck), 0 walls, goal A, exit right``: a board in one line."""
+    kinds = sorted({v.kind for v in board.vehicles})
+    exit_text = f"exit {board.exit.side}" if board.exit is not None else f"target {board.target}"
+    return (
+        f"{board.width}x{board.height}, {plural(len(board.names), 'vehicle')} ({', '.join(kinds)}), "
+        f"{plural(len(board.walls), 'wall')}, goal {board.goal}, {exit_text}"
+        + (", wrap-around" if board.wrap else "")
+    )
 
 
 def render(

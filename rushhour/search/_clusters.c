@@ -1,4 +1,4 @@
-/* The cluster search of rushhour.enumerate, compiled: one part of a database (see docs/enumerate.md).
+/* The cluster search of rushhour.database, compiled: one part of a database (see docs/enumerate.md).
  *
  * clusters(width, height, goal_row, walls, rows, columns, distances) -> (text, stats)
  *   walls: the wall cells (row * width + col); rows[r] / columns[c]: the vehicle sequences allowed in
@@ -8,7 +8,7 @@
  *   stats: (shards, seeds, positions, clusters), see _clusters.h: the clusters searched are those
  *   with a won position, and positions counts theirs.
  *
- * It does what the reference, rushhour.enumerate.python_part, does, in the same order:
+ * It does what the reference, rushhour.database.reference.python_part, does, in the same order:
  * 1. every *seed* of every shard of the part: a won position where no other vehicle can move left or
  *    up by one cell, found by placing each row's horizontal vehicles, then each column's vertical ones
  *    (every cluster with a won position holds a seed: docs/enumerate.md);
@@ -645,154 +645,205 @@ static void mark_seed(const Packed *packed, size_t count, unsigned char *seen, K
     if (lo < count && packed[lo].h == k.h && packed[lo].v == k.v) seen[lo] = 1;
 }
 
-/* every cluster of one shard with a won position, from its seeds packed[0..count): each cluster is
- * collected by a breadth-first search in a store of its own (small, so it stays in cache), which
- * records its moves; the seeds it holds are marked seen, so that no cluster is searched twice */
+/* adds to st the successors succ[0..m) of the position `off` that it lacks (marking the seeds among
+ * them seen in packed[0..count)); with `edges`, writes each successor's index to edges[0..m) */
+static int add_successors(const Shape *s, const Packed *packed, size_t count, Store *st, Scratch *sc,
+                          unsigned char *off, const Succ *succ, int m, uint32_t *edges) {
+    size_t slot[MAX_SUCC], slots = st->slots;
+    for (int j = 0; j < m; j++) { /* the table is larger than the cache: load its lines at once */
+        slot[j] = mix(succ[j].key) & (st->slots - 1);
+        PREFETCH(&st->table[slot[j]]);
+    }
+    for (int j = 0; j < m; j++) {
+        /* (a position added since may have grown the table: then the slot is found again) */
+        int64_t x = st->slots == slots ? store_find_from(st, succ[j].key, slot[j]) : store_find(st, succ[j].key);
+        if (x < 0) {
+            unsigned char was = off[succ[j].vehicle];
+            off[succ[j].vehicle] = (unsigned char)succ[j].offset;
+            x = store_add(st, succ[j].key, off);
+            if (x >= 0 && off[s->goal] == s->won && is_seed(s, off, succ[j].key))
+                mark_seed(packed, count, sc->seen, succ[j].key);
+            off[succ[j].vehicle] = was;
+            if (x < 0) return -1;
+        }
+        if (edges) edges[j] = (uint32_t)x;
+    }
+    return 0;
+}
+
+/* phase 1: the cluster of the seed packed[t], collected in st by a breadth-first search in a store of
+ * its own (small, so it stays in cache); its moves are recorded in sc->first and sc->edges while they
+ * fit (*keep); the seeds it holds are marked seen */
+static int collect_cluster(const Shape *s, const Packed *packed, size_t count, size_t t, Store *st, Scratch *sc,
+                           int *keep) {
+    Succ succ[MAX_SUCC];
+    unsigned char off[MAXV];
+    Key seed = {packed[t].h, packed[t].v, 0};
+    offsets_of(s, seed, off);
+    seed.code = code_of(s, off, seed.h, seed.v);
+    if (store_reset(st, s->n, s->exact) || store_add(st, seed, off) < 0) return -1;
+    sc->seen[t] = 1;
+    size_t nedges = 0;
+    *keep = 1;
+    for (size_t q = 0; q < st->count; q++) {
+        memcpy(off, st->offsets + q * (size_t)s->n, (size_t)s->n);
+        int m = successors(s, off, st->keys[q], succ);
+        if (*keep) {
+            if (reserve((void **)&sc->first, &sc->first_cap, q + 2, sizeof(size_t))) return -1;
+            sc->first[q] = nedges;
+            if (nedges + (size_t)m > MAX_EDGES) *keep = 0;
+            else if (reserve((void **)&sc->edges, &sc->edges_cap, nedges + (size_t)m, sizeof(uint32_t)))
+                return -1;
+        }
+        if (add_successors(s, packed, count, st, sc, off, succ, m, *keep ? sc->edges + nedges : NULL)) return -1;
+        if (*keep) nedges += (size_t)m;
+    }
+    if (*keep) sc->first[st->count] = nedges;
+    return 0;
+}
+
+/* phase 2: every position's distance to the nearest win (st->dist), by a breadth-first search from the
+ * won positions over the recorded moves (generated again without `keep`); *tail: the positions queued,
+ * the last one among the farthest */
+static int distances_to_win(const Shape *s, Store *st, Scratch *sc, int keep, size_t *tail_out) {
+    Succ succ[MAX_SUCC];
+    if (reserve((void **)&sc->queue, &sc->cap, st->count, sizeof(size_t))) return -1;
+    size_t head = 0, tail = 0;
+    for (size_t q = 0; q < st->count; q++) {
+        if (st->offsets[q * (size_t)s->n + s->goal] == s->won) {
+            st->dist[q] = 0;
+            sc->queue[tail++] = q;
+        } else {
+            st->dist[q] = -1;
+        }
+    }
+    while (head < tail) {
+        size_t q = sc->queue[head++];
+        int32_t next = st->dist[q] + 1;
+        if (keep) {
+            for (size_t e = sc->first[q]; e < sc->first[q + 1]; e++) {
+                uint32_t x = sc->edges[e];
+                if (st->dist[x] < 0) {
+                    st->dist[x] = next;
+                    sc->queue[tail++] = x;
+                }
+            }
+            continue;
+        }
+        int m = successors(s, st->offsets + q * (size_t)s->n, st->keys[q], succ);
+        for (int j = 0; j < m; j++) {
+            int64_t x = store_find(st, succ[j].key);
+            if (st->dist[x] < 0) {
+                st->dist[x] = next;
+                sc->queue[tail++] = (size_t)x;
+            }
+        }
+    }
+    *tail_out = tail;
+    return 0;
+}
+
+/* phase 3: the hardest position: the farthest from a win, ties by the least (h, v) */
+static size_t hardest_position(const Store *st, const Scratch *sc, size_t tail) {
+    size_t best = sc->queue[tail - 1];
+    int32_t moves = st->dist[best];
+    for (size_t q = 0; q < st->count; q++) {
+        if (st->dist[q] != moves) continue;
+        Key a = st->keys[q], b = st->keys[best];
+        if (a.h < b.h || (a.h == b.h && a.v < b.v)) best = q;
+    }
+    return best;
+}
+
+/* phase 4: the vehicles that move on some shortest solution from the hardest position `best`: the
+ * moves down the distances from it, position by position (the queue is free again) */
+static int moved_vehicles(const Shape *s, Store *st, Scratch *sc, size_t best, int keep, uint32_t *moved_out) {
+    Succ succ[MAX_SUCC];
+    uint32_t moved = 0, all = (((uint32_t)1 << s->n) - 1) & ~((uint32_t)1 << s->goal);
+    if (reserve((void **)&sc->mark, &sc->mark_cap, st->count, 1)) return -1;
+    memset(sc->mark, 0, st->count);
+    size_t head = 0, tail = 0;
+    sc->queue[tail++] = best;
+    sc->mark[best] = 1;
+    while (head < tail && (moved & all) != all) {
+        size_t q = sc->queue[head++];
+        int32_t down = st->dist[q] - 1;
+        const unsigned char *from = st->offsets + q * (size_t)s->n;
+        int m = keep ? (int)(sc->first[q + 1] - sc->first[q]) : successors(s, from, st->keys[q], succ);
+        for (int j = 0; j < m; j++) {
+            size_t x;
+            int vehicle = 0;
+            if (keep) {
+                x = sc->edges[sc->first[q] + (size_t)j];
+                if (st->dist[x] != down) continue;
+                const unsigned char *to = st->offsets + x * (size_t)s->n;
+                while (from[vehicle] == to[vehicle]) vehicle++;
+            } else {
+                x = (size_t)store_find(st, succ[j].key);
+                if (st->dist[x] != down) continue;
+                vehicle = succ[j].vehicle;
+            }
+            moved |= (uint32_t)1 << vehicle;
+            if (!sc->mark[x]) {
+                sc->mark[x] = 1;
+                sc->queue[tail++] = x;
+            }
+        }
+    }
+    *moved_out = moved;
+    return 0;
+}
+
+/* phase 5: the cluster's database line, MOVES BOARD CLUSTER[ DISTANCES], the hardest position at `off` */
+static int write_line(const Shape *s, int goal_row, const unsigned char *off, int moves, const Store *st,
+                      Scratch *sc, int distances, Text *out) {
+    char line[96], board[65];
+    render(s, goal_row, off, board);
+    int len = snprintf(line, sizeof(line), "%02d %s %zu", moves, board, st->count);
+    if (text_add(out, line, (size_t)len)) return -1;
+    if (distances) {
+        if (moves + 1 > sc->hist_cap) {
+            long long *hst = realloc(sc->hist, (size_t)(moves + 1) * sizeof(long long));
+            if (!hst) return -1;
+            sc->hist = hst;
+            sc->hist_cap = moves + 1;
+        }
+        memset(sc->hist, 0, (size_t)(moves + 1) * sizeof(long long));
+        for (size_t q = 0; q < st->count; q++) sc->hist[st->dist[q]]++;
+        for (int d = 0; d <= moves; d++) {
+            len = snprintf(line, sizeof(line), "%c%lld", d ? ',' : ' ', sc->hist[d]);
+            if (text_add(out, line, (size_t)len)) return -1;
+        }
+    }
+    return text_add(out, "\n", 1);
+}
+
+/* every cluster of one shard with a won position, from its seeds packed[0..count): each one collected
+ * (phase 1), its distances (2), its hardest position (3) and the vehicles that move on its shortest
+ * solutions (4) found; a minimal hardest position gives a database line (5).  The seeds a cluster
+ * holds are marked seen, so that no cluster is searched twice */
 static int run_shard(const Shape *s, int goal_row, const Packed *packed, size_t count, Store *st, Store *tmp,
                      Scratch *sc, int distances, Text *out, Stats *stats) {
-    Succ succ[MAX_SUCC];
     unsigned char off[MAXV];
     stats->shards++;
     if (reserve((void **)&sc->seen, &sc->seen_cap, count, 1)) return -1;
     memset(sc->seen, 0, count);
     for (size_t t = 0; t < count; t++) {
         if (sc->seen[t]) continue;
-        Key seed = {packed[t].h, packed[t].v, 0};
-        offsets_of(s, seed, off);
-        seed.code = code_of(s, off, seed.h, seed.v);
-        if (store_reset(st, s->n, s->exact) || store_add(st, seed, off) < 0) return -1;
-        sc->seen[t] = 1;
-        size_t nedges = 0;
-        int keep = 1; /* whether the moves are recorded */
-        for (size_t q = 0; q < st->count; q++) {
-            memcpy(off, st->offsets + q * (size_t)s->n, (size_t)s->n);
-            int m = successors(s, off, st->keys[q], succ);
-            if (keep) {
-                if (reserve((void **)&sc->first, &sc->first_cap, q + 2, sizeof(size_t))) return -1;
-                sc->first[q] = nedges;
-                if (nedges + (size_t)m > MAX_EDGES) keep = 0;
-                else if (reserve((void **)&sc->edges, &sc->edges_cap, nedges + (size_t)m, sizeof(uint32_t)))
-                    return -1;
-            }
-            size_t slot[MAX_SUCC], slots = st->slots;
-            for (int j = 0; j < m; j++) { /* the table is larger than the cache: load its lines at once */
-                slot[j] = mix(succ[j].key) & (st->slots - 1);
-                PREFETCH(&st->table[slot[j]]);
-            }
-            for (int j = 0; j < m; j++) {
-                /* (a position added since may have grown the table: then the slot is found again) */
-                int64_t x = st->slots == slots ? store_find_from(st, succ[j].key, slot[j]) : store_find(st, succ[j].key);
-                if (x < 0) {
-                    unsigned char was = off[succ[j].vehicle];
-                    off[succ[j].vehicle] = (unsigned char)succ[j].offset;
-                    x = store_add(st, succ[j].key, off);
-                    if (x >= 0 && off[s->goal] == s->won && is_seed(s, off, succ[j].key))
-                        mark_seed(packed, count, sc->seen, succ[j].key);
-                    off[succ[j].vehicle] = was;
-                    if (x < 0) return -1;
-                }
-                if (keep) sc->edges[nedges++] = (uint32_t)x;
-            }
-        }
-        size_t start = 0, end = st->count, size = end;
-        if (keep) sc->first[end] = nedges;
+        int keep;
+        size_t tail;
+        uint32_t moved;
+        if (collect_cluster(s, packed, count, t, st, sc, &keep)) return -1;
         stats->clusters++;
-        stats->positions += (long long)size;
-        if (reserve((void **)&sc->queue, &sc->cap, size, sizeof(size_t))) return -1;
-        size_t head = 0, tail = 0;
-        for (size_t q = start; q < end; q++) {
-            if (st->offsets[q * (size_t)s->n + s->goal] == s->won) {
-                st->dist[q] = 0;
-                sc->queue[tail++] = q;
-            } else {
-                st->dist[q] = -1;
-            }
-        }
-        while (head < tail) {
-            size_t q = sc->queue[head++];
-            int32_t next = st->dist[q] + 1;
-            if (keep) {
-                for (size_t e = sc->first[q]; e < sc->first[q + 1]; e++) {
-                    uint32_t x = sc->edges[e];
-                    if (st->dist[x] < 0) {
-                        st->dist[x] = next;
-                        sc->queue[tail++] = x;
-                    }
-                }
-                continue;
-            }
-            int m = successors(s, st->offsets + q * (size_t)s->n, st->keys[q], succ);
-            for (int j = 0; j < m; j++) {
-                int64_t x = store_find(st, succ[j].key);
-                if (st->dist[x] < 0) {
-                    st->dist[x] = next;
-                    sc->queue[tail++] = (size_t)x;
-                }
-            }
-        }
-        int moves = st->dist[sc->queue[tail - 1]];
-        size_t best = sc->queue[tail - 1];
-        for (size_t q = start; q < end; q++) {
-            if (st->dist[q] != moves) continue;
-            Key a = st->keys[q], b = st->keys[best];
-            if (a.h < b.h || (a.h == b.h && a.v < b.v)) best = q;
-        }
-        /* the vehicles that move on some shortest solution from the hardest position: the moves down
-         * the distances from it, position by position (the queue is free again) */
-        uint32_t moved = 0, all = (((uint32_t)1 << s->n) - 1) & ~((uint32_t)1 << s->goal);
-        if (reserve((void **)&sc->mark, &sc->mark_cap, size, 1)) return -1;
-        memset(sc->mark, 0, size);
-        head = tail = 0;
-        sc->queue[tail++] = best;
-        sc->mark[best] = 1;
-        while (head < tail && (moved & all) != all) {
-            size_t q = sc->queue[head++];
-            int32_t down = st->dist[q] - 1;
-            const unsigned char *from = st->offsets + q * (size_t)s->n;
-            int m = keep ? (int)(sc->first[q + 1] - sc->first[q]) : successors(s, from, st->keys[q], succ);
-            for (int j = 0; j < m; j++) {
-                size_t x;
-                int vehicle = 0;
-                if (keep) {
-                    x = sc->edges[sc->first[q] + (size_t)j];
-                    if (st->dist[x] != down) continue;
-                    const unsigned char *to = st->offsets + x * (size_t)s->n;
-                    while (from[vehicle] == to[vehicle]) vehicle++;
-                } else {
-                    x = (size_t)store_find(st, succ[j].key);
-                    if (st->dist[x] != down) continue;
-                    vehicle = succ[j].vehicle;
-                }
-                moved |= (uint32_t)1 << vehicle;
-                if (!sc->mark[x]) {
-                    sc->mark[x] = 1;
-                    sc->queue[tail++] = x;
-                }
-            }
-        }
+        stats->positions += (long long)st->count;
+        if (distances_to_win(s, st, sc, keep, &tail)) return -1;
+        size_t best = hardest_position(st, sc, tail);
+        int moves = st->dist[best];
+        if (moved_vehicles(s, st, sc, best, keep, &moved)) return -1;
         memcpy(off, st->offsets + best * (size_t)s->n, (size_t)s->n);
         int got = minimal(s, off, st->keys[best], moves, moved, tmp);
         if (got < 0) return -1;
-        if (!got) continue;
-        char line[96], board[65];
-        render(s, goal_row, off, board);
-        int len = snprintf(line, sizeof(line), "%02d %s %zu", moves, board, size);
-        if (text_add(out, line, (size_t)len)) return -1;
-        if (distances) {
-            if (moves + 1 > sc->hist_cap) {
-                long long *hst = realloc(sc->hist, (size_t)(moves + 1) * sizeof(long long));
-                if (!hst) return -1;
-                sc->hist = hst;
-                sc->hist_cap = moves + 1;
-            }
-            memset(sc->hist, 0, (size_t)(moves + 1) * sizeof(long long));
-            for (size_t q = start; q < end; q++) sc->hist[st->dist[q]]++;
-            for (int d = 0; d <= moves; d++) {
-                len = snprintf(line, sizeof(line), "%c%lld", d ? ',' : ' ', sc->hist[d]);
-                if (text_add(out, line, (size_t)len)) return -1;
-            }
-        }
-        if (text_add(out, "\n", 1)) return -1;
+        if (got && write_line(s, goal_row, off, moves, st, sc, distances, out)) return -1;
     }
     return 0;
 }

@@ -18,7 +18,7 @@ def layers(
     spec: NativeSpec, sources: list[tuple[int, ...]], max_states: int, seconds: float
 ) -> tuple[int, int, list[list[int]] | None]: ...
 
-# The cluster search of rushhour.enumerate (_clusters.c; its limits and record in _clusters.h).
+# The cluster search of rushhour.database (_clusters.c; its limits and record in _clusters.h).
 ENUM_MAX_SIDE: int
 ENUM_MAX_VEHICLES: int
 ENUM_STATS_FIELDS: tuple[str, ...]

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from rushhour.board import Board, check_metric
+from rushhour.formats.single import board_ref
 from rushhour.search.bfs import Limits, layers, reachable
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import tables_for
@@ -48,8 +49,6 @@ class Analysis:
         """JSON-ready, in the shape of the ``rushhour.analyze`` document (docs/json.md) without its
         ``schema`` and ``version``.  ``histogram[d]`` counts the positions ``d`` from the nearest win;
         distances are null for an unsolvable cluster."""
-        from rushhour.api import board_ref
-
         solvable = self.solvable
         top = max(self.histogram, default=-1)
         return {

@@ -2,48 +2,24 @@
 
 The inner loops are written out by hand (no helper call per position) because they are the hot path
 of every solver and of the generator; rushhour/search/_native.c does the same searches, compiled, and
-is used when it was built (see :func:`native_available`).  Limits are checked between batches of
+is used when it was built (see :mod:`rushhour.search.native`).  Limits are checked between batches of
 :data:`BATCH` positions, so a search stops at most one batch past ``max_states`` and never runs the
 machine out of memory.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from typing import NoReturn
 
 from rushhour.errors import LimitReachedError, SolverError
 from rushhour.numbers import MAX_WHOLE
+from rushhour.search import native
 from rushhour.search.contract import BATCH  # the compiled searches use the same batches
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MemoryBudget
-from rushhour.search.native_spec import compatible
 from rushhour.search.tables import ONE, TWO, Tables
 from rushhour.text import plural
-
-try:
-    from rushhour.search import _native
-except ImportError:  # built without a C compiler: the Python search does the same work, slower
-    _native = None  # type: ignore[assignment]
-# a module built from other sources (another record, other constants) is not used
-if _native is not None and not compatible(_native):
-    _native = None  # type: ignore[assignment]
-# RUSHHOUR_NATIVE=0 in the environment keeps to the Python search (see use_native)
-_use_native = [_native is not None and os.environ.get("RUSHHOUR_NATIVE", "1") != "0"]
-
-
-def native_available() -> bool:
-    """Whether the compiled search (rushhour/search/_native.c) was built with the package."""
-    return _native is not None
-
-
-def use_native(enabled: bool) -> bool:
-    """Let :func:`shortest`, :func:`reachable` and :func:`layers` use the compiled search (when built)
-    or not; returns the previous choice."""
-    before = _use_native[0]
-    _use_native[0] = enabled and _native is not None
-    return before
 
 
 class Limits:
@@ -106,24 +82,24 @@ def shortest(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | No
     win ends it when its layer is complete, since a position of that layer may still be one move
     from a win.  Positions of earlier layers were all tested, so the path is a shortest one.
 
-    The compiled search (see :func:`native_available`) does exactly what :func:`shortest_python`
+    The compiled search (see :mod:`rushhour.search.native`) does exactly what :func:`shortest_python`
     does, position for position, and is used when it was built.
     """
     if tables.is_won(start):
         return [start], 1
-    if _use_native[0]:
+    if native.native_enabled():
         return _shortest_native(tables, start, limits)
     return shortest_python(tables, start, limits)
 
 
 def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | None, int]:
     """:func:`shortest_python`, compiled: the same positions in the same order, the same answer."""
-    assert _native is not None
-    status, explored, path = _native.shortest(
-        tables.native_spec(), tables.unpack(start), _native_cap(limits, tables, False), _seconds(limits)
+    assert native.compiled is not None
+    status, explored, path = native.compiled.shortest(
+        tables.native_spec(), tables.unpack(start), _native_cap(limits, tables, False), seconds_left(limits)
     )
     if status == 2:
-        _stopped(limits, explored)
+        stopped_at_limit(limits, explored)
     if path is None:
         return None, explored
     return [tables.pack(state) for state in path], explored
@@ -146,7 +122,7 @@ def _native_cap(limits: Limits, tables: Tables, keys: bool) -> int:
     return cap
 
 
-def _stopped(limits: Limits, count: int) -> NoReturn:
+def stopped_at_limit(limits: Limits, count: int) -> NoReturn:
     """A compiled search stopped at a limit after ``count`` positions: the error the Python one gives."""
     limits.check(count)
     if limits.memory is not None:  # the states the memory left holds: see _native_cap
@@ -158,7 +134,7 @@ def _stopped(limits: Limits, count: int) -> NoReturn:
     raise LimitReachedError(f"stopped after {plural(count, 'position')} without an answer", explored=count)
 
 
-def _seconds(limits: Limits) -> float:
+def seconds_left(limits: Limits) -> float:
     """The time left for a compiled search (0: no limit); raises when it is already used up."""
     if limits.deadline is None:
         return 0.0
@@ -259,18 +235,18 @@ def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]
     the nearest source.  Moves are reversible, so from the won positions of a reachable set this gives
     every position's distance to its nearest win."""
     sources = list(dict.fromkeys(sources))
-    if _use_native[0]:
+    if native.native_enabled():
         return _layers_native(tables, sources, limits)
     return _spread_python(tables, sources, limits)[0]
 
 
 def _layers_native(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]]:
-    assert _native is not None
+    assert native.compiled is not None
     states = [tables.unpack(z) for z in sources]
     cap = _native_cap(limits, tables, True)
-    _, count, rings = _native.layers(tables.native_spec(), states, cap, _seconds(limits))
+    _, count, rings = native.compiled.layers(tables.native_spec(), states, cap, seconds_left(limits))
     if rings is None:
-        _stopped(limits, count)
+        stopped_at_limit(limits, count)
     return list(rings)
 
 
@@ -278,7 +254,7 @@ def _spread(tables: Tables, sources: list[int], limits: Limits) -> tuple[list[li
     """Breadth-first search from ``sources``: its layers and the set of every key seen (compiled when
     built: the same layers, in the same order)."""
     sources = list(dict.fromkeys(sources))
-    if _use_native[0]:
+    if native.native_enabled():
         rings = _layers_native(tables, sources, limits)
         seen: set[int] = set()
         for ring in rings:

@@ -16,7 +16,7 @@ from rushhour.search.shorten import solution_length
 from rushhour.search.solution import Solution, moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import IMPROVE_CHAINS, improve, random_walk, walks
-from rushhour.search.watch import Progress, Reporter
+from rushhour.search.watch import Reporter, SearchProgress
 from rushhour.text import plural
 
 ENGINES: tuple[str, ...] = ("bfs", "astar", "sat", "random", "improve")
@@ -129,7 +129,7 @@ def solve(
     heuristic: str = DEFAULT_HEURISTIC,
     max_moves: int | None = None,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
-    progress: Callable[[Progress], object] | None = None,
+    progress: Callable[[SearchProgress], object] | None = None,
 ) -> Solution:
     """Solve ``board`` with ``engine`` (see :data:`ENGINES`) under ``metric`` ("moves" or "steps").
 
@@ -139,7 +139,7 @@ def solve(
     first, when the search has grown the process by ``max_memory`` bytes (None: no bound), or when the
     ``sat`` engine finds no plan of ``max_moves`` moves or fewer.  ``seed`` drives
     ``random`` and ``improve``; ``heuristic`` (see :data:`HEURISTICS`) is the bound ``astar`` uses.
-    ``progress`` is called with a :class:`~rushhour.search.watch.Progress` record now and then while
+    ``progress`` is called with a :class:`~rushhour.search.watch.SearchProgress` record now and then while
     the search runs (see :mod:`rushhour.search.watch`).
     """
     began = time.perf_counter()

@@ -19,7 +19,7 @@ from typing import NoReturn
 
 from rushhour.board import Move
 from rushhour.errors import LimitReachedError
-from rushhour.search import bfs
+from rushhour.search import bfs, native
 from rushhour.search.bfs import Limits
 from rushhour.search.native_spec import NativeSpec
 from rushhour.search.shorten import shortest_within
@@ -44,7 +44,7 @@ GROWTH_FLOOR = 1.25
 
 def frontier_available(tables: Tables) -> bool:
     """Whether :func:`frontier` can serve this layout at all (compiled search built, no wrap-around)."""
-    return bfs._use_native[0] and not tables.layout.wrap
+    return native.native_enabled() and not tables.layout.wrap
 
 
 def frontier_wanted(tables: Tables) -> bool:
@@ -104,22 +104,22 @@ def _pass(
 ) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]:
     """One call of the compiled search, within what is left of the limits (``used``: positions stored
     by the passes before)."""
-    native = bfs._native
-    assert native is not None
+    compiled = native.compiled
+    assert compiled is not None
     cap = 0
     if limits.max_states is not None:
         cap = max(1, limits.max_states - used)
     if limits.memory is not None:
         room = max(1, (limits.memory.limit - limits.memory.used()) // BYTES_PER_POSITION)
         cap = room if cap == 0 else min(cap, room)
-    return native.frontier(spec, state, cap, bfs._seconds(limits), every, bound)
+    return compiled.frontier(spec, state, cap, bfs.seconds_left(limits), every, bound)
 
 
 def _stopped(tables: Tables, start: int, limits: Limits, stored: int, bound: int) -> NoReturn:
     """The limit that stopped a frontier search, with its proven lower bound and the best solution
     found by a short random walk (see :func:`best_so_far`)."""
     try:
-        bfs._stopped(limits, stored)
+        bfs.stopped_at_limit(limits, stored)
     except LimitReachedError as err:
         best = best_so_far(tables, start, limits)
         raise LimitReachedError(str(err), explored=stored, lower_bound=bound, best=best) from None

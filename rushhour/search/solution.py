@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from rushhour.board import Board, Move
 from rushhour.errors import IllegalMoveError, SolverError
+from rushhour.formats.single import board_ref
 from rushhour.search.tables import BITS, FIELD, Tables
 from rushhour.text import plural
 
@@ -54,8 +55,6 @@ class Solution:
         """JSON-ready, in the shape of the ``rushhour.solve`` document (docs/json.md) without its
         ``schema`` and ``version``: ``length`` and ``steps`` are null for an unsolvable board, and
         ``lower_bound`` is the length when it is proven optimal."""
-        from rushhour.api import board_ref
-
         solved = self.solved
         return {
             "board": board_ref(self.board),

@@ -2,7 +2,7 @@
 
 ``solve(board, progress=callback)`` calls ``callback(record)`` at most every :data:`INTERVAL`
 seconds while a search runs (from the limit checks every engine makes between batches), with a
-:class:`Progress` record: the engine, what is counted (positions, random moves), how many, the
+:class:`SearchProgress` record: the engine, what is counted (positions, random moves), how many, the
 seconds since the start, the rate and the memory the search has taken.  The callback only looks:
 it must not raise (a :class:`KeyboardInterrupt` passes through, as anywhere).
 """
@@ -19,7 +19,7 @@ INTERVAL = 0.5  # seconds between two records at least
 
 
 @dataclass(frozen=True, slots=True)
-class Progress:
+class SearchProgress:
     """Where a running search stands."""
 
     engine: str
@@ -42,12 +42,12 @@ class Progress:
 
 
 class Reporter:
-    """Turns the limit checks of one search into :class:`Progress` records, at most one an
+    """Turns the limit checks of one search into :class:`SearchProgress` records, at most one an
     :data:`INTERVAL`."""
 
     __slots__ = ("engine", "callback", "began", "last", "memory")
 
-    def __init__(self, engine: str, callback: Callable[[Progress], object]) -> None:
+    def __init__(self, engine: str, callback: Callable[[SearchProgress], object]) -> None:
         self.engine = engine
         self.callback = callback
         self.began = self.last = time.perf_counter()
@@ -58,7 +58,7 @@ class Reporter:
         if now - self.last < INTERVAL:
             return
         self.last = now
-        self.callback(Progress(self.engine, what, count, now - self.began, self.memory.used()))
+        self.callback(SearchProgress(self.engine, what, count, now - self.began, self.memory.used()))
 
 
-__all__ = ["INTERVAL", "Progress", "Reporter"]
+__all__ = ["INTERVAL", "Reporter", "SearchProgress"]

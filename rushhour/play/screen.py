@@ -2,7 +2,7 @@
 the overlays (help, level menu, win), and a message when the terminal is too small.
 
 Nothing here decides what a key means; everything drawn is read from the
-:class:`~rushhour.controller.Controller`.
+:class:`~rushhour.play.controller.Controller`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import textwrap
 from dataclasses import dataclass
 
 from rushhour.board import EMPTY, WALL, Board, Cell
-from rushhour.controller import KEYS, Controller, Mode
+from rushhour.play.controller import KEYS, Controller, Mode
 from rushhour.render.palette import BASIC, TRUE_COLOR, XTERM_256, Colour, vehicle_colors, wall_color
 
 #: cell sizes to try, largest first: (columns, rows)

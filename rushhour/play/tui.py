@@ -1,7 +1,7 @@
 """The full-screen game: keys and mouse in, the screen out, on the standard ``curses`` module.
 
 :func:`run` takes the terminal (alternate screen, raw keys, the mouse with button motion), feeds every
-key and mouse event to a :class:`~rushhour.controller.Controller` and redraws in place.  Every way out
+key and mouse event to a :class:`~rushhour.play.controller.Controller` and redraws in place.  Every way out
 gives the terminal back as it was: ``q``, Ctrl-C, Ctrl-D, the end of input, SIGTERM, SIGHUP and an
 unexpected error (which the caller then reports on one line).
 """
@@ -14,8 +14,10 @@ import select
 import sys
 from contextlib import suppress
 
-from rushhour.controller import Controller, Mode, Signalled, leave_on_signals
-from rushhour.tui.screen import Screen
+from rushhour.errors import RushHourError
+from rushhour.play.controller import Controller, Mode
+from rushhour.play.screen import Screen
+from rushhour.play.session import Signalled, leave_on_signals
 
 #: how often the screen is refreshed without input (the stopwatch, an animated solution), in ms
 TICK_MS = 200
@@ -71,6 +73,21 @@ def usable() -> bool:
     except curses.error:
         return False
     return curses.tigetstr("cup") is not None
+
+
+def play(controller: Controller, *, color: bool) -> int:
+    """Play full screen and report on one line what the screen could not: an unexpected error (the
+    terminal restored first, exit status 1), or a last win that could not be saved."""
+    try:
+        status = run(controller, color=color)
+    except RushHourError:
+        raise
+    except Exception as err:  # the terminal is restored by now: report the error on one line
+        print(f"error: unexpected {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+    if controller.save_note.startswith("warning: "):  # the last win could not be saved: say it again
+        print(controller.save_note, file=sys.stderr)
+    return status
 
 
 def run(controller: Controller, *, color: bool) -> int:
@@ -172,4 +189,4 @@ def _write(text: str) -> None:
         pass
 
 
-__all__ = ["Signalled", "key_name", "run", "usable"]
+__all__ = ["key_name", "play", "run", "usable"]

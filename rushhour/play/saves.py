@@ -1,4 +1,4 @@
-"""The player's progress: which levels are solved, in how many moves, with how much help, and whether
+"""The player's saves: which levels are solved, in how many moves, with how much help, and whether
 perfectly.
 
 Kept as JSON in ``$XDG_DATA_HOME/rushhour/progress.json`` (``~/.local/share/rushhour`` when
@@ -236,7 +236,7 @@ def _make_folder(path: Path) -> None:
         raise SaveFileError(f"cannot save the progress file {path}: {err.strerror or err}") from None
 
 
-class Progress:
+class Saves:
     """The player's records, read from ``path`` (None: kept in memory only, nothing is saved)."""
 
     def __init__(self, path: Path | None, levels: dict[str, LevelRecord] | None = None) -> None:
@@ -244,15 +244,15 @@ class Progress:
         self.levels: dict[str, LevelRecord] = dict(levels or {})
 
     @classmethod
-    def load(cls, path: Path | str | None = None, *, move_aside: bool = True) -> Progress:
+    def load(cls, path: Path | str | None = None, *, move_aside: bool = True) -> Saves:
         """Read the progress file (the default one when ``path`` is None).  May raise
         :class:`SaveFileError`, see :func:`read_levels`."""
         where = default_path() if path is None else Path(path)
         return cls(where, read_levels(where, move_aside=move_aside))
 
     @classmethod
-    def memory(cls) -> Progress:
-        """Progress that is never saved (``--no-save``)."""
+    def memory(cls) -> Saves:
+        """Saves kept in memory only, never written (``--no-save``)."""
         return cls(None)
 
     @property
@@ -380,14 +380,41 @@ class Progress:
         return record
 
 
+def open_saves(no_save: bool, warn: Callable[[str], None]) -> Saves:
+    """The saves a game keeps: the player's file; in memory only with ``no_save`` or when the file cannot
+    be read (each problem told to ``warn``)."""
+    if no_save:
+        return Saves.memory()
+    try:
+        return Saves.load()
+    except SaveFileError as err:
+        warn(f"warning: {err}")
+        if err.moved_to is not None:
+            return Saves(default_path())
+        warn("warning: progress will not be saved in this session")
+        return Saves.memory()
+
+
+def read_saves(warn: Callable[[str], None]) -> Saves:
+    """The player's saves, only read: a file that cannot be read or is corrupt is told to ``warn`` and
+    left as it is (never moved or changed); the saves are then empty."""
+    try:
+        return Saves.load(move_aside=False)
+    except SaveFileError as err:
+        warn(f"warning: {err}")
+        return Saves.memory()
+
+
 __all__ = [
     "FILE_NAME",
     "LevelRecord",
-    "Progress",
+    "Saves",
     "board_key",
     "data_dir",
     "default_path",
     "level_key",
+    "open_saves",
+    "read_saves",
     "read_levels",
     "write_levels",
 ]

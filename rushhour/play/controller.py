@@ -1,6 +1,6 @@
-"""What a key means in the game: a state machine over :class:`rushhour.game.Game`, with no input or output.
+"""What a key means in the game: a state machine over a :class:`~rushhour.play.game.Game`, no I/O.
 
-The full-screen game (:mod:`rushhour.tui`) turns keys and mouse events into calls of
+The full-screen game (:mod:`rushhour.play.tui`) turns keys and mouse events into calls of
 :meth:`Controller.key`, :meth:`Controller.press`, :meth:`Controller.drag` and :meth:`Controller.release`,
 and draws what the controller says: the board shown, the selected vehicle and the cells it can reach,
 the hint, the status line, the overlay of the current :class:`Mode`.  The clock is injected (``now``),
@@ -17,141 +17,24 @@ character as itself, and ``up``, ``down``, ``left``, ``right``, ``tab``, ``shift
 
 from __future__ import annotations
 
-import contextlib
 import enum
-import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import FrameType
 
-from rushhour import levels
 from rushhour.board import Board, Cell, Move, direction_word
-from rushhour.errors import BoardNotFoundError, RushHourError
-from rushhour.formats import Entry
-from rushhour.game import Game, MoveSource, Result, Solver
+from rushhour.errors import RushHourError
 from rushhour.levels import Pack, packs
-from rushhour.numbers import whole_or_none
-from rushhour.progress import Progress, level_key
+from rushhour.play.game import MoveSource, Result, Solver
+from rushhour.play.level import Level, next_level, pack_level
+from rushhour.play.saves import Saves
+from rushhour.play.session import Session
+from rushhour.play.words import NO_WIN, clock_text, describe, optimal_text, status_parts, win_lines
 from rushhour.search.timed import TimeModel, clock, format_seconds
 from rushhour.text import plural
 
 Explain = Callable[[Board, Move], str]
-
-#: what hints and the solution say when the position cannot be won
-NO_WIN = "No win can be reached from here: undo or reset."
 #: seconds between two positions of an animated solution
 ANIMATION_SECONDS = 0.6
-
-
-# --- levels ----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Level:
-    """A board to play, where it comes from and how the progress file knows it."""
-
-    entry: Entry
-    pack: str | None = None  # built-in pack name
-    number: int | None = None  # 1-based, in its pack or file
-    total: int | None = None  # levels in that pack or file
-    siblings: tuple[Entry, ...] = ()  # the other boards of the same file, for "next level"
-    key_override: str | None = None  # a key of its own (the daily puzzle)
-
-    @property
-    def board(self) -> Board:
-        return self.entry.board
-
-    @property
-    def key(self) -> str:
-        if self.key_override is not None:
-            return self.key_override
-        return level_key(self.board, self.pack, self.number)
-
-    @property
-    def title(self) -> str:
-        name = self.entry.meta.get("name")
-        if self.pack is not None:
-            where = f"{self.pack}:{self.number} of {self.total}"
-            return f"{name} ({where})" if name else where
-        label = name or self.entry.label or "board"
-        if self.total and self.total > 1:
-            label += f" ({self.number} of {self.total})"
-        return label
-
-    @property
-    def known_optimal(self) -> int | None:
-        value = self.entry.meta.get("moves", "").strip()
-        return whole_or_none(value)
-
-
-def pack_level(p: Pack, number: int) -> Level:
-    if not 1 <= number <= len(p.levels):
-        raise BoardNotFoundError(f"pack {p.name} has levels 1 to {len(p.levels)}, not {number}")
-    return Level(p.levels[number - 1], p.name, number, len(p.levels))
-
-
-def next_level(level: Level) -> Level | None:
-    """The level after this one: the next of its pack or file, then the first of the next pack."""
-    if level.pack is not None and level.number is not None:
-        found = levels.next_level(level.pack, level.number)
-        return None if found is None else pack_level(levels.pack(found.pack), found.number)
-    if level.number is not None and level.number < len(level.siblings):
-        return Level(level.siblings[level.number], None, level.number + 1, level.total, level.siblings)
-    return None
-
-
-# --- texts shared by the line mode and the full screen ---------------------------------------------
-def optimal_text(game: Game) -> str:
-    try:
-        optimal = game.optimal()
-    except RushHourError:  # the search gave up (limits) or could not run
-        return "optimal ?"
-    return "unsolvable" if optimal is None else f"optimal {optimal}"
-
-
-def status_parts(game: Game, optimal: str | None = None) -> list[str]:
-    """Moves, steps, the optimum (``optimal``, else :func:`optimal_text`) and the hints: the part of
-    the status line both modes show."""
-    return [
-        f"moves {game.moves_played}",
-        f"steps {game.steps_played}",
-        optimal_text(game) if optimal is None else optimal,
-        f"hints {game.hints_used}",
-    ]
-
-
-def win_lines(result: Result) -> list[str]:
-    lines = [f"Solved in {plural(result.length, 'move')} ({plural(result.steps, 'step')})."]
-    if result.optimal is None:
-        lines.append("The optimal number of moves of this level is not known.")
-    elif result.perfect:
-        lines.append(f"PERFECT: {plural(result.length, 'move')}, the optimum!")
-    elif result.length == result.optimal:
-        lines.append(f"{plural(result.length, 'move')}, the optimum, but not PERFECT: help was used.")
-    else:
-        extra = result.length - result.optimal
-        lines.append(f"The optimum is {plural(result.optimal, 'move')}: {extra} more than needed.")
-    notes = []
-    if result.hints:
-        notes.append(plural(result.hints, "hint"))
-    if result.solution_shown:
-        notes.append("after seeing the solution")
-    if notes:
-        lines.append("With " + ", ".join(notes) + ".")
-    earlier = []
-    if result.earlier_hints:
-        earlier.append(plural(result.earlier_hints, "hint"))
-    if result.earlier_solution:
-        earlier.append("the solution")
-    if earlier:
-        lines.append("Help in earlier games of this level: " + ", ".join(earlier) + ".")
-    return lines
-
-
-def clock_text(seconds: float) -> str:
-    """A stopwatch reading: ``0:42``, ``12:05``, ``1:02:03``."""
-    whole = int(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 # --- the machine -----------------------------------------------------------------------------------
@@ -233,7 +116,7 @@ class Controller:
         self,
         level: Level,
         *,
-        progress: Progress,
+        saves: Saves,
         legal_moves: MoveSource,
         solver: Solver,
         explain: Explain,
@@ -241,36 +124,25 @@ class Controller:
         timed: TimeModel | None = None,
         menu_packs: Callable[[], Sequence[Pack]] = packs,
     ) -> None:
-        self.progress = progress
-        self._legal_moves = legal_moves
-        self._solver = solver
+        self.session = Session(saves, legal_moves=legal_moves, solver=solver)
         self._explain = explain
         self._now = now
         self.timed = timed
         self._menu_packs = menu_packs
         self.message = ""
         self.save_note = ""
-        # why wins are not saved, when progress is kept in memory against the player's wish (the
-        # progress file could not be read); said on the win screen
-        self.unsaved_reason = ""
         self.menu_rows: list[MenuRow] = []
         self.menu_index = 0
         self._start(level)
 
+    @property
+    def saves(self) -> Saves:
+        return self.session.saves
+
     # --- starting a level ------------------------------------------------------------------------
     def _start(self, level: Level) -> None:
         self.level = level
-        self.game = Game(
-            level.board,
-            legal_moves=self._legal_moves,
-            solver=self._solver,
-            optimal=level.known_optimal,
-            help_before=self.progress.help_before(level.key, level.board),
-        )
-        self._help_saved = (0, False)  # the hints and the solution of this game a save holds
-        # the win of this game a save holds (its moves and help): an undo and a redo of the last move
-        # reach the same win, which is not counted again
-        self._win_saved: tuple[tuple[Move, ...], int, bool] | None = None
+        self.game = self.session.start(level)
         self.mode = Mode.PLAY
         self.selected: str | None = level.board.goal
         self.hint: Move | None = None
@@ -295,7 +167,7 @@ class Controller:
 
     def go_to(self, level: Level) -> None:
         """Leave this level (remembering the help it had if it is left unsolved) and play ``level``."""
-        self._save_help()
+        self._leave()
         self._start(level)
 
     # --- what is drawn -------------------------------------------------------------------------------
@@ -582,7 +454,7 @@ class Controller:
         self._set_mode(Mode.MENU)
 
     def _menu_row(self, level: Level) -> MenuRow:
-        record = self.progress.get(level.key, level.board)
+        record = self.saves.get(level.key, level.board)
         optimal = level.known_optimal
         number = f"{level.pack}:{level.number}" if level.pack else f"{level.number}"
         name = level.entry.meta.get("name", "")
@@ -800,110 +672,21 @@ class Controller:
 
     # --- the end of a level --------------------------------------------------------------------------
     def _win(self) -> None:
-        game = self.game
-        with contextlib.suppress(RushHourError):
-            game.optimal()
-        self.result = game.result()
+        self.result, self.save_note = self.session.win()
         self.hint = None
         self._set_mode(Mode.WON)
-        self.save_note = ""
         self.message = "SOLVED"
-        if not self.progress.saving:
-            self.save_note = self.unsaved_reason
-            return
-        won = (game.history, game.hints_used, game.solutions_shown > 0)
-        if won == self._win_saved:
-            self.save_note = "Progress saved."
-            return
-        self._help_saved = (game.hints_used, game.solutions_shown > 0)
-        try:
-            record_win(self.progress, self.level, self.result)
-            self._win_saved = won
-            self.save_note = "Progress saved."
-        except RushHourError as err:
-            self.save_note = f"warning: {err}"
 
     def quit(self) -> None:
         """Leave: a win was saved when it happened; a level left unsolved after help is remembered
         with that help, which the next win of the level counts."""
-        self._save_help()
+        self._leave()
         self._set_mode(Mode.QUIT)
 
-    def _save_help(self) -> None:
-        """Save the help this game had that no save holds yet, when the level is left unsolved."""
-        game = self.game
-        hints = game.hints_used - self._help_saved[0]
-        seen = game.solutions_shown > 0 and not self._help_saved[1]
-        if game.won or not (hints or seen) or not self.progress.saving:
-            return
-        self._help_saved = (game.hints_used, game.solutions_shown > 0)
-        try:
-            self.progress.record_attempt(self.level.key, self.level.board, hints=hints, solution_seen=seen)
-        except RushHourError as err:
-            self.save_note = f"warning: {err}"
+    def _leave(self) -> None:
+        warning = self.session.leave()
+        if warning:
+            self.save_note = warning
 
 
-class Signalled(Exception):
-    """SIGTERM or SIGHUP arrived: leave the game the way a quit does."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextlib.contextmanager
-def leave_on_signals() -> Iterator[None]:
-    """While inside: SIGTERM and SIGHUP raise :class:`Signalled`, so that the game is left cleanly."""
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        raise Signalled(signum)
-
-    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
-    old = {s: signal.signal(s, handler) for s in wanted}
-    try:
-        yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
-
-
-def describe(board: Board, move: Move) -> str:
-    """``A+2 (A right 2)``."""
-    try:
-        orientation = board.vehicle(move.vehicle).orientation
-    except RushHourError:
-        return str(move)
-    return f"{move} ({move.vehicle} {direction_word(orientation, move.distance)} {move.steps})"
-
-
-def record_win(progress: Progress, level: Level, result: Result) -> None:
-    """Remember a win in the progress file (raises :class:`SaveFileError` when it cannot be saved)."""
-    progress.record_win(
-        level.key,
-        level.board,
-        moves=result.length,
-        steps=result.steps,
-        optimal=result.optimal,
-        hints=result.hints,
-        solution_seen=result.solution_shown,
-    )
-
-
-__all__ = [
-    "COMMAND_CHARS",
-    "KEYS",
-    "Controller",
-    "Level",
-    "MenuRow",
-    "NO_WIN",
-    "Mode",
-    "Signalled",
-    "clock_text",
-    "describe",
-    "leave_on_signals",
-    "next_level",
-    "pack_level",
-    "record_win",
-    "status_parts",
-    "win_lines",
-]
+__all__ = ["COMMAND_CHARS", "KEYS", "Controller", "MenuRow", "Mode"]

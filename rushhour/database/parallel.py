@@ -1,4 +1,5 @@
-"""How the parts of a database run: the one place that knows (docs/enumerate.md, "Engines").
+"""How the parts of a database run, the one place that knows (docs/enumerate.md, "Engines"): the runner,
+above the search of one part and below the build.
 
 * a local process pool (the default): ``workers`` processes of this machine; a worker that dies (killed,
   out of memory) breaks the pool, which is built again and the unfinished parts are run again;
@@ -6,7 +7,7 @@
   scheduler (``tcp://host:8786``), or ``local`` to start a scheduler and ``workers`` worker processes on
   this machine.  Dask retries a failed task and reruns the tasks of a worker it loses.
 
-Whatever runs them, every part is computed by :func:`rushhour.enumerate.run_part` and handed to
+Whatever runs them, every part is computed by :func:`rushhour.database.part.run_part` and handed to
 ``on_result`` in the calling process, as parts finish (in any order): the caller writes them.  Nothing
 else in the package imports Dask.
 """
@@ -22,7 +23,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from rushhour.enumerate import EnumerateError, Job, Part, PartResult, run_part
+from rushhour.database.definitions import EnumerateError, Job, Part, PartResult
+from rushhour.database.part import run_part
 from rushhour.errors import RushHourError
 
 OnResult = Callable[[int, PartResult], None]

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import rushhour.progress as progress_module
+import rushhour.play.saves as progress_module
 from rushhour.board import Board
 from rushhour.errors import SaveFileError
 from rushhour.formats import parse_text
-from rushhour.progress import (
-    Progress,
+from rushhour.play.saves import (
+    Saves,
     board_key,
     data_dir,
     default_path,
@@ -46,26 +46,26 @@ def test_keys() -> None:
 
 
 def test_missing_file_is_empty_progress(tmp_path: Path) -> None:
-    progress = Progress.load(tmp_path / "none" / "progress.json")
+    progress = Saves.load(tmp_path / "none" / "progress.json")
     assert progress.levels == {} and progress.saving
 
 
 def test_win_is_saved_and_read_back(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "progress.json"
-    progress = Progress.load(path)
+    progress = Saves.load(path)
     record = progress.record_win("classic:1", ONE, moves=6, steps=9, optimal=4, hints=1)
     assert record.solved and record.best == 6 and not record.perfect and record.wins == 1
     data = json.loads(path.read_text())
     assert data["format"] == "rushhour-progress" and data["version"] == 1
     assert data["levels"]["classic:1"]["best"] == 6
-    again = Progress.load(path)
+    again = Saves.load(path)
     assert again.is_solved("classic:1", ONE)
     assert not again.is_solved("classic:1", TWO)  # the level changed: the record is for another board
     assert not again.is_solved("classic:2", TWO)
     # a better win keeps the best; perfect stays once earned
     again.record_win("classic:1", ONE, moves=4, steps=7, optimal=4, hints=0)
     again.record_win("classic:1", ONE, moves=9, steps=12, optimal=4, hints=3)
-    final = Progress.load(path).get("classic:1", ONE)
+    final = Saves.load(path).get("classic:1", ONE)
     assert final is not None
     assert (final.best, final.best_steps, final.hints, final.perfect, final.wins) == (4, 7, 0, True, 3)
     # no temporary files are left behind (the lock file stays: see rushhour.files.locked)
@@ -74,7 +74,7 @@ def test_win_is_saved_and_read_back(tmp_path: Path) -> None:
 
 def test_help_never_earns_perfect_and_is_saved(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
-    progress = Progress.load(path)
+    progress = Saves.load(path)
     record = progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4, hints=1)
     assert record.best == 4 and record.hints == 1 and not record.perfect
     record = progress.record_win("classic:2", TWO, moves=3, steps=3, optimal=3, solution_seen=True)
@@ -82,13 +82,13 @@ def test_help_never_earns_perfect_and_is_saved(tmp_path: Path) -> None:
     saved = json.loads(path.read_text())["levels"]
     assert saved["classic:1"]["hints"] == 1 and saved["classic:1"]["solution_seen"] is False
     assert saved["classic:2"]["solution_seen"] is True and saved["classic:2"]["perfect"] is False
-    again = Progress.load(path).get("classic:2", TWO)
+    again = Saves.load(path).get("classic:2", TWO)
     assert again is not None and again.solution_seen and not again.perfect
 
 
 def test_a_win_without_help_improves_a_record_with_help(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
-    progress = Progress.load(path)
+    progress = Saves.load(path)
     progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4, solution_seen=True)
     # longer, but without help: it is the better win
     record = progress.record_win("classic:1", ONE, moves=6, steps=8, optimal=4)
@@ -118,7 +118,7 @@ def test_records_of_the_first_format_are_read_honestly(
     old = {"board": board_key(ONE), "solved": True, "best": best, "best_steps": 9, "optimal": 4,
            "perfect": True, "hints": hints, "wins": 2, "last_solved": "2026-01-02T03:04:05"}
     path.write_text(json.dumps({"format": "rushhour-progress", "version": 1, "levels": {"classic:1": old}}))
-    progress = Progress.load(path)
+    progress = Saves.load(path)
     record = progress.get("classic:1", ONE)
     assert record is not None and record.solved and record.best == best and record.wins == 2
     assert record.perfect is perfect_after and not record.solution_seen
@@ -131,7 +131,7 @@ def test_records_of_the_first_format_are_read_honestly(
 
 def test_a_replaced_level_starts_a_new_record(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
-    progress = Progress.load(path)
+    progress = Saves.load(path)
     progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
     record = progress.record_win("classic:1", TWO, moves=5, steps=5, optimal=3)
     assert record.best == 5 and record.wins == 1 and not record.perfect
@@ -139,16 +139,16 @@ def test_a_replaced_level_starts_a_new_record(tmp_path: Path) -> None:
 
 def test_two_sessions_do_not_lose_each_others_wins(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
-    first, second = Progress.load(path), Progress.load(path)
+    first, second = Saves.load(path), Saves.load(path)
     first.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
     second.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
-    merged = Progress.load(path)
+    merged = Saves.load(path)
     assert merged.is_solved("classic:1", ONE) and merged.is_solved("classic:2", TWO)
 
 
 def test_memory_progress_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    progress = Progress.memory()
+    progress = Saves.memory()
     progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
     assert progress.is_solved("classic:1", ONE) and not progress.saving
     assert list(tmp_path.iterdir()) == []
@@ -176,7 +176,7 @@ def test_corrupt_file_is_reported_and_moved_aside(tmp_path: Path, content: bytes
     path = tmp_path / "progress.json"
     path.write_bytes(content)
     with pytest.raises(SaveFileError, match=reason) as caught:
-        Progress.load(path)
+        Saves.load(path)
     moved = caught.value.moved_to
     assert moved is not None and "moved to progress.json.corrupt-" in str(caught.value)
     assert not path.exists()
@@ -184,8 +184,8 @@ def test_corrupt_file_is_reported_and_moved_aside(tmp_path: Path, content: bytes
     assert aside.parent == tmp_path and aside.name.startswith("progress.json.corrupt-")
     assert aside.read_bytes() == content
     # a fresh file can now be written without touching the old one
-    Progress(path).record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
-    assert aside.read_bytes() == content and Progress.load(path).is_solved("classic:1", ONE)
+    Saves(path).record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+    assert aside.read_bytes() == content and Saves.load(path).is_solved("classic:1", ONE)
 
 
 def test_two_corrupt_files_in_the_same_second_keep_both(tmp_path: Path) -> None:
@@ -202,13 +202,13 @@ def test_two_corrupt_files_in_the_same_second_keep_both(tmp_path: Path) -> None:
 
 def test_file_corrupted_during_play_is_moved_aside_when_saving(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
-    progress = Progress.load(path)
+    progress = Saves.load(path)
     progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
     path.write_text("garbage")
     with pytest.raises(SaveFileError, match="moved to") as caught:
         progress.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
     assert Path(caught.value.moved_to or "").read_text() == "garbage"
-    fresh = Progress.load(path)
+    fresh = Saves.load(path)
     assert fresh.is_solved("classic:1", ONE) and fresh.is_solved("classic:2", TWO)
 
 
@@ -219,7 +219,7 @@ def test_unreadable_file_is_reported_and_left_alone(tmp_path: Path) -> None:
     path.chmod(0)
     try:
         with pytest.raises(SaveFileError, match="cannot read the progress file") as caught:
-            Progress.load(path)
+            Saves.load(path)
         assert caught.value.moved_to is None
         assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json", "progress.json.lock"]
     finally:
@@ -235,7 +235,7 @@ def test_read_error_is_reported_and_left_alone(tmp_path: Path, monkeypatch: pyte
 
     monkeypatch.setattr(progress_module, "read_regular_file", denied)
     with pytest.raises(SaveFileError, match="cannot read the progress file .*Permission denied") as caught:
-        Progress.load(path)
+        Saves.load(path)
     monkeypatch.undo()
     assert caught.value.moved_to is None and path.read_text() == "anything"
 
@@ -244,16 +244,16 @@ def test_a_folder_in_the_way_is_unreadable_not_moved(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     path.mkdir()
     with pytest.raises(SaveFileError, match="cannot read") as caught:
-        Progress.load(path)
+        Saves.load(path)
     assert caught.value.moved_to is None and path.is_dir()
     # and saving into it fails with a clear error, not a traceback
     with pytest.raises(SaveFileError, match="cannot"):
-        Progress(path).record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
+        Saves(path).record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
 
 
 def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "progress.json"
-    progress = Progress.load(path)
+    progress = Saves.load(path)
     progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
     before = path.read_bytes()
 
@@ -271,7 +271,7 @@ def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
 # --- help in games left unsolved ---------------------------------------------------------------------
 def test_help_in_a_game_left_unsolved_counts_with_the_next_win(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
-    progress = Progress.load(path)
+    progress = Saves.load(path)
     assert progress.help_before("classic:1", ONE) == (0, False)
     record = progress.record_attempt("classic:1", ONE, hints=2, solution_seen=False)
     assert not record.solved and record.best is None and not record.perfect
@@ -280,14 +280,14 @@ def test_help_in_a_game_left_unsolved_counts_with_the_next_win(tmp_path: Path) -
     assert saved["version"] == 1
     left = saved["levels"]["classic:1"]
     assert (left["solved"], left["hints_since_win"], left["solution_seen_since_win"]) == (False, 3, True)
-    again = Progress.load(path)  # a record without a win is read back, and is not a win
+    again = Saves.load(path)  # a record without a win is read back, and is not a win
     assert not again.is_solved("classic:1", ONE) and again.help_before("classic:1", ONE) == (3, True)
     assert again.help_before("classic:1", TWO) == (0, False)  # the level changed: that help was for another board
     # the next win, in the optimum and without help of its own, is not perfect: it counts the earlier help
     record = again.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
     assert record.solved and not record.perfect and (record.best, record.hints, record.solution_seen) == (4, 3, True)
     assert (record.hints_since_win, record.solution_seen_since_win) == (0, False)
-    assert Progress.load(path).help_before("classic:1", ONE) == (0, False)
+    assert Saves.load(path).help_before("classic:1", ONE) == (0, False)
     # that help is counted once: a later win without help is a win without help
     record = again.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
     assert record.perfect and (record.hints, record.solution_seen, record.wins) == (0, False, 2)
@@ -295,7 +295,7 @@ def test_help_in_a_game_left_unsolved_counts_with_the_next_win(tmp_path: Path) -
 
 def test_help_left_unsolved_after_a_perfect_win_keeps_it_perfect(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
-    progress = Progress.load(path)
+    progress = Saves.load(path)
     progress.record_win("classic:1", ONE, moves=4, steps=7, optimal=4)
     record = progress.record_attempt("classic:1", ONE, hints=0, solution_seen=True)
     assert record.solved and record.perfect and record.best == 4 and record.solution_seen_since_win
@@ -305,16 +305,16 @@ def test_help_left_unsolved_after_a_perfect_win_keeps_it_perfect(tmp_path: Path)
 
 def test_an_attempt_is_merged_under_the_lock_with_other_sessions_wins(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
-    first, second = Progress.load(path), Progress.load(path)
+    first, second = Saves.load(path), Saves.load(path)
     first.record_win("classic:2", TWO, moves=3, steps=3, optimal=3)
     second.record_attempt("classic:1", ONE, hints=1, solution_seen=False)
-    final = Progress.load(path)
+    final = Saves.load(path)
     assert final.is_solved("classic:2", TWO) and final.help_before("classic:1", ONE) == (1, False)
 
 
 def test_memory_progress_remembers_an_attempt_without_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    progress = Progress.memory()
+    progress = Saves.memory()
     progress.record_attempt("classic:1", ONE, hints=1, solution_seen=True)
     assert progress.help_before("classic:1", ONE) == (1, True)
     assert list(tmp_path.iterdir()) == []

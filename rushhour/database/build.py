@@ -1,0 +1,69 @@
+"""A database built: its parts run (:mod:`rushhour.database.parallel`), saved as they finish
+(:mod:`rushhour.database.store`) and merged in database order."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from rushhour.database import parallel
+from rushhour.database.definitions import Job, Part, PartResult, PartStats, parts
+from rushhour.database.lines import merge
+from rushhour.database.store import PartStore
+
+
+class BuildProgress(NamedTuple):
+    """Where a run stands: parts done (of ``parts``), what they searched, the seconds spent."""
+
+    done: int
+    parts: int
+    resumed: int
+    stats: PartStats
+    seconds: float
+
+
+def total(results: Sequence[PartStats]) -> PartStats:
+    return (
+        PartStats(*(sum(column) for column in zip(*results, strict=True)))
+        if results
+        else PartStats(0, 0, 0, 0)
+    )
+
+
+def build(
+    job: Job,
+    *,
+    out: str | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    native: bool | None = None,
+    only: Sequence[Part] | None = None,
+    report: Callable[[BuildProgress], None] | None = None,
+) -> tuple[list[str], PartStats]:
+    """The database of ``job`` (or of the parts ``only``): its lines in database order and what was
+    searched.  With ``out``, parts are saved there as they finish, a run resumes from the parts found
+    there, and the database is written to ``out/database.txt``."""
+    todo_parts = list(only) if only is not None else parts(job)
+    store = PartStore(out, job, len(todo_parts)) if out is not None else None
+    results: dict[int, PartResult] = store.load() if store is not None else {}
+    resumed = len(results)
+    started = time.perf_counter()
+    fresh = total([])  # what the parts run now searched, kept as they finish
+
+    def on_result(index: int, result: PartResult) -> None:
+        nonlocal fresh
+        if store is not None:
+            store.save(index, result)
+        results[index] = result
+        fresh = total([fresh, result.stats])
+        if report is not None:
+            seconds = time.perf_counter() - started
+            report(BuildProgress(len(results), len(todo_parts), resumed, fresh, seconds))
+
+    todo = [(i, p) for i, p in enumerate(todo_parts) if i not in results]
+    parallel.run(job, todo, on_result, workers=workers, scheduler=scheduler, native=native)
+    lines = merge([results[i].lines for i in sorted(results)])
+    if store is not None:
+        store.finish(lines)
+    return lines, total([r.stats for r in results.values()])

@@ -1,0 +1,97 @@
+"""A database directory: the manifest, one file per finished part, the merged database."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Sequence
+
+from rushhour.database.definitions import STATS_FIELDS, EnumerateError, Job, PartResult, PartStats
+from rushhour.database.lines import read_line
+from rushhour.files import write_text_atomic
+
+MANIFEST, DATABASE, PARTS = "manifest.json", "database.txt", "parts"
+DIR_FORMAT = 2  # 2: layouts with a full lane are left out (format 1 held them)
+_HEADER = re.compile(r"# part (\d+) " + " ".join(rf"{f}=(\d+)" for f in STATS_FIELDS) + r"\Z")
+
+
+class PartStore:
+    """``DIR/manifest.json`` (the job and its number of parts), ``DIR/parts/NNNNNN.txt`` (each finished
+    part: a header with its statistics, then its lines) and, at the end, ``DIR/database.txt``.  Every
+    file is written atomically, so a run stopped at any moment resumes from the parts on disk."""
+
+    def __init__(self, root: str, job: Job, count: int) -> None:
+        self.root, self.count = root, count
+        self.parts_dir = os.path.join(root, PARTS)
+        wanted = {"format": DIR_FORMAT, **job.describe(), "parts": count}
+        try:
+            os.makedirs(self.parts_dir, exist_ok=True)
+            path = os.path.join(root, MANIFEST)
+            if os.path.exists(path):
+                with open(path, encoding="utf-8") as handle:
+                    found = json.load(handle)
+                if isinstance(found, dict) and found.get("format") != DIR_FORMAT:
+                    raise EnumerateError(
+                        f"{root} was written by another version of the enumerator (directory format "
+                        f"{found.get('format')}, this one writes {DIR_FORMAT}): use another directory"
+                    )
+                if found != wanted:
+                    raise EnumerateError(
+                        f"{root} holds another database ({_describe(found)}); "
+                        f"this one is {_describe(wanted)}: "
+                        "use another directory"
+                    )
+            else:
+                write_text_atomic(path, json.dumps(wanted, indent=2) + "\n", error=EnumerateError)
+        except OSError as err:
+            raise EnumerateError(f"cannot use {root}: {err.strerror or err}") from None
+        except ValueError:
+            raise EnumerateError(
+                f"{root}/{MANIFEST} is not a manifest of this program: use another directory"
+            ) from None
+
+    def _path(self, index: int) -> str:
+        return os.path.join(self.parts_dir, f"{index:06d}.txt")
+
+    def save(self, index: int, result: PartResult) -> None:
+        stats = " ".join(f"{f}={v}" for f, v in zip(STATS_FIELDS, result.stats, strict=True))
+        text = "".join(f"{line}\n" for line in [f"# part {index} {stats}", *result.lines])
+        write_text_atomic(self._path(index), text, error=EnumerateError)
+
+    def load(self) -> dict[int, PartResult]:
+        """The parts already finished."""
+        out = {}
+        for name in sorted(os.listdir(self.parts_dir)):
+            if name.endswith(".tmp"):  # a part being written when a run was killed
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(self.parts_dir, name))
+                continue
+            if not re.fullmatch(r"\d{6}\.txt", name):
+                continue
+            path = os.path.join(self.parts_dir, name)
+            with open(path, encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+            head = _HEADER.match(lines[0]) if lines else None
+            if head is None or int(head[1]) != int(name[:6]) or int(head[1]) >= self.count:
+                raise EnumerateError(
+                    f"{path}, line 1: not a part of this database (delete it to run the part again)"
+                )
+            for k, line in enumerate(lines[1:], 2):
+                read_line(line, source=path, line=k)
+            out[int(head[1])] = PartResult(lines[1:], PartStats(*(int(v) for v in head.groups()[1:])))
+        return out
+
+    def finish(self, lines: Sequence[str]) -> str:
+        path = os.path.join(self.root, DATABASE)
+        write_text_atomic(path, "".join(f"{line}\n" for line in lines), error=EnumerateError)
+        return path
+
+
+def _describe(manifest: dict[str, object]) -> str:
+    walls = manifest.get("walls")
+    ranged = f"{walls[0]}-{walls[1]}" if isinstance(walls, list) and len(walls) == 2 else "?"
+    size, row, distances = manifest.get("size"), manifest.get("goal_row"), manifest.get("distances")
+    return f"{size}, goal row {row}, walls {ranged}, distances {distances}"
+

@@ -1,0 +1,23 @@
+"""Playing Rush Hour: everything between a player and the puzzle, in one package.
+
+Both front ends, the full screen and the line mode, go through the same session, so what a win or a
+level left unsolved records is decided in one place.  Bottom to top:
+
+``game``        :class:`~rushhour.play.game.Game`: one level being played as a state machine (position,
+                undo/redo, hints, the solution, the result); no input or output.
+``saves``       :class:`~rushhour.play.saves.Saves`: the player's saves file (wins, best moves, help
+                used), read and written atomically under a lock.
+``level``       :class:`~rushhour.play.level.Level`: a board with where it comes from and how the saves
+                know it; the next level; which level ``rushhour play`` starts with.
+``words``       the texts both modes show (status figures, the win's lines, a stopwatch reading).
+``sources``     the real answers: legal moves from the SAT oracle, plans from the solver, refusals.
+``session``     :class:`~rushhour.play.session.Session`: the policy both modes share (starting a level
+                with earlier help counted, recording a win once, keeping the help of a level left).
+``controller``  :class:`~rushhour.play.controller.Controller`: what a key or a click means on the full
+                screen; a state machine over a session, with an injected clock; no input or output.
+``line``        :class:`~rushhour.play.line.LineMode`: the game by typed lines.
+``screen``      drawing a controller on a curses window (board, status, overlays).
+``tui``         the curses loop: keys and mouse in, the screen out, the terminal always restored.
+
+Only ``line`` and ``tui`` touch the terminal; ``rushhour.cli.play`` wires the command line to them.
+"""

@@ -1,0 +1,302 @@
+"""The line mode: the game by typed lines, for pipes, scripts and terminals without a full screen.
+
+A move is typed (``A+2``) or picked by its number in the list of legal moves; commands are words
+(``u``, ``h``, ``s``, ``q``...).  What a win or a level left unsolved records is the shared
+:class:`~rushhour.play.session.Session`'s business, as in the full screen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Sequence
+
+from colorama import Fore, Style
+
+from rushhour.board import Board, Move
+from rushhour.errors import RushHourError
+from rushhour.numbers import is_whole
+from rushhour.play.game import Game, MoveSource, Solver
+from rushhour.play.level import Level, next_level
+from rushhour.play.saves import Saves
+from rushhour.play.session import Session, Signalled, leave_on_signals
+from rushhour.play.sources import SOLVER_SECONDS, optimal_plan, oracle_moves
+from rushhour.play.words import NO_WIN, describe, status_parts, win_lines
+from rushhour.render.palette import BASIC, Colour, vehicle_colors
+from rushhour.render.text import board_summary, render
+from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
+from rushhour.text import plural
+
+OPTIONS_WIDTH = 78
+
+HELP = """\
+Type a move as a vehicle and a signed distance (A+2 slides A two cells right or down, B-1 one cell
+left or up), or the number of one of the listed moves.  Commands:
+  u  undo        take back the last move        r  redo      play again a move taken back
+  h  hint        the next move of an optimal solution from here
+  s  solve       show the rest of an optimal solution, move by move (the board stays as it is)
+  reset          back to the start (r replays the moves)
+  ?  help        this text                      q  quit      leave (also Ctrl-D or Ctrl-C)
+"""
+
+COMMANDS = {
+    "u": "undo",
+    "undo": "undo",
+    "r": "redo",
+    "redo": "redo",
+    "reset": "reset",
+    "h": "hint",
+    "hint": "hint",
+    "s": "solve",
+    "solve": "solve",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+    "?": "help",
+    "help": "help",
+    "": "show",
+}
+
+
+# --- drawing ---------------------------------------------------------------------------------------
+def format_options(options: Sequence[Move], width: int = OPTIONS_WIDTH) -> list[str]:
+    """The numbered legal moves in columns."""
+    if not options:
+        return ["no legal moves here"]
+    cells = [f"{k:>2}) {move}" for k, move in enumerate(options, start=1)]
+    cell_width = max(len(c) for c in cells) + 3
+    per_line = max(1, (width - 2) // cell_width)
+    lines = []
+    for start in range(0, len(cells), per_line):
+        row = cells[start : start + per_line]
+        lines.append("  " + "".join(c.ljust(cell_width) for c in row).rstrip())
+    return lines
+
+
+def status_line(game: Game, extra: Sequence[str] = ()) -> str:
+    return " | ".join([*status_parts(game), *extra])
+
+
+def _write_stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+# --- the session -----------------------------------------------------------------------------------
+class Quit(Exception):
+    """The player asked to leave."""
+
+
+class LineMode:
+    """The game loop by lines: reads lines with ``read``, writes text with ``write``."""
+
+    def __init__(
+        self,
+        saves: Saves,
+        *,
+        color: bool,
+        legal_moves: MoveSource | None = None,
+        solver: Solver | None = None,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] | None = None,
+        echo: bool = False,
+        timed: TimeModel | None = None,
+        depth: int = BASIC,
+    ) -> None:
+        self.session = Session(saves, legal_moves=legal_moves or oracle_moves, solver=solver or optimal_plan)
+        self.timed = timed  # with --timed: a clock of the time the moves would take
+        self.color = color
+        self.depth = depth  # the terminal's colour depth (16, 256 or true colour)
+        self.colors: dict[str, Colour] | None = None  # the level's vehicle colours, from its start
+        self._read = read
+        self._write = write or _write_stdout
+        self.echo = echo
+
+    # small helpers
+    def say(self, text: str = "") -> None:
+        self._write(text + "\n")
+
+    def ask(self, prompt: str) -> str:
+        line = self._read(prompt)
+        if self.echo:
+            self._write(line + "\n")
+        return line
+
+    def styled(self, text: str, style: str) -> str:
+        return style + text + Style.RESET_ALL if self.color else text
+
+    def render(self, board: Board, highlight: str | None) -> str:
+        """A position of the level, each vehicle in the colour it had at the start."""
+        return render(board, color=self.color, highlight=highlight, depth=self.depth, colors=self.colors)
+
+    def draw(self, game: Game, level: Level, highlight: str | None = None, *, first: bool = False) -> None:
+        self.say()
+        about = f": {board_summary(level.board)}" if first else ""
+        self.say(self.styled(level.title, Style.BRIGHT) + about)
+        self.say(self.render(game.position, highlight))
+        clock_part = (
+            []
+            if self.timed is None
+            else [f"clock {format_seconds(clock(game.start, game.history, self.timed))} s"]
+        )
+        self.say(status_line(game, clock_part))
+
+    def show_options(self, game: Game) -> None:
+        options = game.options()
+        if not options:
+            self.say("no legal moves here" + (": undo or reset" if game.can_undo else ""))
+            return
+        self.say("legal moves:")
+        for line in format_options(options):
+            self.say(line)
+
+    # the loop
+    def run(self, level: Level) -> int:
+        """Play from ``level`` on until the player leaves; the exit status (130 after Ctrl-C, 128 + the
+        signal's number after SIGTERM or SIGHUP)."""
+        current: Level | None = level
+        try:
+            with leave_on_signals():
+                while current is not None:
+                    won = self.play_level(current)
+                    if not won:
+                        return 0
+                    current = self.offer_next(current)
+        except Signalled as sig:
+            return 128 + sig.signum
+        except Quit:
+            self.say("bye")
+        except EOFError:
+            self.say()
+            self.say("bye")
+        except KeyboardInterrupt:
+            self.say()
+            self.say("bye")
+            return 130
+        return 0
+
+    def offer_next(self, level: Level) -> Level | None:
+        following = next_level(level)
+        if following is None:
+            self.say("That was the last level here. Well done!")
+            return None
+        optimal = following.known_optimal
+        about = f", {plural(optimal, 'move')}" if optimal is not None else ""
+        while True:
+            answer = self.ask(f"Next level: {following.title}{about}. Play it? [Y/n] ").strip().lower()
+            if answer in ("", "y", "yes"):
+                return following
+            if answer in ("n", "no", "q", "quit"):
+                return None
+            self.say("please answer y or n")
+
+    def play_level(self, level: Level) -> bool:
+        """Play one level; True when it was won.  A level left unsolved after help (by ``q``, the end of
+        input, Ctrl-C, SIGTERM or SIGHUP) is remembered with that help, which its next win counts."""
+        game = self.session.start(level)
+        try:
+            return self._play(game, level)
+        finally:
+            warning = self.session.leave()
+            if warning:
+                with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+                    self.say(warning)
+
+    def _play(self, game: Game, level: Level) -> bool:
+        # chosen once from the start, so that a vehicle keeps its colour wherever it moves
+        self.colors = vehicle_colors(level.board, self.depth) if self.color else None
+        self.draw(game, level, first=True)
+        if game.won:
+            self.say(f"{level.board.goal} already stands at the exit: nothing to play.")
+            return False
+        self.show_options(game)
+        while True:
+            line = self.ask("your move (A+2, a number, or ? for help)> ")
+            word = line.strip().lower()
+            if word in COMMANDS:
+                if self.command(COMMANDS[word], game, level):
+                    self.draw(game, level)
+                    self.show_options(game)
+                continue
+            try:
+                move = game.resolve(line)
+                game.play(move)
+            except RushHourError as err:
+                self.say(f"{err} (? for help)")
+                continue
+            if is_whole(line.strip()):  # a number picked from the list: say which move it was
+                self.say(f"played {line.strip()}) {move}")
+            self.draw(game, level, highlight=move.vehicle)
+            if game.won:
+                self.win(game, level)
+                return True
+            self.show_options(game)
+
+    def command(self, name: str, game: Game, level: Level) -> bool:
+        """Run a command; True when the board should be drawn again."""
+        if name == "quit":
+            raise Quit
+        if name == "help":
+            self.say(HELP.rstrip())
+            return False
+        if name == "show":
+            return True
+        try:
+            if name == "undo":
+                self.say(f"undid {game.undo()}")
+                return True
+            if name == "redo":
+                self.say(f"redid {game.redo()}")
+                return True
+            if name == "reset":
+                count = game.reset()
+                self.say(f"back to the start ({plural(count, 'move')} taken back; r replays)")
+                return True
+            if name == "hint":
+                self.say("thinking...")
+                hint = game.hint()
+                if hint is None:
+                    self.say(NO_WIN)
+                else:
+                    number = game.options().index(hint) + 1 if hint in game.options() else None
+                    which = f" (option {number})" if number is not None else ""
+                    self.say(f"hint: {describe(game.position, hint)}{which}")
+                return False
+            if name == "solve":
+                return self.show_solution(game)
+        except RushHourError as err:
+            self.say(str(err))
+        return False
+
+    def show_solution(self, game: Game) -> bool:
+        """Show the rest of an optimal solution; True when the board should be drawn again."""
+        self.say("thinking...")
+        steps = game.solution()
+        if steps is None:
+            self.say(NO_WIN)
+            return False
+        self.say(f"An optimal solution from here, {plural(len(steps), 'move')}:")
+        self.say("  " + " ".join(str(move) for move, _ in steps))
+        before = game.position
+        for k, (move, after) in enumerate(steps, start=1):
+            self.say()
+            self.say(f"{k}. {describe(before, move)}")
+            self.say(self.render(after, move.vehicle))
+            before = after
+        self.say()
+        self.say("That was the solution; the board is back where you left it: play on.")
+        return True
+
+    def win(self, game: Game, level: Level) -> None:
+        result, note = self.session.win()
+        self.say()
+        self.say(self.styled("*** SOLVED ***", Fore.GREEN + Style.BRIGHT))
+        for k, line in enumerate(win_lines(result)):
+            self.say(self.styled(line, Fore.GREEN + Style.BRIGHT) if k == 1 and result.perfect else line)
+        if self.timed is not None:
+            self.say(clock_report(game.start, game.history, self.timed, time_limit=SOLVER_SECONDS))
+        if note:
+            self.say(note)
+
+
+__all__ = ["COMMANDS", "HELP", "LineMode", "Quit", "format_options", "status_line"]

@@ -446,7 +446,7 @@ def test_the_files_doctests() -> None:
 )
 def test_bash_completion_is_safe_under_set_u(tmp_path: Path, setup: str) -> None:
     script_file = tmp_path / "rushhour.bash"
-    script_file.write_text(script("bash"))
+    script_file.write_text(script("bash", build_parser()))
     program = f"set -euo pipefail; source {shlex.quote(str(script_file))}; {setup}; _rushhour; echo done"
     done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "")

@@ -1,4 +1,4 @@
-"""The progress file's lock, tested so that it fails without it, every time: one session is held
+"""The progress file's lock (rushhour.play.saves), tested so that it fails without it, every time: one session is held
 inside its read-merge-write (after reading the file, before writing it back) until a second session
 either finishes its own save (no lock kept it out: its win is then overwritten) or is found waiting
 for the lock.  No timing is involved; the waits only guard against a hang."""
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-import rushhour.progress as progress_module
+import rushhour.play.saves as saves_module
 from rushhour.formats import parse_text
-from rushhour.progress import Progress
+from rushhour.play.saves import Saves
 
 fcntl = pytest.importorskip("fcntl")  # the lock on Windows (msvcrt) is not instrumented here
 
@@ -56,16 +56,16 @@ class Held:
 
 
 def _concurrent_saves(
-    path: Path, monkeypatch: pytest.MonkeyPatch, first: Callable[[Progress], object], second: Callable[[Progress], object]
+    path: Path, monkeypatch: pytest.MonkeyPatch, first: Callable[[Saves], object], second: Callable[[Saves], object]
 ) -> Held:
     held = Held()
-    monkeypatch.setattr(progress_module, "read_levels", held.read_levels(progress_module.read_levels))
+    monkeypatch.setattr(saves_module, "read_levels", held.read_levels(saves_module.read_levels))
     monkeypatch.setattr(fcntl, "flock", held.flock(fcntl.flock))
     errors: list[BaseException] = []
 
-    def run(save: Callable[[Progress], object], then: threading.Event) -> None:
+    def run(save: Callable[[Saves], object], then: threading.Event) -> None:
         try:
-            save(Progress(path))
+            save(Saves(path))
         except BaseException as err:  # reported by the test thread
             errors.append(err)
         finally:
@@ -95,14 +95,14 @@ def test_a_save_waits_for_the_one_inside_its_read_merge_write(
         lambda p: p.record_win("classic:2", TWO, moves=3, steps=3, optimal=3),
     )
     monkeypatch.undo()
-    merged = Progress.load(path)
+    merged = Saves.load(path)
     assert merged.is_solved("classic:1", ONE) and merged.is_solved("classic:2", TWO)
     assert held.second_waited  # and not by luck: the second session found the lock taken
 
 
 def test_an_attempt_and_a_win_of_the_same_level_both_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "progress.json"
-    Progress(path).record_win("classic:1", ONE, moves=6, steps=9, optimal=4)
+    Saves(path).record_win("classic:1", ONE, moves=6, steps=9, optimal=4)
     _concurrent_saves(
         path,
         monkeypatch,
@@ -110,6 +110,6 @@ def test_an_attempt_and_a_win_of_the_same_level_both_count(tmp_path: Path, monke
         lambda p: p.record_win("classic:1", ONE, moves=5, steps=8, optimal=4),
     )
     monkeypatch.undo()
-    record = Progress.load(path).get("classic:1", ONE)
+    record = Saves.load(path).get("classic:1", ONE)
     # the attempt's two hints went with the win after it: not a better best than 6 moves without help
     assert record is not None and (record.wins, record.best, record.hints_since_win) == (2, 6, 0)

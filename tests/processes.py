@@ -21,19 +21,24 @@ def full_pipe() -> tuple[int, int]:
     return read_end, write_end
 
 
-def read_to_end(fd: int, seconds: float) -> bytes:
-    """Everything left in a pipe up to its end (every writer gone); fails after ``seconds``."""
+def read_to_end(fds: list[int], seconds: float) -> list[bytes]:
+    """Everything left in pipes up to their end (every writer gone), read side by side as a caller's
+    ``communicate`` does (a writer may wait on one pipe before closing the other); fails after
+    ``seconds``."""
     deadline = time.monotonic() + seconds
-    chunks = []
-    while True:
+    chunks: dict[int, list[bytes]] = {fd: [] for fd in fds}
+    open_fds = list(fds)
+    while open_fds:
         left = deadline - time.monotonic()
-        assert left > 0, "the pipe is still held open by a writer"
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
+        assert left > 0, "a pipe is still held open by a writer"
+        ready, _, _ = select.select(open_fds, [], [], left)
+        for fd in ready:
             chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
+            if chunk:
+                chunks[fd].append(chunk)
+            else:
+                open_fds.remove(fd)
+    return [b"".join(chunks[fd]) for fd in fds]
 
 
 def session(sid: int) -> list[int]:

@@ -144,8 +144,7 @@ def _killed_leaves_nothing(argv: list[str], helpers: int, cwd: Path) -> None:
             time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        for fd in (out_r, err_r):
-            read_to_end(fd, GUARD)
+        read_to_end([out_r, err_r], GUARD)
         deadline = time.monotonic() + GUARD
         while session(proc.pid):
             assert time.monotonic() < deadline, f"left behind: {session(proc.pid)}"
@@ -156,6 +155,14 @@ def _killed_leaves_nothing(argv: list[str], helpers: int, cwd: Path) -> None:
                 os.kill(pid, signal.SIGKILL)
         os.close(out_r)
         os.close(err_r)
+
+
+@needs_proc
+def test_an_enumeration_killed_with_sigkill_leaves_no_process_and_no_open_pipe(tmp_path: Path) -> None:
+    """The reproduction of issue 30 (its forkserver, resource tracker and both workers lived on, holding
+    its stdout and stderr): progress on, so that the full stderr holds the run at its first report."""
+    argv = [*RUSHHOUR, "enumerate", "--size", "5x5", "--walls", "0-1", "--workers", "2", "--out", "DIR"]
+    _killed_leaves_nothing(argv, 4, tmp_path)  # resource tracker, forkserver, two workers
 
 
 @needs_proc

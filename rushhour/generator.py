@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.pool
+import os
 import random
 import time
 from collections import Counter, deque
@@ -42,6 +43,7 @@ from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.formats.single import board_ref
 from rushhour.search import Analysis, Solution, analyze, solve
 from rushhour.text import plural
+from rushhour.workers import owned_by
 
 METHODS = ("rewind", "walk")
 MIN_SIDE, MAX_SIDE = 5, 12
@@ -762,7 +764,7 @@ class Generator:
             for n in numbers:
                 yield attempt(s, n, deadline)
             return
-        with multiprocessing.get_context().Pool(jobs) as pool:
+        with multiprocessing.get_context().Pool(jobs, owned_by, (os.getpid(),)) as pool:
             window: deque[multiprocessing.pool.AsyncResult[TryResult]] = deque()
             for n in numbers:
                 window.append(pool.apply_async(_attempt_job, ((s, n, deadline),)))

@@ -205,3 +205,9 @@ def test_an_interrupted_enumeration_by_a_pool_says_only_how_to_resume(tmp_path: 
     assert [line for line in rest.splitlines() if not line.startswith("enumerate: ")] == [
         "interrupted: the parts finished are saved in DIR; run the same command to resume"
     ]
+
+
+@needs_proc
+def test_a_generation_killed_with_sigkill_leaves_no_process_and_no_open_pipe(tmp_path: Path) -> None:
+    argv = [*RUSHHOUR, "generate", "--count", "400", "--min-moves", "3", "--jobs", "2", "--seed", "3"]
+    _killed_leaves_nothing(argv, 2, tmp_path)

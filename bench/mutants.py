@@ -2,7 +2,7 @@
 decide the answers, a fixed-seed sample of each area, each run against the tests that reach it.
 
     pip install 'mutmut>=3.3'
-    nice python bench/mutants.py [--per-area 25] [--seed 30] [--children 1] [--list]
+    nice python bench/mutants.py [--per-area 25] [--seed 30] [--children 1] [--areas AREA...] [--list]
 
 The modules and the test files are in ``[tool.mutmut]`` of pyproject.toml; the areas below name the
 functions whose mutants are sampled (mutmut's names: ``module.x_function`` or ``module.xǁClassǁmethod``).
@@ -48,14 +48,15 @@ AREAS: dict[str, tuple[str, ...]] = {
         "rushhour.search.bfs.x__spread_python",
         "rushhour.search.bfs.x__first_near_win",
         "rushhour.search.bfs.x__near_win_first",
+        "rushhour.search.bfs.x_layers",
     ),
     "generator verification": (
         "rushhour.generator.xǁ_Tryǁfinish",
         "rushhour.generator.xǁ_Tryǁuseless_vehicle",
     ),
     "enumerator minimality": (
-        "rushhour.enumerate.x__minimal",
-        "rushhour.enumerate.x__shorter",
+        "rushhour.database.reference.x__minimal",
+        "rushhour.database.reference.x__shorter",
     ),
     "progress lock": ("rushhour.files.x__lock",),
 }
@@ -108,6 +109,7 @@ def main() -> int:
     parser.add_argument("--per-area", type=int, default=25, help="mutants sampled in each area")
     parser.add_argument("--seed", type=int, default=30, help="the sample's seed")
     parser.add_argument("--children", type=int, default=1, help="mutants tested at once")
+    parser.add_argument("--areas", nargs="+", choices=list(AREAS), help="only these areas (default: all)")
     parser.add_argument("--list", action="store_true", help="only list the sample")
     args = parser.parse_args()
     if shutil.which("mutmut") is None:
@@ -116,6 +118,8 @@ def main() -> int:
     # the first run makes every mutant and records which tests reach which function
     mutmut("run", "--max-children", "1", "rushhour.files.x__lock__mutmut_1", check=False)
     chosen = sample(list(results()), args.per_area, args.seed)
+    if args.areas:
+        chosen = [name for name in chosen if area_of(name) in args.areas]
     if args.list:
         print("\n".join(chosen))
         return 0

@@ -464,5 +464,6 @@ def test_a_6x6_shard_equals_an_independent_search_line_for_line(board: str) -> N
     result = run_part(job, part)
     found = sorted((moves, _key(board_of(b)), cluster) for moves, b, cluster in map(read_line, result.lines))
     assert found == expected and found
+    assert python_part(job, part).lines == result.lines  # the reference in Python, line for line too
     if board != "oooooEooooxEAAooDEooooDoooCCCooooooo":
         assert result.stats.clusters > len(found)  # some clusters with a win were left out

@@ -24,7 +24,8 @@ setup(
     ext_modules=[
         Extension(
             "rushhour.search._native",
-            ["rushhour/search/_native.c", "rushhour/search/_frontier.c", "rushhour/search/_clusters.c"],
+            ["rushhour/search/_native.c", "rushhour/search/_frontier.c", "rushhour/search/_clusters.c",
+             "rushhour/search/_analysis.c"],
             depends=["rushhour/search/_clusters.h", "rushhour/search/_native.h", str(CONTRACT)],
             optional=True,
             define_macros=contract_macros(),

@@ -1,22 +1,27 @@
-"""Generator throughput: puzzles per minute at 15+, 25+ and 30+ moves on 6x6 and 20+ on 9x9.
+"""Generator throughput: puzzles a minute of the default method (anneal) against the baseline (method
+rewind, the generator before anneal) in the same run, and the longest optimum reached on each size.
 
-Each scenario runs ``--repeats`` times (seeds 1, 2, ...) for ``--seconds`` seconds each with ``--jobs``
-worker processes, and reports the median rate.  The baseline, measured in the same run, is the same
-generator without its sampling: each try rewinds its random bag once and keeps the hardest start only if
-it is long enough (no changes of vehicles).  Run from the repository root:
+Rates: each scenario runs ``--repeats`` times (seeds 1, 2, ...) for ``--seconds`` seconds each with
+``--jobs`` worker processes and each method, and reports the median rate, the runs, the puzzles made and
+the longest optimum among them.
 
-    .venv/bin/python bench/generate.py [--seconds 60] [--repeats 3] [--jobs 2] [--only 6x6-25]
+Longest (``--longest SECONDS``): on each size, a ratchet: generate one puzzle of at least M moves (M
+from ``--from``), then of at least one move more than the last one made, until the time is spent; the
+last one made is the longest optimum reached (every one verified as the generator verifies them).
+
+The machine's load (``os.getloadavg``) is printed beside the figures.  Run from the repository root:
+
+    python bench/generate.py [--seconds 60] [--repeats 3] [--jobs 2] [--only 9x9-30] [--longest 600]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
-import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-import rushhour.generator as gen
 from rushhour.generator import Generator, Settings
 
 
@@ -27,58 +32,74 @@ class Scenario:
 
 
 SCENARIOS = (
-    Scenario("6x6-15", Settings(min_moves=15)),
-    Scenario("6x6-25", Settings(min_moves=25)),
-    Scenario("6x6-30", Settings(min_moves=30)),
-    Scenario("9x9-20", Settings(width=9, height=9, min_moves=20)),
-    Scenario("9x9-20-walls", Settings(width=9, height=9, min_moves=20, vehicles=(14, 32), walls=(8, 8))),
+    Scenario("6x6-35", Settings(min_moves=35)),
+    Scenario("9x9-30", Settings(width=9, height=9, min_moves=30)),
+    Scenario("12x12-30", Settings(width=12, height=12, min_moves=30)),
+    Scenario("9x9-20-walls", Settings(width=9, height=9, min_moves=20, walls=(4, 4))),
+    Scenario("6x6-20-wrap", Settings(min_moves=20, wrap=True)),
 )
+SIZES = ((6, 30), (9, 30), (12, 25))
 
 
-def rate(settings: Settings, seconds: float, jobs: int, changes: int) -> tuple[float, int, int]:
-    """Puzzles a minute, puzzles made and tries in one timed run."""
-    saved = gen.MAX_CHANGES
-    gen.MAX_CHANGES = changes  # worker processes are forked after this, so they see it too
-    try:
-        g = Generator(settings)
-        began = time.perf_counter()
-        made = sum(1 for _ in g.run(10_000, jobs=jobs, time_limit=seconds))
-        spent = time.perf_counter() - began
-    finally:
-        gen.MAX_CHANGES = saved
-    return made / spent * 60, made, g.stats.tries
+def load() -> str:
+    return "load " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def rate(settings: Settings, seconds: float, jobs: int) -> tuple[float, list[int]]:
+    """Puzzles a minute and the lengths made in one timed run."""
+    g = Generator(settings)
+    began = time.perf_counter()
+    lengths = [p.length for p in g.run(10_000, jobs=jobs, time_limit=seconds)]
+    return len(lengths) / (time.perf_counter() - began) * 60, lengths
+
+
+def rates(args: argparse.Namespace) -> None:
+    chosen = [s for s in SCENARIOS if not args.only or s.label in args.only]
+    print(f"{args.repeats} runs of {args.seconds:g} s per scenario and method, {args.jobs} jobs")
+    print(f"{'scenario':13} {'method':7} {'a minute':>8} {'runs':>20} {'made':>5} {'longest':>8}  load")
+    for sc in chosen:
+        for method in ("anneal", "rewind"):
+            runs, made = [], []
+            for k in range(args.repeats):
+                s = replace(sc.settings, seed=k + 1, method=method)
+                r, lengths = rate(s, args.seconds, args.jobs)
+                runs.append(r)
+                made += lengths
+            shown = " ".join(f"{r:.1f}" for r in runs)
+            top = max(made, default=0)
+            median = statistics.median(runs)
+            print(f"{sc.label:13} {method:7} {median:8.1f} {shown:>20} {len(made):5} {top:8}  {load()}")
+
+
+def longest(args: argparse.Namespace) -> None:
+    print(f"longest optimum in {args.longest:g} s per size, {args.jobs} jobs (method anneal)")
+    for size, start in SIZES:
+        began, floor, best, rounds = time.perf_counter(), start, 0, 0
+        while (left := args.longest - (time.perf_counter() - began)) > 1:
+            rounds += 1
+            s = Settings(width=size, height=size, min_moves=floor, seed=rounds)
+            made = next(Generator(s).run(1, jobs=args.jobs, time_limit=left), None)
+            if made is not None:
+                best, floor = made.length, made.length + 1
+                spent = time.perf_counter() - began
+                print(f"  {size}x{size}: {made.length} moves after {spent:.0f} s", flush=True)
+        print(f"{size}x{size}: longest {best} moves in {args.longest:g} s  {load()}", flush=True)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="length of one timed run")
-    ap.add_argument("--repeats", type=int, default=3, help="runs per scenario (median reported)")
+    ap.add_argument("--repeats", type=int, default=3, help="runs per scenario and method (median reported)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--only", action="append", help="run only these scenarios (by label)")
-    ap.add_argument("--no-baseline", action="store_true", help="skip the random-bag baseline")
+    ap.add_argument("--longest", type=float, default=0.0, metavar="S", help="longest optimum in S s per size")
+    ap.add_argument("--no-rates", action="store_true", help="skip the rates")
     args = ap.parse_args()
-    chosen = [s for s in SCENARIOS if not args.only or s.label in args.only]
-    print(f"{args.repeats} runs of {args.seconds:g} s per scenario, {args.jobs} jobs; puzzles a minute")
-    print(f"{'scenario':14} {'median':>8} {'runs':>24} {'made':>6} {'tries':>7} {'baseline':>9} {'ratio':>7}")
-    for sc in chosen:
-        runs, made, tries, base_runs = [], 0, 0, []
-        for k in range(args.repeats):
-            s = Settings(**{**sc.settings.__dict__, "seed": k + 1})
-            r, m, t = rate(s, args.seconds, args.jobs, gen.MAX_CHANGES)
-            runs.append(r)
-            made += m
-            tries += t
-            if not args.no_baseline:
-                base_runs.append(rate(s, args.seconds, args.jobs, 0)[0])
-            sys.stdout.flush()
-        med = statistics.median(runs)
-        base = statistics.median(base_runs) if base_runs else float("nan")
-        if not base_runs:
-            ratio = "      -"
-        else:
-            ratio = f"{med / base:7.1f}" if base > 0 else ("    inf" if med > 0 else "      -")
-        shown = " ".join(f"{r:.1f}" for r in runs)
-        print(f"{sc.label:14} {med:8.1f} {shown:>24} {made:6} {tries:7} {base:9.2f} {ratio}", flush=True)
+    print(load())
+    if not args.no_rates:
+        rates(args)
+    if args.longest > 0:
+        longest(args)
     return 0
 
 

@@ -568,10 +568,14 @@ class Board:
         back, fwd = self._reach(i, occ)
         reach = fwd if move.distance > 0 else back
         if abs(move.distance) > reach:
-            raise IllegalMoveError(f"{move} is illegal: {self._blocker(i, move.distance, reach)}")
+            reason, blocker, cell = self._blocker(i, move.distance, reach)
+            raise IllegalMoveError(f"{move} is illegal: {reason}", blocker=blocker, cell=cell)
         return i
 
-    def _blocker(self, i: int, distance: int, reach: int) -> str:
+    def _blocker(self, i: int, distance: int, reach: int) -> tuple[str, str | None, Cell | None]:
+        """Why vehicle ``i`` cannot slide ``distance`` when it can slide ``reach`` that way, in a player's
+        words (``B is in the way``, ``a wall is in the way``, ``A would leave the board at the right
+        edge``), with what is in the way and its cell (None at an edge)."""
         lay = self.layout
         way = direction_word(lay.orientations[i], distance)
         name = lay.names[i]
@@ -579,19 +583,19 @@ class Board:
         pos = offset - reach - 1 if distance < 0 else offset + length + reach
         if lay.wrap:
             if reach == span - length:
-                return f"{name} can slide at most {span - length} cells {way} on this wrap-around lane"
+                most = f"{name} can slide at most {span - length} cells {way} on this wrap-around lane"
+                return most, None, None
             pos %= span
         elif pos < 0 or pos >= span:
             edge = {"right": "right", "left": "left", "down": "bottom", "up": "top"}[way]
             can = f"it can slide {reach} {way}" if reach else f"it cannot slide {way} at all"
-            return f"{name} would leave the board at the {edge} edge ({can})"
+            return f"{name} would leave the board at the {edge} edge ({can})", None, None
         lane = lay.lanes[i]
         cell = (lane, pos) if lay.orientations[i] == HORIZONTAL else (pos, lane)
-        what = self.at(cell)
+        what = self.at(cell) or ""
         if what == "#wall":
-            return f"cell {cell_text(cell)} is a wall"
-        blocker = self.vehicle(what or "")
-        return f"cell {cell_text(cell)} is part of {blocker.name} ({blocker.kind})"
+            return "a wall is in the way", what, cell
+        return f"{what} is in the way", what, cell
 
 
 def default_target(goal: Vehicle, width: int) -> Target:

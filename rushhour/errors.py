@@ -63,7 +63,19 @@ class UnknownVehicleError(MoveError):
 
 
 class IllegalMoveError(MoveError):
-    """A well-formed move that the rules forbid in this position; the message says what blocks it."""
+    """A well-formed move that the rules forbid in this position; the message says what blocks it in a
+    player's words (``B is in the way``, ``A would leave the board``).
+
+    ``blocker`` names what is in the way (a vehicle's name, ``#wall``, or None for the edge of the board
+    or the end of a wrap-around lane) and ``cell`` the first cell the move cannot enter, when there is
+    one, as ``(row, col)`` counted from 0 at the top left."""
+
+    def __init__(
+        self, message: str, *, blocker: str | None = None, cell: tuple[int, int] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.blocker = blocker
+        self.cell = cell
 
 
 class SolverError(RushHourError):

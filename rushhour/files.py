@@ -31,7 +31,7 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from rushhour.errors import RushHourError
@@ -43,6 +43,17 @@ _KINDS = (
     (stat.S_ISFIFO, "a pipe (FIFO)"),
     (stat.S_ISSOCK, "a socket"),
 )
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The folder of the player's data (saves, packs): ``$XDG_DATA_HOME/rushhour``, or
+    ``~/.local/share/rushhour`` when ``XDG_DATA_HOME`` is unset, empty or not an absolute path."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_DATA_HOME", "")
+    if base and os.path.isabs(base):
+        return Path(base) / "rushhour"
+    home = env.get("HOME") or os.path.expanduser("~")
+    return Path(home) / ".local" / "share" / "rushhour"
 
 
 def _kind(mode: int) -> str:

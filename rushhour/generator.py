@@ -27,6 +27,7 @@ the same puzzles with any number of worker processes.  Two puzzles of one run ne
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import multiprocessing.pool
 import os
@@ -37,35 +38,54 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Vehicle
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Target, Vehicle
 from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.formats.single import board_ref
 from rushhour.search import Analysis, Solution, analyze, solve
+from rushhour.search.bfs import Limits
 from rushhour.text import plural
 from rushhour.workers import owned_by
 
-METHODS = ("rewind", "walk")
+METHODS = ("anneal", "rewind", "walk")
+DEFAULT_METHOD = "anneal"
 MIN_SIDE, MAX_SIDE = 5, 12
 MAX_VEHICLES = len(VEHICLE_CHARS)
 
 #: chance that a new vehicle is a truck (when --trucks does not fix the count) and that it stands upright
 TRUCK_CHANCE = 0.4
 VERTICAL_CHANCE = 0.55
-#: changes tried without progress before a try gives up, and changes per try at most
+#: method rewind: changes tried without progress before a try gives up, and changes per try at most
 STALL = 20
 MAX_CHANGES = 300
+#: method anneal: the same, counting changes since the best cluster of the try
+ANNEAL_STALL = 150
+ANNEAL_CHANGES = 800
+#: the weight of a cluster's mean distance in the annealing's energy (see _Try.energy), and the
+#: temperature at the start of a try (falling linearly to 0 at ANNEAL_CHANGES): a change that shortens
+#: the hardest distance by one move is kept with a chance of exp(-1 / temperature)
+SECONDARY = 0.5
+TEMPERATURE = 1.5
 #: positions of the largest cluster explored on a 6x6 board (scaled with the area on other sizes)
 BASE_CLUSTER_LIMIT = 10_000
 #: the checks of a finished puzzle from a packed bag (every vehicle matters) may explore this many
 #: times more
 CHECK_FACTOR = 16
+#: the same for method anneal, whose tries go on annealing when a check fails
+ANNEAL_CHECK_FACTOR = 2
 
 
 def cluster_limit(width: int, height: int) -> int:
     """The largest cluster a try explores: 10,000 positions on 6x6, growing with the square of the area
     (50,625 on 9x9): larger boards need looser clusters to hold long puzzles."""
     return int(BASE_CLUSTER_LIMIT * ((width * height) / 36) ** 2)
+
+
+def anneal_cluster_limit(width: int, height: int) -> int:
+    """The largest cluster a try of method anneal explores: 10,000 positions on 6x6, growing with the
+    area (22,500 on 9x9, 40,000 on 12x12): an annealing rewinds hundreds of times, and long puzzles
+    do not need the loosest clusters."""
+    return int(BASE_CLUSTER_LIMIT * width * height / 36)
 
 
 def default_vehicles(width: int, height: int) -> tuple[int, int]:
@@ -87,8 +107,10 @@ class Settings:
     vehicles: tuple[int, int] | None = None
     trucks: tuple[int, int] | None = None
     walls: tuple[int, int] = (0, 0)
-    method: str = "rewind"
+    method: str = DEFAULT_METHOD
     seed: int = 0
+    #: wrap-around boards: the goal car wins with its front on the right edge (target ``ROW,W-1 east``)
+    wrap: bool = False
 
     def checked(self) -> Settings:
         """These settings with defaults filled in; raises :class:`RushHourError` naming a bad one."""
@@ -167,18 +189,21 @@ class Sketch:
     goal_col: int
     pieces: tuple[Piece, ...]
     walls: tuple[Cell, ...]
+    wrap: bool = False
 
     @property
     def goal_row(self) -> int:
         return (self.height - 1) // 2
 
     def occupied(self, skip: int | None = None) -> set[Cell]:
-        taken = set(self.walls)
-        taken.update(((self.goal_row, self.goal_col), (self.goal_row, self.goal_col + 1)))
+        """The cells taken (on a wrap-around board a vehicle may run across the edge)."""
+        taken = {(self.goal_row, self.goal_col), (self.goal_row, self.goal_col + 1)}
         for k, piece in enumerate(self.pieces):
             if k != skip:
                 taken.update(_cells(piece))
-        return taken
+        if self.wrap:
+            taken = {(r % self.height, c % self.width) for r, c in taken}
+        return taken | set(self.walls)
 
     def trucks(self) -> int:
         return sum(1 for p in self.pieces if p.length == 3)
@@ -193,6 +218,10 @@ class Sketch:
         )
         vehicles = [Vehicle("A", HORIZONTAL, 2, self.goal_row, self.goal_col)]
         vehicles += [Vehicle(f"V{k:02d}", o, n, r, c) for k, (o, r, c, n) in enumerate(ordered)]
+        if self.wrap:
+            target = Target(self.goal_row, self.width - 1, "east")
+            w, h = self.width, self.height
+            return Board(w, h, vehicles, walls=self.walls, goal="A", target=target, wrap=True)
         return Board(self.width, self.height, vehicles, walls=self.walls, goal="A", exit="right")
 
     @classmethod
@@ -201,7 +230,7 @@ class Sketch:
         pieces = tuple(
             Piece(v.orientation, v.row, v.col, v.length) for v in board.vehicles if v.name != board.goal
         )
-        return cls(board.width, board.height, goal.col, pieces, tuple(sorted(board.walls)))
+        return cls(board.width, board.height, goal.col, pieces, tuple(sorted(board.walls)), board.wrap)
 
     def without(self, k: int) -> Sketch:
         return replace(self, pieces=self.pieces[:k] + self.pieces[k + 1 :])
@@ -261,7 +290,7 @@ def _truck_length(rng: random.Random, s: Settings, sketch: Sketch) -> int:
 def _walled(rng: random.Random, s: Settings) -> Sketch | None:
     """The won position with the goal car alone and a random number of walls in the range asked for
     (None when they do not fit)."""
-    sketch = Sketch(s.width, s.height, s.width - 2, (), ())
+    sketch = Sketch(s.width, s.height, s.width - 2, (), (), s.wrap)
     for _ in range(rng.randint(*s.walls)):
         spots = _wall_spots(sketch, sketch.occupied())
         if not spots:
@@ -464,7 +493,7 @@ class _Try:
         self.attempt = attempt
         self.deadline = deadline  # time.time() by which the run ends, None for no limit
         self.rng = random.Random(f"rushhour-generate:{s.seed}:{attempt}")
-        self.limit = cluster_limit(s.width, s.height)
+        self.limit = (anneal_cluster_limit if s.method == "anneal" else cluster_limit)(s.width, s.height)
         self.analyses = 0
 
     def in_range(self, d: int) -> bool:
@@ -475,6 +504,13 @@ class _Try:
         """The distance, but an overshoot past max_moves counts as far below it."""
         hi = self.s.max_moves
         return d if hi is None or d <= hi else 2 * hi - d
+
+    def energy(self, a: Analysis) -> float:
+        """How bad a cluster is for the annealing (lower is better): minus its hardest distance (see
+        :meth:`score`), less a fraction of a move for the mean distance of its positions to a win, which
+        guides the annealing across changes that keep the hardest distance."""
+        mean = sum(d * n for d, n in a.histogram.items()) / a.cluster_size
+        return -self.score(a.hardest_distance) - SECONDARY * mean / (a.hardest_distance + 1)
 
     def time_left(self) -> float | None:
         """Seconds until the run's deadline (None without one); :class:`_OutOfTime` once it passed."""
@@ -502,12 +538,14 @@ class _Try:
     @property
     def packed(self) -> bool:
         """Whether tries start from a packed bag (see :data:`PACKED_FROM`)."""
-        return self.s.method == "rewind" and self.s.width * self.s.height > PACKED_FROM
+        return self.s.method != "walk" and self.s.width * self.s.height > PACKED_FROM
 
     @property
     def check_limit(self) -> int:
         """Positions a finishing check may explore: more for packed bags, whose dropped vehicles free
         room (random bags keep the cluster limit, so the 6x6 packs' commands make them again)."""
+        if self.s.method == "anneal":
+            return int(ANNEAL_CHECK_FACTOR * self.limit)
         return CHECK_FACTOR * self.limit if self.packed else self.limit
 
     def run(self) -> TryResult:
@@ -536,6 +574,14 @@ class _Try:
                 return self.out("cluster too large")
             bag = replace(bag, pieces=(*bag.pieces, piece))
             a = self.rewind(bag)
+        if s.method == "anneal":
+            return self.anneal(a, target)
+        return self.finish(self.hill_climb(a, target), hardest=True)
+
+    def hill_climb(self, a: Analysis, target: int) -> Analysis:
+        """Method ``rewind``: a random change of the hardest position is kept when the hardest distance
+        does not drop, until it reaches the target or :data:`STALL` changes in a row make no progress."""
+        s, rng = self.s, self.rng
         best = self.score(a.hardest_distance)
         stalled = 0
         for _ in range(MAX_CHANGES):
@@ -553,7 +599,42 @@ class _Try:
             stalled = 0 if self.score(b.hardest_distance) > best else stalled + 1
             best = self.score(b.hardest_distance)
             a = b
-        return self.finish(a, hardest=True)
+        return a
+
+    def anneal(self, a: Analysis, target: int) -> TryResult:
+        """Simulated annealing from cluster ``a``: a random change of its hardest position is kept when
+        it does not make the cluster worse (see :meth:`energy`), or by chance when it does, the more
+        likely the less worse and the earlier in the try.  Each cluster met whose hardest distance
+        reaches the target is finished (:meth:`finish`); one that fails its checks (a vehicle that does
+        not matter and whose removal frees too much room) is left behind and the annealing goes on,
+        until a puzzle is made or :data:`ANNEAL_STALL` changes pass without a new best."""
+        s, rng = self.s, self.rng
+        best, best_e = a, self.energy(a)
+        e, since, failed = best_e, 0, set()
+        for step in range(ANNEAL_CHANGES):
+            d = a.hardest_distance
+            if self.in_range(d) and d >= target and a.cluster_key not in failed:
+                done = self.finish(a, hardest=True)
+                if done.puzzle is not None:
+                    return done
+                failed.add(a.cluster_key)
+            if since >= ANNEAL_STALL:
+                break
+            since += 1
+            changed = _change(rng, s, Sketch.of(a.hardest))
+            b = None if changed is None else self.rewind(changed)
+            if b is None:
+                continue
+            f = self.energy(b)
+            heat = TEMPERATURE * (1 - step / ANNEAL_CHANGES)
+            if f > e and (heat <= 0 or rng.random() >= math.exp((e - f) / heat)):
+                continue
+            a, e = b, f
+            if f < best_e:
+                best, best_e, since = b, f, 0
+        if best.cluster_key in failed:
+            return self.out("length out of range")
+        return self.finish(best, hardest=True)
 
     def walk(self, bag: Sketch) -> TryResult:
         from rushhour.logic.oracle import legal_moves
@@ -579,7 +660,11 @@ class _Try:
             d = a.hardest_distance if hardest else a.start_distance
             if not self.in_range(d):
                 return self.out("length out of range")
-            solution = solve(start, time_limit=self.time_left())
+            try:
+                solution = solve(start, time_limit=self.time_left())
+            except LimitReachedError:
+                self.time_left()  # the run's deadline stopped it: _OutOfTime
+                return self.out("solver limit")
             if not solution.solved or solution.length != d:
                 raise SolverError(
                     f"the solver needs {solution.length} moves on a position the analysis puts at {d}: "
@@ -618,24 +703,58 @@ class _Try:
             if v.name in moved:
                 continue  # without it, the same solution minus its moves is shorter
             self.analyses += 1
-            try:
-                smaller = sketch.without(k).board()
-                engine = "astar" if self.packed else "bfs"
-                shorter = solve(
-                    smaller, engine=engine, max_states=self.check_limit, time_limit=self.time_left()
-                )
-            except LimitReachedError:
-                self.time_left()
+            matters = self.matters(sketch.without(k).board(), solution.length)
+            if matters is None:
                 return -1
-            if shorter.length >= solution.length:
+            if not matters:
                 return k
         return None
+
+    def matters(self, smaller: Board, length: int) -> bool | None:
+        """Whether ``smaller`` (a puzzle of ``length`` moves less a vehicle) has a shorter solution;
+        None when the check hit its limit.  Method ``anneal`` asks the compiled search bounded to
+        ``length - 1`` moves (when it serves the board), the others search ``smaller`` in full."""
+        if self.s.method == "anneal":
+            found = shorter_exists(smaller, length, max_states=self.check_limit, time_limit=self.time_left())
+            if found is None:
+                self.time_left()
+            return found
+        engine = "astar" if self.packed else "bfs"
+        try:
+            shorter = solve(smaller, engine=engine, max_states=self.check_limit, time_limit=self.time_left())
+        except LimitReachedError:
+            self.time_left()
+            return None
+        return shorter.length < length
 
     def puzzle(self, a: Analysis, start: Board, solution: Solution) -> Puzzle:
         named, rename = reading_order(start)
         moves = tuple(Move(rename[m.vehicle], m.distance) for m in solution.moves)
         key = (a.board.layout, a.cluster_key)
         return Puzzle(named, moves, a.cluster_size, self.s.seed, self.attempt, self.s.method, key)
+
+
+def shorter_exists(
+    board: Board, length: int, *, max_states: int | None = None, time_limit: float | None = None
+) -> bool | None:
+    """Whether ``board`` has a solution of fewer than ``length`` moves; None when ``max_states`` or the
+    time ran out first.  The compiled frontier search bounded to ``length - 1`` moves answers when it
+    serves the board (it leaves out every position that cannot lead to so short a solution); else a
+    full search does."""
+    from rushhour.search.frontier import frontier_available, one_pass
+    from rushhour.search.tables import tables_for
+
+    tables = tables_for(board.layout, "moves")
+    limits = Limits(max_states, time_limit)
+    if length > 1 and frontier_available(tables):
+        status = one_pass(tables.native_spec(), board.state, limits, 0, length - 1)[0]
+        if status != -1:
+            return None if status == 2 else status == 1
+    try:
+        solution = solve(board, engine="bfs", max_states=max_states, time_limit=time_limit)
+    except LimitReachedError:
+        return None
+    return solution.solved and solution.length < length
 
 
 def reading_order(board: Board) -> tuple[Board, dict[str, str]]:
@@ -648,7 +767,16 @@ def reading_order(board: Board) -> tuple[Board, dict[str, str]]:
             rename[v.name] = next(symbols)
     vehicles = [replace(v, name=rename[v.name]) for v in board.vehicles]
     return (
-        Board(board.width, board.height, vehicles, walls=board.walls, goal="A", exit=board.exit),
+        Board(
+            board.width,
+            board.height,
+            vehicles,
+            walls=board.walls,
+            goal="A",
+            exit=board.exit,
+            target=board.target,
+            wrap=board.wrap,
+        ),
         rename,
     )
 

@@ -12,7 +12,8 @@ everyone on that day, known as ``daily:YYYY-MM-DD``.
 
 A BOARD argument is, in this order: a file path (with ``PATH:N`` choosing the N-th board of a file that
 has several), an inline board (a Fogleman string, or grid rows separated by ``/``), a pack level
-(``beginner:3``), a pack name (its first level), a day's puzzle (``daily:2026-11-23``, or ``daily`` for
+(``beginner:3``), a pack name (every level of the pack, in order: a command that takes one board
+asks for one of them), a day's puzzle (``daily:2026-11-23``, or ``daily`` for
 today's), or the ``name`` of a built-in level.
 """
 
@@ -22,13 +23,15 @@ import datetime
 import os
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, RushHourError
-from rushhour.files import exists
+from rushhour.files import data_dir, exists
 from rushhour.formats import Entry, grid, read_file
 from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import whole_or_none
@@ -62,36 +65,103 @@ def packs() -> tuple[Pack, ...]:
     for item in sorted(boards_dir().iterdir()):
         if not item.name.endswith(".txt"):
             continue
-        name = item.name[: -len(".txt")]
-        text = item.read_text(encoding="utf-8")
-        doc = grid.parse_document(text, source=f"boards/{item.name}")
-        levels = tuple(Entry(r.board, r.meta, f"{name}:{k}") for k, r in enumerate(doc.records, start=1))
-        found.append(
-            Pack(
-                name,
-                doc.meta.get("title", name),
-                doc.meta.get("description", ""),
-                doc.meta,
-                levels,
-            )
-        )
+        found.append(_read_pack(item, f"boards/{item.name}"))
     found.sort(key=lambda p: (whole_or_none(p.meta.get("order", "")) or 999, p.name))
     return tuple(found)
 
 
+def _read_pack(path: Path, source: str) -> Pack:
+    name = path.name[: -len(".txt")]
+    doc = grid.parse_document(path.read_text(encoding="utf-8"), source=source)
+    levels = tuple(Entry(r.board, r.meta, f"{name}:{k}") for k, r in enumerate(doc.records, start=1))
+    return Pack(name, doc.meta.get("title", name), doc.meta.get("description", ""), doc.meta, levels)
+
+
+# --- the player's own packs -----------------------------------------------------------------------
+
+#: a user pack's name: letters, digits, ``-`` and ``_``, starting with a letter or digit
+_PACK_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}\Z")
+
+
+def user_packs_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the player's packs are: ``packs`` in the player's data folder
+    (:func:`rushhour.files.data_dir`)."""
+    return data_dir(environ) / "packs"
+
+
+def user_packs() -> tuple[Pack, ...]:
+    """The player's packs (``NAME.txt`` in :func:`user_packs_dir`), by name; read afresh each time (the
+    editor adds to them).  A file that cannot be read as a pack, or that takes a built-in pack's name,
+    is left out."""
+    folder = user_packs_dir()
+    try:
+        items = sorted(folder.iterdir())
+    except OSError:
+        return ()
+    built_in = {p.name.casefold() for p in packs()}
+    found = []
+    for item in items:
+        if not item.name.endswith(".txt") or item.name[:-4].casefold() in built_in:
+            continue
+        try:
+            found.append(_read_pack(item, str(item)))
+        except (OSError, UnicodeDecodeError, RushHourError):
+            continue
+    return tuple(found)
+
+
+def all_packs() -> tuple[Pack, ...]:
+    """The built-in packs in play order, then the player's own."""
+    return packs() + user_packs()
+
+
+def check_user_pack_name(name: str) -> str:
+    """A name a user pack may take; raises for a name that is not one, or is a built-in pack's."""
+    if not _PACK_NAME_RE.match(name):
+        raise BoardNotFoundError(
+            f"{name!r} cannot name a pack: use letters, digits, - and _ (40 at most), like mypack"
+        )
+    if any(p.name.casefold() == name.casefold() for p in packs()):
+        raise BoardNotFoundError(f"{name} is the name of a built-in pack: choose another name for yours")
+    return name
+
+
+def add_to_user_pack(name: str, board: Board, meta: dict[str, str] | None = None) -> int:
+    """Add ``board`` as the last level of the user pack ``name`` (made when new); its level number."""
+    from rushhour.files import locked, write_text_atomic
+
+    check_user_pack_name(name)
+    folder = user_packs_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise RushHourError(f"cannot make the packs folder {folder}: {err.strerror or err}") from None
+    path = folder / f"{name}.txt"
+    with locked(path):
+        records, header = [], {"title": name, "description": "made with rushhour edit"}
+        if path.exists():
+            old = _read_pack(path, str(path))
+            records = [(e.board, e.meta) for e in old.levels]
+            header = old.meta
+        records.append((board, dict(meta or {})))
+        write_text_atomic(path, grid.write_document(records, header), what="the pack ")
+    return len(records)
+
+
 def _find_pack(name: str) -> Pack | None:
-    """The pack called ``name``, matched without regard to case."""
+    """The pack called ``name`` (built-in first, then the player's), matched without regard to case."""
     folded = name.casefold()
-    return next((p for p in packs() if p.name.casefold() == folded), None)
+    return next((p for p in all_packs() if p.name.casefold() == folded), None)
 
 
 def pack(name: str) -> Pack:
-    """The built-in pack called ``name`` (``Classic`` and ``CLASSIC`` name ``classic`` too)."""
+    """The pack called ``name``: a built-in one (``Classic`` and ``CLASSIC`` name ``classic`` too) or
+    one of the player's (:func:`user_packs`)."""
     found = _find_pack(name)
     if found is not None:
         return found
-    known = ", ".join(p.name for p in packs())
-    raise BoardNotFoundError(f"no built-in pack called {name!r} (packs: {known})")
+    known = ", ".join(p.name for p in all_packs())
+    raise BoardNotFoundError(f"no built-in pack called {name!r}, nor a pack of yours (packs: {known})")
 
 
 def level(pack_name: str, number: int) -> Entry:
@@ -140,6 +210,8 @@ def next_level(pack_name: str, number: int) -> Level | None:
     None after the last level of the last pack."""
     level(pack_name, number)  # raises for an unknown level
     order = play_order()
+    if not any(item.pack == pack_name for item in order):  # a pack of the player's: its own levels
+        order = tuple(Level(pack_name, k, e) for k, e in enumerate(pack(pack_name).levels, start=1))
     here = next(k for k, item in enumerate(order) if (item.pack, item.number) == (pack_name, number))
     return order[here + 1] if here + 1 < len(order) else None
 
@@ -164,13 +236,13 @@ def first_unsolved_in(saves: Saves, pack_name: str) -> Level | None:
 
 
 def built_in_level(entry: Entry) -> Level | None:
-    """The built-in level a resolved entry is (labelled ``pack:N`` and holding that level's board),
-    or None for a board from anywhere else."""
+    """The level of a pack (built-in or the player's) a resolved entry is (labelled ``pack:N`` and
+    holding that level's board), or None for a board from anywhere else."""
     name, _, number = entry.label.rpartition(":")
     n = whole_or_none(number)
     if n is None:
         return None
-    for p in packs():
+    for p in all_packs():
         if p.name == name and 1 <= n <= len(p.levels) and p.levels[n - 1].board == entry.board:
             return Level(p.name, n, p.levels[n - 1])
     return None
@@ -215,7 +287,9 @@ def daily(day: datetime.date) -> Daily:
 
     width, height = DAILY_SIZE
     lo, hi = DAILY_MOVES
-    settings = Settings(width=width, height=height, min_moves=lo, max_moves=hi, seed=daily_seed(day))
+    settings = Settings(
+        width=width, height=height, min_moves=lo, max_moves=hi, method="rewind", seed=daily_seed(day)
+    )
     made = next(Generator(settings).run(1, max_tries=DAILY_TRIES), None)
     if made is None:
         raise RushHourError(f"no puzzle for {day.isoformat()} in {DAILY_TRIES} tries")
@@ -250,7 +324,8 @@ def _pick(entries: list[Entry], index: int | None, where: str) -> Entry:
         if len(entries) == 1:
             return entries[0]
         raise BoardNotFoundError(
-            f"{where} holds {len(entries)} boards: choose one as {where}:N (1 to {len(entries)})"
+            f"{where} holds {len(entries)} boards: choose one as {where}:N (1 to {len(entries)}); "
+            "convert and solve --batch take them all"
         )
     if not 1 <= index <= len(entries):
         raise BoardNotFoundError(f"{where} holds boards 1 to {len(entries)}, not {index}")
@@ -267,12 +342,12 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _named(text: str) -> list[Entry] | None:
-    """The board a name gives: a pack level (``classic:12``), a pack (its first level), a day's
-    puzzle, or a level's ``name``; matched without regard to case."""
+    """The boards a name gives: a pack level (``classic:12``), a pack (every level), a day's puzzle,
+    or a level's ``name``; matched without regard to case."""
     name, number = _split_index(text)
     found = _find_pack(name)
     if found is not None:
-        return [found.levels[0]] if number is None else [level(found.name, number)]
+        return list(found.levels) if number is None else [level(found.name, number)]
     day = _daily_spec(text)
     if day is not None:
         return [day.entry]
@@ -305,10 +380,11 @@ def resolve_all(spec: str) -> list[Entry]:
         return named
     if meant_as_inline(text):
         return [parse_inline(text)]
-    known = ", ".join(p.name for p in packs())
+    known = ", ".join(p.name for p in all_packs())
     raise BoardNotFoundError(f"{spec!r} is not a file, an inline board or a built-in board (packs: {known})")
 
 
 def resolve_board(spec: str) -> Entry:
-    """The one board a BOARD argument names."""
+    """The one board a BOARD argument names; a file of several boards, or a pack, is refused with the
+    way to name one of them (never a silent first board)."""
     return _pick(resolve_all(spec), None, spec)

@@ -141,16 +141,16 @@ def test_wrap_goal_is_a_target_cell_and_heading() -> None:
 
 def test_an_illegal_move_names_what_stops_it_even_in_the_first_cell_of_a_lane() -> None:
     board = Board(6, 6, [Vehicle("A", "H", 2, 2, 2), Vehicle("B", "V", 2, 2, 0)], goal="A", exit="right")
-    expected = {
-        "A-2": "A-2 is illegal: cell (2,0) is part of B (V2)",  # column 0 is on the board
-        "A+3": "A+3 is illegal: A would leave the board at the right edge (it can slide 2 right)",
-        "B-3": "B-3 is illegal: B would leave the board at the top edge (it can slide 2 up)",
-        "B+3": "B+3 is illegal: B would leave the board at the bottom edge (it can slide 2 down)",
+    expected = {  # the message, what is in the way and the cell it holds
+        "A-2": ("A-2 is illegal: B is in the way", "B", (2, 0)),  # column 0 is on the board
+        "A+3": ("A+3 is illegal: A would leave the board at the right edge (it can slide 2 right)", None, None),
+        "B-3": ("B-3 is illegal: B would leave the board at the top edge (it can slide 2 up)", None, None),
+        "B+3": ("B+3 is illegal: B would leave the board at the bottom edge (it can slide 2 down)", None, None),
     }
-    for move, message in expected.items():
+    for move, (message, blocker, cell) in expected.items():
         with pytest.raises(IllegalMoveError) as caught:
             board.apply(move)
-        assert str(caught.value) == message
+        assert (str(caught.value), caught.value.blocker, caught.value.cell) == (message, blocker, cell)
     stuck = Board(6, 6, [Vehicle("A", "H", 2, 2, 4)], goal="A", exit="right")
     with pytest.raises(IllegalMoveError, match=r"right edge \(it cannot slide right at all\)"):
         stuck.apply("A+1")
@@ -195,12 +195,12 @@ def test_slide_and_step_metrics() -> None:
 def test_walls_block() -> None:
     b = grid("AA.x..\n......\n......")
     assert [str(m) for m in b.legal_moves()] == ["A+1"]
-    with pytest.raises(IllegalMoveError, match=r"A\+2 is illegal: cell \(0,3\) is a wall"):
+    with pytest.raises(IllegalMoveError, match=r"A\+2 is illegal: a wall is in the way"):
         b.apply("A+2")
 
 
 def test_illegal_moves_say_what_blocks() -> None:
-    with pytest.raises(IllegalMoveError, match=r"C\+2 is illegal: cell \(2,3\) is part of D \(V2\)"):
+    with pytest.raises(IllegalMoveError, match=r"C\+2 is illegal: D is in the way"):
         CLASSIC.apply("C+2")
     with pytest.raises(IllegalMoveError, match="A would leave the board at the left edge"):
         CLASSIC.apply("A-1")

@@ -32,6 +32,19 @@ def test_show_draws_the_board_with_its_exit(capsys: pytest.CaptureFixture[str]) 
     assert "\x1b[41m" in out  # the goal car on red
 
 
+def test_show_labels_numbers_rows_and_columns_as_messages_name_cells(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "show", HARDEST, "--no-color", "--labels")
+    lines = out.splitlines()
+    assert code == 0 and lines[1].split() == ["0", "1", "2", "3", "4", "5"]
+    assert "2 | G  H  I  A  A  M > exit" in out
+    row = next(line for line in lines if line.startswith("4 |"))
+    assert row.split("|")[1].split()[4] == "D"  # cell (4,4) is D's
+    _, plain, _ = run(capsys, "show", HARDEST, "--no-color")
+    assert plain.splitlines()[1].strip().startswith("+")  # without --labels: no numbers
+
+
 def test_show_json_is_the_json_format(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "show", "classic:12", "--json")
     data = json.loads(out)
@@ -124,3 +137,17 @@ def test_console_script_and_module_entry_points(tmp_path: Path) -> None:
     result = subprocess.run([script, "show", str(bad)], capture_output=True, text=True, env=env)
     assert result.returncode == 2
     assert result.stderr.strip() == f"error: {bad}: this is a binary file, not a board"
+
+
+def test_a_pack_is_every_level_where_a_board_list_is_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    from rushhour.levels import pack
+
+    classic = pack("classic")
+    code, out, _ = run(capsys, "convert", "classic", "--to", "fogleman")
+    assert code == 0 and len(out.splitlines()) == len(classic.levels) > 1  # every level, not the first
+    assert parse_text(out, source="out", fmt="fogleman")[-1].board == classic.levels[-1].board
+    code, out, _ = run(capsys, "solve", "--batch", "beginner")
+    assert code == 0 and f"{len(pack('beginner').levels)} boards:" in out
+    for command in ("analyze", "show", "solve"):  # one board: a pack is refused, never its first level
+        code, _, err = run(capsys, command, "classic")
+        assert code == 2 and f"classic holds {len(classic.levels)} boards: choose one as classic:N" in err

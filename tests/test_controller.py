@@ -11,6 +11,9 @@ The level is TINY of tests/boards.py:
 
 from __future__ import annotations
 
+import select
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,14 +21,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rushhour.board import Board, Move, Vehicle
+from rushhour.errors import LimitReachedError
 from rushhour.formats import Entry, parse_text
 from rushhour.levels import packs
-from rushhour.logic.oracle import legal_moves, oracle_for
+from rushhour.logic.oracle import legal_moves
 from rushhour.play.controller import COMMAND_CHARS, Controller, Mode
 from rushhour.play.game import Result
 from rushhour.play.level import Level, next_level
 from rushhour.play.saves import Saves
 from rushhour.play.words import clock_text, win_lines
+from rushhour.play.worker import ProcessWorker
 from rushhour.search import solve
 from rushhour.search.timed import TimeModel
 from tests.boards import SECOND, TINY
@@ -44,10 +49,6 @@ def solver(board: Board) -> list[Move] | None:
     return list(solution.moves) if solution.solved else None
 
 
-def explain(board: Board, move: Move) -> str:
-    return oracle_for(board).explain(board, move).reason
-
-
 def level_of(text: str = TINY) -> Level:
     entries = parse_text(text, source="test", fmt="grid")
     return Level(entries[0], None, 1, len(entries), tuple(entries))
@@ -62,7 +63,6 @@ def make(
         saves=saves or Saves.memory(),
         legal_moves=legal_moves,
         solver=solver,
-        explain=explain,
         now=clock,
         timed=timed,
     )
@@ -81,19 +81,54 @@ def test_the_goal_car_is_selected_first_and_tab_cycles_both_ways() -> None:
     press(c, "tab")
     assert c.selected == "B" and "B selected (vertical car" in c.message
     press(c, "tab", "tab")
-    assert c.selected == "A"  # A, B, C and round again
+    assert c.selected == "B"  # B, C and round again: A cannot move, Tab passes it
     press(c, "shift-tab")
     assert c.selected == "C"
+    press(c, "A")  # a name still selects a vehicle that cannot move
+    assert c.selected == "A" and "no legal move here" in c.message
 
 
-def test_a_name_selects_in_either_case_but_command_keys_stay_commands() -> None:
+def test_upper_case_selects_and_lower_case_is_a_command() -> None:
     c, _ = make()
     press(c, "C")
     assert c.selected == "C"
-    press(c, "b")  # no vehicle is called b: the one called B
+    press(c, "b")  # lower case is never a vehicle: the player is told how to select B
+    assert c.selected == "C" and "B (Shift+b) selects B" in c.message
+    press(c, "B")
     assert c.selected == "B"
     press(c, "Z")
-    assert c.selected == "B" and "neither a key of the game nor a vehicle" in c.message
+    assert c.selected == "B" and "no vehicle named Z here" in c.message
+    press(c, "\x00")
+    assert "neither a key of the game nor a vehicle" in c.message
+
+
+def test_q_asks_before_leaving_a_level_with_moves_on_a_board_with_a_vehicle_q() -> None:
+    board = Board(
+        6,
+        6,
+        [Vehicle("A", "H", 2, 2, 0), Vehicle("Q", "V", 2, 0, 3), Vehicle("P", "H", 2, 4, 0)],
+    )
+    c, _ = make(Level(Entry(board, {}, "inline")))
+    press(c, "Q")
+    assert c.selected == "Q" and c.mode is Mode.PLAY
+    press(c, "P", "right")
+    assert c.game.moves_played == 1
+    press(c, "q")
+    assert c.mode is Mode.CONFIRM_QUIT  # asked, not left
+    press(c, "x")
+    assert c.mode is Mode.PLAY and c.message == "staying: play on"
+    press(c, "q", "q")
+    assert c.mode is Mode.QUIT
+    fresh, _ = make(Level(Entry(board, {}, "inline")))
+    press(fresh, "q")  # no move made: nothing to lose, no question
+    assert fresh.mode is Mode.QUIT
+    again, _ = make(Level(Entry(board, {}, "inline")))
+    press(again, "P", "right", "q", "enter")
+    assert again.mode is Mode.QUIT
+    for key in ("ctrl-c", "ctrl-d"):  # leave at once, moves or not
+        hurried, _ = make(Level(Entry(board, {}, "inline")))
+        press(hurried, "P", "right", key)
+        assert hurried.mode is Mode.QUIT
 
 
 def test_colon_selects_lower_case_and_long_names() -> None:
@@ -127,12 +162,12 @@ def test_colon_selects_lower_case_and_long_names() -> None:
 def test_arrows_slide_and_a_refused_slide_gives_the_oracle_reason() -> None:
     c, _ = make()
     press(c, "right")
-    assert c.message == "A cannot slide right 1: cell (2,2) is part of B (V2)"
+    assert c.message == "A cannot slide right 1: B is in the way"
     assert c.game.moves_played == 0
     press(c, "up")
     assert "A slides left and right only" in c.message
     press(c, "B", "down")
-    assert "cell (3,2) is part of C (H2)" in c.message
+    assert "C is in the way" in c.message
     press(c, "up")
     assert c.game.history == (Move("B", -1),)
     press(c, "up")
@@ -234,11 +269,109 @@ def test_a_hint_highlights_plays_on_enter_and_takes_perfect_away(tmp_path: Path)
     assert record is not None and not record.perfect and record.hints == 1
 
 
-def test_the_keys_that_search_are_known_before_they_run() -> None:
-    c, _ = make()
-    assert c.searches("h") and c.searches("s") and not c.searches("u") and not c.searches("tab")
-    press(c, ":")
-    assert not c.searches("h")  # typed as part of a name
+# --- searches beside the game ----------------------------------------------------------------------
+UNKNOWN = TINY.replace("# moves: 2\n", "")  # no header: the optimum is searched for
+
+
+def slow_solver(board: Board) -> list[Move] | None:
+    """The solver, after a pause long enough for the test to act while it runs."""
+    time.sleep(0.6)
+    return solver(board)
+
+
+def give_up(board: Board) -> list[Move] | None:
+    raise LimitReachedError("the search reached its time limit (1 s)")
+
+
+def make_beside(
+    text: str, search: Callable[[Board], list[Move] | None], saves: Saves | None = None
+) -> Controller:
+    return Controller(
+        level_of(text),
+        saves=saves or Saves.memory(),
+        legal_moves=legal_moves,
+        solver=search,
+        now=time.monotonic,
+        worker=ProcessWorker(search),
+    )
+
+
+def settle(c: Controller, seconds: float = 30.0) -> None:
+    """Let the controller take the outcome of its search."""
+    end = time.monotonic() + seconds
+    while c.busy and time.monotonic() < end:
+        search = c.worker.fileno()
+        if search is not None:
+            select.select([search], [], [], 0.1)
+        c.tick()
+    c.tick()
+
+
+def test_the_keys_that_search_are_answered_while_the_search_runs() -> None:
+    c = make_beside(TINY, slow_solver)
+    press(c, "h")
+    assert c.waiting == "hint" and c.busy and "finding a hint" in c.busy_text()
+    press(c, "tab")  # keys still work meanwhile
+    assert c.selected == "B" and c.waiting == "hint"
+    settle(c)
+    assert c.hint == Move("B", -1) and c.game.hints_used == 1 and not c.busy
+    press(c, ":", "h")
+    assert c.mode is Mode.NAME and not c.busy  # typed as part of a name: no search
+    c.close()
+
+
+def test_esc_cancels_a_hint_and_nothing_is_counted() -> None:
+    c = make_beside(TINY, slow_solver)
+    press(c, "h")
+    assert c.busy
+    press(c, "esc")
+    assert not c.waiting and not c.busy and c.game.hints_used == 0 and c.hint is None
+    press(c, "s", "B", "up")  # a move while waiting for the solution stops waiting for it
+    assert not c.waiting and c.game.moves_played == 1 and c.mode is Mode.PLAY
+    c.close()
+
+
+def test_an_unknown_optimum_is_searched_beside_the_game_and_filled_in() -> None:
+    c = make_beside(UNKNOWN, slow_solver)
+    assert c.optimal_label == "optimal ..." and c.busy  # playable at once
+    press(c, "B", "up")
+    assert c.game.moves_played == 1
+    settle(c)
+    assert c.optimal_label == "optimal 2" and not c.busy
+    c.close()
+
+
+def test_a_limit_leaves_the_optimum_unknown() -> None:
+    c = make_beside(UNKNOWN, give_up)
+    settle(c)
+    assert c.optimal_label == "optimal ?" and not c.busy
+    press(c, "h")
+    settle(c)
+    assert c.hint is None and "no hint: the search reached its time limit" in c.message
+    c.close()
+
+
+def test_a_win_waits_for_the_optimum_then_saves_it(tmp_path: Path) -> None:
+    saves = Saves(tmp_path / "progress.json")
+    c = make_beside(UNKNOWN, slow_solver, saves)
+    press(c, "B", "up", "A", "right", "right", "right")
+    assert c.mode is Mode.WON and c.settling
+    assert "Finding the optimum" in "\n".join(c.win_text()) and saves.get(c.level.key, c.level.board) is None
+    settle(c)
+    assert not c.settling and c.result is not None and c.result.perfect
+    record = saves.get(c.level.key, c.level.board)
+    assert record is not None and record.perfect and record.optimal == 2
+    c.close()
+
+
+def test_esc_on_a_win_saves_it_without_the_optimum(tmp_path: Path) -> None:
+    saves = Saves(tmp_path / "progress.json")
+    c = make_beside(UNKNOWN, slow_solver, saves)
+    press(c, "B", "up", "A", "right", "right", "right", "esc")
+    assert not c.settling and not c.busy and c.optimal_label == "optimal ?"
+    record = saves.get(c.level.key, c.level.board)
+    assert record is not None and record.solved and record.optimal is None
+    c.close()
 
 
 def test_solution_playback_steps_animates_and_returns() -> None:
@@ -290,6 +423,20 @@ def test_the_timed_clock_adds_the_time_of_the_moves() -> None:
     assert c.status_parts()[-1] == "clock 4 s"  # two cells of a car at 2 s a cell
 
 
+WIN = ("B", "up", "A", "right", "right", "right")  # B-1 then A+3
+
+
+def test_a_timed_win_gives_the_clock_against_the_fastest_solution() -> None:
+    c, _ = make(timed=TimeModel.one_hand(car_seconds="2", truck_seconds="5"))
+    press(c, *WIN)
+    assert c.mode is Mode.WON
+    clock_line = next(line for line in c.win_text() if line.startswith("Clock: "))
+    assert "the fastest possible!" in clock_line or "the fastest is" in clock_line
+    slow, _ = make(timed=TimeModel.one_hand(car_seconds="2", truck_seconds="5"))
+    press(slow, "C", "left", "B", "up", "C", "right", "A", "right", "right", "right")  # a detour of C
+    assert any("the fastest is" in line for line in slow.win_text())
+
+
 def test_a_search_that_gives_up_is_not_started_again_at_every_redraw() -> None:
     from rushhour.errors import RushHourError
 
@@ -305,7 +452,6 @@ def test_a_search_that_gives_up_is_not_started_again_at_every_redraw() -> None:
         saves=Saves.memory(),
         legal_moves=legal_moves,
         solver=gives_up,
-        explain=explain,
         now=FakeClock(),
     )
     for _ in range(5):
@@ -360,7 +506,7 @@ def test_click_selects_and_click_on_the_lane_slides() -> None:
     c.press((2, 0))
     c.release()
     c.press((2, 4))  # A's lane, but B stands in the way
-    assert c.message == "A cannot slide right 3: cell (2,2) is part of B (V2)"
+    assert c.message == "A cannot slide right 3: B is in the way"
     assert c.game.moves_played == 1
 
 
@@ -489,11 +635,36 @@ def test_a_level_left_unsolved_after_help_is_remembered_and_the_next_win_is_not_
     assert (record.hints, record.solution_seen, record.hints_since_win) == (1, True, 0)
 
 
+def test_a_level_left_is_continued_with_its_moves_and_time(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    c, clock = make(saves=Saves(path))
+    press(c, "B", "up")
+    clock.now += 42
+    press(c, "q", "enter")
+    again, clock = make(saves=Saves.load(path))
+    assert again.game.history == (Move("B", -1),) and int(again.elapsed()) == 42
+    assert "continued where you left it (1 move)" in again.message
+    clock.now += 3
+    press(again, "A", "right", "right", "right")
+    assert again.mode is Mode.WON and again.result is not None and again.result.length == 2
+    assert "Time: 0:45." in again.win_text()
+    record = Saves.load(path).get(again.level.key, again.level.board)
+    assert record is not None and record.solved and not record.left and record.best_seconds == 45.0
+    fresh, clock = make(saves=Saves.load(path))  # won: nothing to continue, a fresh start
+    assert fresh.game.moves_played == 0 and "continued" not in fresh.message
+    clock.now += 30
+    press(fresh, "B", "up", "A", "right", "right", "right")
+    assert "Time: 0:30, your best yet (it was 0:45)." in fresh.win_text()
+    assert Saves.load(path).get(fresh.level.key, fresh.level.board).best_seconds == 30.0  # type: ignore[union-attr]
+
+
 def test_leaving_without_help_or_after_a_win_saves_no_attempt(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     c, _ = make(saves=Saves(path))
-    press(c, "B", "up", "q")
-    assert not path.exists()  # nothing to remember: no help, no win
+    press(c, "B", "up", "q", "q")
+    left = Saves.load(path).get(c.level.key, c.level.board)
+    assert left is not None and left.hints_since_win == 0 and not left.solution_seen_since_win  # no help
+    assert left.left_moves == ["B-1"] and not left.solved  # the position is kept, not a win
     c, _ = make(saves=Saves(path))
     press(c, "h", "enter", "A", "right", "right", "right")
     assert c.mode is Mode.WON

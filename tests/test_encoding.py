@@ -184,11 +184,12 @@ def test_nnf_reads_the_dimacs_and_its_own_solver_agrees() -> None:
     oracle.close()
 
 
-# The DIMACS text of two small shapes, as the encoding has always written it: the numbering, the
-# clauses and their order are part of what other tools read, so any change to them must be deliberate.
+# The DIMACS text of two small shapes: the numbering, the clauses and their order are part of what
+# other tools read, so any change to them must be deliberate (the last: clauses grouped by family, each
+# constraint written as a comment before its clauses).
 PINNED_DIMACS = {
-    "4x3": "c34f8d3df5ed82c7576900115f94ecc55dcbf6f101a4cf14e1a5a5a6717f9466",
-    "4x4 wrap": "5539c93d5118569e689eb588c5175ffac001e1bb42751d254491ffee54289c93",
+    "4x3": "2943f9aa807b259ccae519fb51797a28f0ea8f382b002be5716a4cb107cb8ac0",
+    "4x4 wrap": "0be95ceeb62d27bf13b0387d89906806baa6ce91b9a946daa0ce660d81416dcb",
 }
 
 

@@ -17,7 +17,7 @@ from rushhour.formats.csvfmt import parse_csv, write_csv
 from rushhour.formats.fogleman import fogleman_names, parse_line, write_line
 from rushhour.formats.grid import parse_document, parse_grid, write_document, write_grid
 from rushhour.formats.jsonfmt import parse_json, write_json
-from rushhour.levels import resolve_all, resolve_board
+from rushhour.levels import packs, resolve_all, resolve_board
 from tests.strategies import boards
 
 HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"
@@ -387,7 +387,7 @@ def test_names_match_without_regard_to_case() -> None:
     for spec in ("Classic:12", "CLASSIC:12", "Classic-12", "CLASSIC-12"):
         again = resolve_board(spec)
         assert again.board == twelve.board and again.meta == twelve.meta
-    assert resolve_board("BEGINNER").board == resolve_board("beginner").board
+    assert resolve_all("BEGINNER") == resolve_all("beginner") == list(packs()[0].levels)
     assert resolve_board("Daily:2026-11-23").label == "daily:2026-11-23"
 
 

@@ -171,7 +171,7 @@ def test_bad_input_is_a_clear_error(text: str, error: type[Exception], words: st
 
 def test_illegal_move_says_what_blocks() -> None:
     game = new_game(EASY)
-    with pytest.raises(IllegalMoveError, match=r"A\+2 is illegal: cell \(2,3\) is part of D"):
+    with pytest.raises(IllegalMoveError, match=r"A\+2 is illegal: D is in the way"):
         game.play("A+2")
     with pytest.raises(IllegalMoveError, match="leave the board"):
         game.play("B-1")

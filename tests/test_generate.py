@@ -24,6 +24,7 @@ from rushhour.generator import (
     Settings,
     Sketch,
     attempt,
+    generate,
     packed_bag,
     random_bag,
     reading_order,
@@ -219,13 +220,13 @@ def test_a_packed_bag_is_a_won_position_that_covers_most_of_a_large_board() -> N
     assert median_cover(packed) >= median_cover(loose) + 8  # far tighter than random bags
 
 
+@pytest.mark.slow
 def test_a_nine_by_nine_try_climbs_from_a_packed_bag() -> None:
-    """Try 4 of seed 3 climbs from a packed 9x9 bag to a puzzle of 12+ moves in which every vehicle
+    """A run of seed 3 anneals from packed 9x9 bags to a puzzle of 12+ moves in which every vehicle
     matters (a few seconds)."""
     s = Settings(width=9, height=9, min_moves=12, seed=3).checked()
-    outcome = attempt(s, 4)
-    puzzle = outcome.puzzle
-    assert puzzle is not None, outcome.reason
+    puzzle = next(Generator(s).run(1, max_tries=12), None)
+    assert puzzle is not None
     assert puzzle.board.width == 9 and puzzle.length >= 12
     assert solve(puzzle.board).length == puzzle.length
     sketch = Sketch.of(puzzle.board)
@@ -480,3 +481,28 @@ def test_pack_solutions_replay() -> None:
             assert solution.length == int(entry.meta["moves"])
             assert verify(entry.board, solution.moves).is_won()
             assert int(entry.meta["steps"]) >= solution.length
+
+
+def test_wrap_around_puzzles_are_verified_and_reproduce() -> None:
+    s = Settings(min_moves=8, max_moves=12, seed=3, wrap=True)
+    made = generate(s, 3, max_tries=40)
+    assert len(made) == 3
+    for puzzle in made:
+        board = puzzle.board
+        assert board.wrap and board.target is not None
+        solution = solve(board, engine="bfs")
+        assert solution.length == puzzle.length and verify(board, puzzle.moves).is_won()
+        a = analyze(board)
+        assert a.start_distance == a.hardest_distance == puzzle.length
+    assert [p.board for p in generate(s, 3, max_tries=40, jobs=2)] == [p.board for p in made]
+
+
+@pytest.mark.parametrize(("size", "least"), [(6, 12), pytest.param(9, 12, marks=pytest.mark.slow)])
+def test_anneal_puzzles_are_solved_again_and_replayed(size: int, least: int) -> None:
+    [puzzle] = generate(Settings(width=size, height=size, min_moves=least, seed=5), 1, max_tries=30)
+    assert puzzle.method == "anneal" and puzzle.length >= least
+    assert solve(puzzle.board, engine="bfs").length == puzzle.length
+    assert verify(puzzle.board, puzzle.moves).is_won()
+    sketch = Sketch.of(puzzle.board)
+    for k in range(len(sketch.pieces)):  # every vehicle matters
+        assert solve(sketch.without(k).board(), engine="bfs").length < puzzle.length

@@ -190,6 +190,8 @@ def test_board_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert Board.from_text(path.read_text()) == Board.from_text(shown["board"]["text"])  # still a board file
     moves = one(capsys, "moves", SMALL, "--json", "--oracle", "rules")
     assert moves["moves"] == [str(m) for m in Board.from_text(SMALL).legal_moves()]
+    why = one(capsys, "moves", SMALL, "--why", "--json")
+    assert [w["move"] for w in why["why"]] == why["moves"] == moves["moves"]
     illegal = one(capsys, "explain", SMALL, "A+2", "--json", status=1)
     assert not illegal["legal"] and illegal["core"]
     legal = one(capsys, "explain", SMALL, "A+1", "--json")
@@ -200,6 +202,15 @@ def test_board_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     written = one(capsys, "encoding", SMALL, "--json", "--dimacs", str(cnf))
     header = next(line for line in cnf.read_text().splitlines() if line.startswith("p cnf"))
     assert header == f"p cnf {written['variables']} {written['clauses']}" and written["dimacs"] == str(cnf)
+    constraints = one(capsys, "encoding", SMALL, "--family", "cmr", "--cell", "0,1", "--json")
+    assert [f["family"] for f in constraints["families"]] == ["CMR"] and constraints["count"] == 4
+    assert all(cl and 0 not in cl for f in constraints["families"] for c in f["constraints"] for cl in c["clauses"])
+    refuted = one(capsys, "prove", "exists j: Empty(1,j)", "--size", "4x4", "--json", status=1)
+    assert refuted["verdict"] == "refuted" and refuted["counterexample"] and refuted["board"] is None
+    proved = one(capsys, "prove", "~Won", SMALL, "--position", "--json")
+    assert proved["verdict"] == "proved" and proved["positions"] == 1 and proved["board"]["text"]
+    counted = one(capsys, "count", "--size", "3x3", "--walls", "--likelihood", "Won", "--json")
+    assert counted["count"] == 986 and counted["likelihoods"][0]["denominator"] > 1
     theorems = one(capsys, "theorems", "--size", "4x4", "--json")
     assert theorems["unexpected"] == 0 and theorems["refuted"] == 2
 

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rushhour.formats",),  # boards as text
     ("rushhour.logic", "rushhour.search"),  # the two ways to answer questions about a board
     # what is built from answers: new puzzles, databases, the built-in levels and a player's saves
-    ("rushhour.generator", "rushhour.database", "rushhour.levels", "rushhour.progress"),
+    ("rushhour.generator", "rushhour.harden", "rushhour.database", "rushhour.levels", "rushhour.progress"),
     # playing and drawing, without a terminal
     ("rushhour.game", "rushhour.controller", "rushhour.play", "rushhour.render"),
     ("rushhour.api", "rushhour"),  # the library's front door

@@ -181,3 +181,15 @@ def test_the_python_search_makes_the_same_daily_puzzle() -> None:
     expected = daily(DAY).entry
     board_line = fogleman.write_line(expected.board)
     assert out.stdout.split() == [board_line, expected.meta["moves"], expected.meta["cluster"]]
+
+
+def test_levels_ends_with_a_line_per_pack(tmp_path: Path) -> None:
+    packs = levels.packs
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "rushhour", "levels", "--summary"], capture_output=True, text=True, env=env
+    )
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and lines[0] == "Summary:" and len(lines) == len(packs()) + 2
+    total = sum(len(p.levels) for p in packs())
+    assert lines[-1].split() == ["all", "packs", "0", "of", str(total), "levels", "solved,", "0", "perfect"]

@@ -12,7 +12,7 @@ import pytest
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from rushhour.board import Move
+from rushhour.board import HORIZONTAL, Board, Move
 from rushhour.cli import main
 from rushhour.errors import IllegalMoveError
 from rushhour.formats import parse_text
@@ -57,7 +57,7 @@ def test_moves_on_a_wrap_around_board(capsys: pytest.CaptureFixture[str], tmp_pa
         "B+4 is illegal: B can slide at most 3 cells right on this wrap-around lane"
     )
     code, out, _ = run(capsys, "explain", str(path), "C+3")
-    assert code == 1 and out.startswith("C+3 is illegal: cell (1,2) is part of B (H2)")
+    assert code == 1 and out.startswith("C+3 is illegal: B is in the way\n") and "(1,2) B:" in out
 
 
 def test_encoding_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,20 +118,24 @@ def test_explain(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "explain", "classic:2", "A+2")
     assert code == 1
     assert out.splitlines() == [
-        "A+2 is illegal: cell (2,3) is part of G (V2)",
+        "A+2 is illegal: G is in the way",
+        "in the logic, every obstacle on the way (nearest first):",
+        "  (2,3) G: {SlideR(2,1,2), V2(2,3)} is unsatisfiable with the rules",
         "unsatisfiable core: SlideR(2,1,2), V2(2,3)",
     ]
     code, out, _ = run(capsys, "explain", "classic:2", "A+1")
     assert code == 0 and out.startswith("A+1 is legal: CMR(2,1) is true: (2,2) is empty")
     code, out, _ = run(capsys, "explain", "classic:2", "G+1")
-    assert code == 1 and "cell (4,3) is a wall" in out and "Wall(4,3)" in out
+    assert code == 1 and "G+1 is illegal: a wall is in the way" in out and "(4,3) wall:" in out and "Wall(4,3)" in out
     code, out, _ = run(capsys, "explain", "classic:2", "I-1")
     assert code == 1 and "I would leave the board at the top edge" in out and "CMU(0,5)" in out
     code, out, _ = run(capsys, "explain", "classic:2", "G-3")
-    assert code == 1 and "cell (1,3) is part of D (H3)" in out
+    assert code == 1 and "G-3 is illegal: D is in the way" in out and "(1,3) D:" in out
 
 
 def test_explain_agrees_with_the_rules_on_every_move() -> None:
+    """Legal as the rules say; the player's words are the rules' own message; the logic's first
+    obstacle is the cell (or the edge) that message names, and every later one is listed."""
     from rushhour.logic.oracle import oracle_for
 
     boards = [resolve_board(spec).board for spec in ("classic:2", "classic:7", HARDEST)]
@@ -147,14 +151,55 @@ def test_explain_agrees_with_the_rules_on_every_move() -> None:
                 verdict = oracle.explain(board, move)
                 assert verdict.legal == (move in legal), move
                 if verdict.legal:
+                    assert verdict.support and not verdict.obstacles
                     continue
                 with pytest.raises(IllegalMoveError) as caught:
                     board.apply(move)
-                ref = str(caught.value).split(" is illegal: ", 1)[1].replace(", ", ",")
-                if ref.startswith("cell ("):  # a blocking cell: the same one, in the same words
-                    assert verdict.reason == ref, (move, verdict.reason, ref)
+                assert str(verdict) == str(caught.value)
+                first = verdict.obstacles[0]
+                if caught.value.cell is not None:  # a blocking cell: the solver's first obstacle is it
+                    assert first.cell == caught.value.cell, (move, first)
+                    blocker = caught.value.blocker
+                    assert first.what == ("wall" if blocker == "#wall" else blocker), (move, first)
                 else:  # the edge of the board, or the end of a wrap-around lane
-                    assert verdict.reason.startswith(ref.split(" (")[0]), (move, verdict.reason, ref)
+                    assert first.cell is None or first.cell in board.layout.cells(
+                        board.layout.index(name), board.state[board.layout.index(name)]
+                    )
+                assert expected_obstacles(board, move) == [
+                    (o.cell, o.what) for o in verdict.obstacles if o.core
+                ], move
+
+
+def expected_obstacles(board: Board, move: Move) -> list[tuple[tuple[int, int] | None, str]]:
+    """What stands on the way of ``move``, read off the board cell by cell (no solver): every taken
+    cell up to the move's length or the edge, then the edge when the move would go past it."""
+    lay = board.layout
+    i = board.layout.index(move.vehicle)
+    own = lay.cells(i, board.state[i])
+    step = 1 if move.distance > 0 else -1
+    horizontal = lay.orientations[i] == HORIZONTAL
+    lead = own[-1] if step > 0 else own[0]
+    out: list[tuple[tuple[int, int] | None, str]] = []
+    room = (
+        lay.span(i) - 1 - (lead[1] if horizontal else lead[0])
+        if step > 0
+        else (lead[1] if horizontal else lead[0])
+    )
+    if lay.wrap:  # the rules' slides go up to the lane's length minus the shortest kind (a car)
+        room = lay.span(i) - 2
+    for k in range(1, min(abs(move.distance), room) + 1):
+        r, c = (lead[0], lead[1] + step * k) if horizontal else (lead[0] + step * k, lead[1])
+        cell = (r % lay.height, c % lay.width)
+        what = board.at(cell)
+        if cell in own:
+            out.append((cell, f"{move.vehicle} itself (the lane wraps around)"))
+            break
+        if what is not None:
+            out.append((cell, "wall" if what == "#wall" else what))
+    if not lay.wrap and room == 0:
+        edge = ("right" if step > 0 else "left") if horizontal else ("bottom" if step > 0 else "top")
+        out.append((None, f"the {edge} edge"))
+    return out
 
 
 @pytest.mark.parametrize(
@@ -182,3 +227,15 @@ def test_theorems(capsys: pytest.CaptureFixture[str]) -> None:
 def test_theorems_bad_size(capsys: pytest.CaptureFixture[str], size: str) -> None:
     code, _, err = run(capsys, "theorems", "--size", size)
     assert code == 2 and err.startswith("error:") and "size" in err
+
+
+def test_moves_why(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "classic:12", "--why")
+    assert code == 0
+    assert out.splitlines()[2:] == [
+        "  B+1  EndR(0,2) & CMR(0,2) & Empty(0,3)",
+        "  F+1  EndR(5,4) & CMR(5,4) & Empty(5,5)",
+        "  M-1  EndU(1,5) & CMU(1,5) & Empty(0,5)",
+    ]
+    code, out, err = run(capsys, "moves", "classic:12", "--why", "--oracle", "rules")
+    assert code == 2 and out == "" and err.startswith("error: --why reads the SAT solver")

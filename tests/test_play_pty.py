@@ -318,6 +318,19 @@ def test_choose_level_follows_progress_and_arguments(tmp_path: Path) -> None:
         choose_level(None, None, 0, progress)
 
 
+def test_play_with_no_board_continues_the_level_left_last() -> None:
+    from rushhour.play.level import choose_level
+
+    saves = Saves.memory()
+    classic, large = packs()[-1], next(p for p in packs() if p.name == "large")
+    saves.record_left(f"{classic.name}:5", classic.levels[4].board, ["A+1"], 12.0)
+    saves.record_left("large:2", large.levels[1].board, ["A+1"], 3.0)  # the later one
+    assert choose_level(None, None, None, saves)[0].key == "large:2"
+    entry = large.levels[1]
+    saves.record_win("large:2", entry.board, moves=9, steps=9, optimal=None)  # a win forgets it
+    assert choose_level(None, None, None, saves)[0].key == f"{classic.name}:5"
+
+
 def test_every_level_solved_starts_again_with_a_note() -> None:
     from rushhour.play.level import choose_level
 
@@ -471,7 +484,8 @@ def test_a_line_mode_win_after_seeing_the_solution_is_not_perfect(tmp_path: Path
     assert (record["perfect"], record["solution_seen"], record["hints"]) == (False, True, 0)
     listing = run_piped(tmp_path, ["levels", first.name], "")
     row = next(r for r in listing.stdout.splitlines() if r.split()[:1] == [f"{first.name}:1"])
-    assert row.endswith(f"solved in {len(solution.moves)} (solution seen)") and "perfect" not in row
+    assert re.search(rf"solved in {len(solution.moves)}, best 0:\d\d \(solution seen\)$", row), row
+    assert "perfect" not in row
     as_json = json.loads(run_piped(tmp_path, ["levels", first.name, "--json"], "").stdout)["packs"]
     assert (as_json[0]["levels"][0]["perfect"], as_json[0]["levels"][0]["solution_seen"]) == (False, True)
 
@@ -512,3 +526,17 @@ def test_every_way_out_of_the_line_mode_keeps_the_help_had(tmp_path: Path, level
     finish(child, status)
     (record,) = json.loads(progress_file(tmp_path).read_text())["levels"].values()
     assert (record["solved"], record["hints_since_win"], record["solution_seen_since_win"]) == (False, 1, False)
+
+
+def test_the_line_mode_continues_a_level_left_and_keeps_the_best_time(tmp_path: Path, level: Path) -> None:
+    left = run_piped(tmp_path, ["play", str(level)], "B-1\nq\n")
+    assert left.returncode == 0 and "Goal: drive A out through the exit on the right" in left.stdout
+    record = json.loads(progress_file(tmp_path).read_text())["levels"]
+    (key,) = record
+    assert record[key]["left_moves"] == ["B-1"] and not record[key]["solved"]
+    won = run_piped(tmp_path, ["play", str(level)], "A+3\n")
+    assert "continued where you left it (1 move); reset starts again" in won.stdout
+    assert "Goal:" not in won.stdout  # a first game only
+    assert "Solved in 2 moves" in won.stdout and re.search(r"Time: \d+:\d\d\.", won.stdout)
+    record = json.loads(progress_file(tmp_path).read_text())["levels"][key]
+    assert record["solved"] and record["left_moves"] is None and record["best_seconds"] is not None

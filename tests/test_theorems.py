@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import nnf
 import pytest
 
-from rushhour.errors import SolverError
-from rushhour.logic.encoding import RulesEncoding, Shape, cell_text
+from rushhour.errors import ParseError
+from rushhour.logic import notation
+from rushhour.logic.encoding import Shape, encoding_for
 from rushhour.logic.theorems import FALSE_ON_PURPOSE, THEOREMS, Theorem, check, check_all
 
 
@@ -34,20 +34,12 @@ def test_false_statements_are_refuted_with_real_counterexamples() -> None:
     assert not any(b.apply(m).is_won() for m in red), "yet no single move of it wins"
 
 
-def _cmr_two_ahead(rules: RulesEncoding) -> nnf.NNF:
-    """Deliberately false: a vehicle that can move right has TWO empty cells ahead."""
-    parts = []
-    s = rules.shape
-    for r in range(s.height):
-        for c in range(s.width - 2):
-            parts.append(
-                nnf.Var(f"CMR{cell_text((r, c))}").negate() | nnf.Var(f"Empty{cell_text((r, c + 2))}")
-            )
-    return nnf.And(parts)
-
-
 def test_a_deliberately_false_statement() -> None:
-    outcome = check(Theorem("CMR(i,j) implies (i,j+2) is empty", _cmr_two_ahead), Shape.generic(6, 6))
+    """Deliberately false: a vehicle that can move right has TWO empty cells ahead."""
+    outcome = check(
+        Theorem("CMR(i,j) implies (i,j+2) is empty", lambda r: "forall i,j: CMR(i,j) -> Empty(i,j+2)"),
+        Shape.generic(6, 6),
+    )
     assert outcome.verdict == "REFUTED" and not outcome.as_expected
     board = outcome.counterexample
     assert board is not None
@@ -55,9 +47,20 @@ def test_a_deliberately_false_statement() -> None:
     ones = {m.vehicle for m in board.legal_moves() if m.distance == 1}
     twos = {m.vehicle for m in board.legal_moves() if m.distance == 2}
     assert ones - twos
+    # the literals that falsify it: a CMR, and the cell two ahead not empty (none past the edge)
+    cmr, *empty = outcome.falsified_by
+    assert cmr.startswith("CMR(") and all(e.startswith("~Empty(") for e in empty) and len(empty) <= 1
 
 
 def test_a_statement_naming_an_unknown_proposition() -> None:
-    theorem = Theorem("nonsense", lambda rules: nnf.Var("CMR(9,9)") | nnf.Var("Won"))
-    with pytest.raises(SolverError, match=r"CMR\(9,9\)"):
+    theorem = Theorem("nonsense", lambda rules: "CMR(9,9) | Won")
+    with pytest.raises(ParseError, match=r"cell \(9,9\) is off the 6x6 board"):
         check(theorem, Shape.generic(6, 6))
+
+
+@pytest.mark.parametrize("size", [(6, 6), (4, 5)])
+def test_every_theorem_formula_is_printed_and_parses(size: tuple[int, int]) -> None:
+    rules = encoding_for(Shape.generic(*size))
+    for theorem in THEOREMS + FALSE_ON_PURPOSE:
+        text = theorem.formula(rules)
+        assert notation.parse_ground(text, rules) is not None, text

@@ -150,7 +150,7 @@ def test_select_slide_refuse_undo_redo_and_reset(tmp_path: Path, level: Path) ->
     p.send(TAB)
     p.wait_for("B selected (vertical car")
     p.send(DOWN)
-    p.wait_for("B cannot slide down 1: cell (3,2) is part of C (H2)")
+    p.wait_for("B cannot slide down 1: C is in the way")
     p.send(UP)
     p.wait_for("moves 1 | steps 1")
     p.send("C", LEFT, LEFT)  # two slides of C: one move
@@ -249,7 +249,7 @@ def test_mouse_click_selects_and_slides(tmp_path: Path, level: Path) -> None:
     p.wait_for("moves 0 | steps 0")  # back where it was: no move left
     p.click(TINY, (2, 1))  # A
     p.click(TINY, (2, 4))
-    p.wait_for("A cannot slide right 3: cell (2,2) is part of B (V2)")
+    p.wait_for("A cannot slide right 3: B is in the way")
     p.send("q")
     left_cleanly(p)
 
@@ -262,7 +262,9 @@ def test_the_level_menu_and_next_level(tmp_path: Path) -> None:
     p.send("n")
     p.wait_for("second (2 of 2)")
     p.send("l")
-    screen = p.wait_for("Levels: up/down choose, Enter plays, Esc returns")
+    p.wait_for("Levels: up/down choose, Enter plays, Esc returns")
+    p.settle()  # the whole menu drawn
+    screen = p.text
     first = packs()[0]
     assert f"{first.title} ({first.name})" in screen and f"{first.name}:1" in screen
     p.send(DOWN)
@@ -320,10 +322,15 @@ def test_the_help_in_a_small_terminal_folds_its_lines_and_says_how_to_leave(
     p.resize(LINES, 60)
     p.wait_for("moves 0")
     p.send("?")
-    p.wait_for("any key: back to the game")
+    p.wait_for("other keys: back to the game")
     p.settle()
     inside = " ".join(" ".join(line.strip(" |") for line in p.text.splitlines()).split())
-    assert "quit (every win is saved as it happens)" in inside  # folded, not cut at the frame
+    assert "The rule upper-case letters and digits select" in inside  # the rule first
+    p.send("\x1b[6~", "\x1b[6~")  # PgDn: the help scrolls to its last lines
+    p.wait_for("other keys: back to the game")
+    p.settle()
+    inside = " ".join(" ".join(line.strip(" |") for line in p.text.splitlines()).split())
+    assert "leave at once (every win is saved as it happens)" in inside  # folded, not cut at the frame
     p.send("x")
     p.wait_for("moves 0")
     p.send("q")
@@ -424,3 +431,80 @@ def test_the_end_of_input_leaves_cleanly_and_keeps_the_help_had(tmp_path: Path, 
     left_cleanly(p, 0)
     (record,) = progress(tmp_path).values()
     assert (record["solved"], record["hints_since_win"]) == (False, 1)
+
+
+def test_rows_and_columns_are_labelled_and_a_first_game_says_the_goal(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level))  # saves kept, none yet: a first game
+    p.wait_for("Goal: drive A out through the exit on the right")
+    p.settle()
+    lines = p.text.splitlines()
+    assert any(line.split() == ["0", "1", "2", "3", "4"] for line in lines)  # the columns, above the frame
+    assert any(line.strip().startswith("2 |") and "[A]" in line for line in lines)  # A's row, numbered
+    p.send("B", UP, "q", "q")  # asked, then left: the position is kept
+    left_cleanly(p)
+    again = Player(tmp_path, str(level))
+    again.wait_for("continued where you left it (1 move)")
+    assert "moves 1" in again.text and "Goal:" not in again.text  # no longer a first game
+    again.send(*WIN[1:])  # A then three slides right: B is out of the way already
+    again.wait_for("*** SOLVED ***")
+    again.settle()
+    assert "Time: 0:0" in again.text
+    again.send("v")  # the box put away: the final position
+    again.wait_for("SOLVED: v shows the result again")
+    again.send("q")
+    left_cleanly(again)
+
+
+def test_q_on_a_board_with_a_vehicle_q_asks_before_leaving(tmp_path: Path) -> None:
+    board = tmp_path / "q.txt"
+    board.write_text("# name: queue\n.....\n...Q.\nAA.Q.\n.PP..\n.....\n")
+    p = Player(tmp_path, str(board), "--no-save")
+    p.wait_for("moves 0")
+    p.send("Q")
+    p.wait_for("Q selected")
+    p.send("p")  # lower case: a command key or a word on how to select, never a vehicle
+    p.wait_for("P (Shift+p) selects P")
+    p.send("P", RIGHT, "q")
+    p.wait_for("Leave this level?")
+    p.send("x")
+    p.wait_for("staying: play on")
+    p.send("q")
+    p.wait_for("Leave this level?")
+    p.send(ENTER)
+    left_cleanly(p)
+
+
+def test_a_timed_win_gives_the_clock_against_the_fastest_and_the_best_time(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--timed")
+    p.wait_for("clock 0 s")
+    p.send(*WIN)
+    p.wait_for("the fastest possible!")  # B-1 then A+3 is the fastest solution too
+    assert "Time: 0:0" in p.text
+    p.send("q")
+    left_cleanly(p)
+    again = Player(tmp_path, str(level), "--timed")
+    again.wait_for("clock 0 s")
+    again.send(*WIN)
+    again.wait_for("Clock: ")
+    again.settle()
+    assert "your best" in " ".join(again.text.split())  # the time against the first win's
+    again.send("q")
+    left_cleanly(again)
+
+
+def test_at_40x13_the_help_scrolls_to_every_key(tmp_path: Path, level: Path) -> None:
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("moves 0")
+    p.resize(13, 40)
+    p.send("?")
+    p.wait_for("up/down scroll")
+    seen = set()
+    for _ in range(40):  # down, line by line, to the end
+        p.settle(0.1)
+        seen.update(line.strip(" |") for line in p.text.splitlines())
+        p.send(DOWN)
+    text = " ".join(seen)
+    assert "Ctrl-C / Ctrl-D" in text and "The rule" in text and "u / Ctrl-Z" in text
+    p.send("x")
+    p.send("q")
+    left_cleanly(p)

@@ -20,7 +20,7 @@ EXIT_OK, EXIT_NO, EXIT_ERROR = 0, 1, 2
 
 
 def build_parser() -> Parser:
-    from rushhour.cli import completion, core, enumerate, generate, logic, play, solve
+    from rushhour.cli import completion, core, edit, enumerate, generate, harden, logic, play, solve
 
     parser = Parser(
         prog="rushhour",
@@ -34,7 +34,7 @@ def build_parser() -> Parser:
     version = f"rushhour {__version__}"
     parser.add_argument("--version", action="version", version=version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for module in (core, play, logic, solve, generate, enumerate, completion):
+    for module in (core, play, edit, logic, solve, generate, harden, enumerate, completion):
         module.register(sub)
     sub.choices["completion"].set_defaults(parser=parser)  # the command it describes (only it carries it)
     for command in sub.choices.values():  # `rushhour solve --version` works too

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rushhour.cli.core import examples
-from rushhour.levels import packs
+from rushhour.levels import all_packs
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -156,7 +156,7 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         lines.append(f'                _{prog}_add < <(compgen -W "{flags}" -- "$cur")')
         if command.positionals:
             lines.append("            else")
-            for _, value, _ in command.positionals[:1]:
+            for value in _completing(command)[:1]:
                 lines.append("                " + _bash_value(value, packs, prog))
         lines.append("            fi")
         lines.append("            ;;")
@@ -168,6 +168,13 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         f"complete -o filenames -F _{prog} {prog}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _completing(command: Command) -> list[Value]:
+    """What the positional arguments complete to, leaving out free text (``prove CLAIM [BOARD]``: the
+    BOARD), or the first positional's when none completes to anything (bash and fish complete one)."""
+    values = [value for _, value, _ in command.positionals]
+    return [v for v in values if v.kind != NOTHING or v.choices] or values
 
 
 # --- zsh ---------------------------------------------------------------------------------------------
@@ -292,9 +299,10 @@ def fish_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         for option in command.options:
             takes = "" if option.value is None else " " + _fish_value(option.value, packs)
             lines.append(f"{c} {when} {_fish_flags(option)}{takes} -d {_fish_text(option.help)}")
-        for metavar, value, _ in command.positionals[:1]:
+        for metavar, value, _ in command.positionals:
             if value.kind != NOTHING or value.choices:
                 lines.append(f"{c} {when} {_fish_value(value, packs)} -d {_fish_text(metavar)}")
+                break
     return "\n".join(lines) + "\n"
 
 
@@ -308,7 +316,7 @@ WRITERS: dict[str, Callable[[argparse.ArgumentParser, Sequence[str]], str]] = {
 def script(shell: str, parser: argparse.ArgumentParser) -> str:
     """The completion script of ``shell`` for the whole ``rushhour`` command (``parser``: the one
     :func:`rushhour.cli.build_parser` makes, which hands itself to the command as ``args.parser``)."""
-    return WRITERS[shell](parser, [p.name for p in packs()])
+    return WRITERS[shell](parser, [p.name for p in all_packs()])
 
 
 def register(sub: Any) -> None:

@@ -278,12 +278,16 @@ def register(sub: Any) -> None:
         description="Draw a board with its exit, and its known optimum.",
         epilog=examples(
             "rushhour show classic:12",
+            "rushhour show classic:12 --labels   # rows and columns numbered, as messages name cells",
             "rushhour show GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo --no-color",
             "rushhour show 'AA...B/.....B/CC.D../...D../EEE.../......' --json",
         ),
     )
     add_board(p)
     p.add_argument("--json", action="store_true", help="the board as JSON instead")
+    p.add_argument(
+        "--labels", action="store_true", help="number the rows and columns from 0, as messages name cells"
+    )
     add_color_flags(p)
     p.set_defaults(func=cmd_show)
 
@@ -294,6 +298,7 @@ def register(sub: Any) -> None:
         epilog=examples(
             "rushhour moves classic:12                      # from the SAT move oracle",
             "rushhour moves classic:12 --oracle rules --metric steps --json",
+            "rushhour moves classic:12 --why                # the propositions that make each move legal",
         ),
     )
     add_board(p)
@@ -304,6 +309,11 @@ def register(sub: Any) -> None:
         type=str.lower,
         default="sat",
         help="where the moves come from: the SAT encoding (default) or the reference rules",
+    )
+    p.add_argument(
+        "--why",
+        action="store_true",
+        help="for each move the true propositions that make it legal, read from the SAT solver",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_moves)
@@ -341,7 +351,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     optimal = whole_or_none(entry.meta.get("moves", ""))
     if optimal is not None:
         print(f"optimal solution: {plural(optimal, 'move')}")
-    print(draw(board, color_wanted(args)))
+    print(draw(board, color_wanted(args), labels=args.labels))
     if board.is_won():
         print(f"{board.goal} is at the exit: this position is won.")
     return 0
@@ -355,9 +365,39 @@ def moves_of(board: Board, metric: str, oracle: str) -> list[str]:
     return [str(m) for m in board.legal_moves(metric)]
 
 
+def moves_why(args: argparse.Namespace, entry: Entry) -> int:
+    """``moves --why``: the legal moves, each with the true propositions that make it legal."""
+    if args.oracle != "sat":
+        raise RushHourError("--why reads the SAT solver's model: it does not go with --oracle rules")
+    from rushhour.logic.oracle import oracle_for
+
+    board = entry.board
+    found = oracle_for(board).why(board, args.metric)
+    if args.json:
+        body = {
+            "board": entry_ref(entry),
+            "metric": args.metric,
+            "oracle": "sat",
+            "count": len(found),
+            "moves": [str(m) for m, _ in found],
+            "won": board.is_won(),
+            "why": [{"move": str(m), "propositions": list(props)} for m, props in found],
+        }
+        emit("moves", body)
+        return 0
+    print(f"{plural(len(found), 'legal move')} ({args.metric} metric, sat oracle), each with the true")
+    print("propositions that make it legal (the vehicle's end, its CM/Slide chain, the empty cells):")
+    width = max((len(str(m)) for m, _ in found), default=0)
+    for move, props in found:
+        print(f"  {str(move):<{width}}  {' & '.join(props)}")
+    return 0
+
+
 def cmd_moves(args: argparse.Namespace) -> int:
     entry = resolve_board(args.board)
     board = entry.board
+    if args.why:
+        return moves_why(args, entry)
     moves = moves_of(board, args.metric, args.oracle)
     if args.json:
         body = {

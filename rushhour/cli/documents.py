@@ -34,12 +34,16 @@ SCHEMAS = (
     "timed",
     "analyze",
     "generate",
+    "harden",
     "levels",
     "show",
     "moves",
     "explain",
     "encoding",
+    "constraints",
     "theorems",
+    "prove",
+    "count",
     "enumerate",
 )
 

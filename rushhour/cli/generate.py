@@ -18,6 +18,7 @@ from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
 from rushhour.generator import (
+    DEFAULT_METHOD,
     MAX_SIDE,
     METHODS,
     MIN_SIDE,
@@ -98,9 +99,16 @@ def register(sub: Any) -> None:
         "--method",
         choices=METHODS,
         type=str.lower,
-        default="rewind",
-        help="rewind: the hardest start of the reachable set (default); walk: random moves back "
-        "from the won position, asked of the SAT move oracle",
+        default=DEFAULT_METHOD,
+        help="anneal: the hardest start of the reachable set, its vehicles changed by simulated "
+        "annealing (default); rewind: the same by a short hill climb (the packs made before anneal); "
+        "walk: random moves back from the won position, asked of the SAT move oracle",
+    )
+    p.add_argument(
+        "--wrap",
+        action="store_true",
+        help="wrap-around boards: vehicles slide across the edges; the red car wins with its front on "
+        "the right edge",
     )
     p.add_argument("--out", metavar="FILE|DIR", help="write to FILE, or one file per puzzle into DIR/")
     p.add_argument(
@@ -160,7 +168,9 @@ def command_line(s: Settings, count: int) -> str:
         parts.append(f"--trucks {s.trucks[0]}-{s.trucks[1]}")
     if s.walls != (0, 0):
         parts.append(f"--walls {s.walls[0]}-{s.walls[1]}")
-    if s.method != "rewind":
+    if s.wrap:
+        parts.append("--wrap")
+    if s.method != DEFAULT_METHOD:
         parts.append(f"--method {s.method}")
     parts.append(f"--seed {s.seed}")
     return " ".join(parts)
@@ -194,6 +204,8 @@ def exact_command(args: argparse.Namespace, s: Settings, count: int) -> str:
 
 def _check_format(fmt: str, s: Settings, count: int, to_dir: bool) -> None:
     """Refuse, before any work, a format that cannot hold what was asked for."""
+    if fmt in ("fogleman", "csv") and s.wrap:
+        raise FormatError(f"the {fmt} format holds no wrap-around boards: choose another --format")
     if fmt == "fogleman" and s.width != s.height:
         raise FormatError(f"the Fogleman format holds square boards only, not {s.width}x{s.height}")
     if fmt == "csv" and s.walls[1] > 0:
@@ -333,6 +345,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         walls=args.walls,
         method=args.method,
         seed=seed,
+        wrap=args.wrap,
     )
     generator = Generator(settings)  # checks the settings
     settings = generator.settings

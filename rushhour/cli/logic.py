@@ -8,7 +8,15 @@ import sys
 from typing import Any
 
 from rushhour.board import Board, Move
-from rushhour.cli.core import add_board, add_color_flags, board_summary, color_wanted, draw, examples
+from rushhour.cli.core import (
+    BOARD_HELP,
+    add_board,
+    add_color_flags,
+    board_summary,
+    color_wanted,
+    draw,
+    examples,
+)
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import RushHourError
 from rushhour.files import write_text_atomic
@@ -23,6 +31,14 @@ _SIZE_RE = re.compile(r"\s*([0-9]{1,6})\s*[xX]\s*([0-9]{1,6})\s*\Z")
 
 
 def register(sub: Any) -> None:
+    _register_encoding(sub)
+    _register_explain(sub)
+    _register_prove(sub)
+    _register_count(sub)
+    _register_theorems(sub)
+
+
+def _register_encoding(sub: Any) -> None:
     p = sub.add_parser(
         "encoding",
         help="show the propositional encoding of a board",
@@ -33,10 +49,26 @@ def register(sub: Any) -> None:
         epilog=examples(
             "rushhour encoding classic:12",
             "rushhour encoding classic:12 --dimacs out.cnf   # DIMACS CNF, a c line naming every variable",
-            "rushhour encoding classic:1 --dimacs -",
+            "rushhour encoding classic:12 --family CMR --cell 2,4   # the constraints themselves",
+            "rushhour encoding classic:12 --about Won --latex   # the constraints naming Won, in LaTeX",
         ),
     )
     add_board(p)
+    p.add_argument(
+        "--constraints",
+        action="store_true",
+        help="print the constraints themselves, family by family, in the notation of docs/encoding.md",
+    )
+    p.add_argument(
+        "--family",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only the constraints of this family (S, P1, R1, G2, EndR, CMR, SlideD, W...; repeatable)",
+    )
+    p.add_argument("--cell", metavar="I,J", help="only the constraints naming a proposition of cell (I,J)")
+    p.add_argument("--about", metavar="PROP", help="only the constraints naming this proposition: 'CMR(2,4)'")
+    p.add_argument("--latex", action="store_true", help="the constraints as LaTeX formulas")
     p.add_argument(
         "--dimacs",
         metavar="FILE",
@@ -45,6 +77,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="the figures of the encoding as JSON")
     p.set_defaults(func=cmd_encoding)
 
+
+def _register_explain(sub: Any) -> None:
     p = sub.add_parser(
         "explain",
         help="say whether a move is legal, and why",
@@ -60,6 +94,66 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_explain)
 
+
+def _register_prove(sub: Any) -> None:
+    p = sub.add_parser(
+        "prove",
+        help="prove a claim of your own about the rules",
+        description=(
+            "Prove CLAIM, a formula in the notation of docs/encoding.md (~ & | -> <->, propositions as "
+            "printed: CMR(2,4), quantifiers over the grid: forall i,j: ..., cell arithmetic: j+1), for "
+            "every position of a board size (--size) or of BOARD's shape, for BOARD's position alone "
+            "(--position) or for every position reachable from it (--reachable); or refute it with a "
+            "counterexample.  Exit status 0 when proved, 1 when refuted."
+        ),
+        epilog=examples(
+            "rushhour prove 'forall i,j: CMR(i,j) -> Empty(i,j+1)' --size 6x6",
+            "rushhour prove 'exists j: Empty(2,j)' --size 6x6   # refuted: a counterexample",
+            "rushhour prove '~Won' classic:12 --reachable",
+        ),
+    )
+    p.add_argument("claim", metavar="CLAIM", help="a formula in the notation of docs/encoding.md")
+    p.add_argument("board", metavar="BOARD", nargs="?", help=BOARD_HELP + " (or give --size)")
+    p.add_argument("--size", metavar="WxH", help="every position of this board size (a generic shape)")
+    p.add_argument("--walls", action="store_true", help="let positions have walls (default: none)")
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument("--position", action="store_true", help="BOARD's position alone")
+    scope.add_argument("--reachable", action="store_true", help="every position reachable from BOARD")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_color_flags(p)
+    p.set_defaults(func=cmd_prove)
+
+
+def _register_count(sub: Any) -> None:
+    p = sub.add_parser(
+        "count",
+        help="count the positions of a board size exactly, with a claim, and likelihoods",
+        description=(
+            "Count the models of the rules of a board size exactly (every model is a position), with "
+            "CLAIM added when given, and the likelihood of propositions or formulas among them, with the "
+            "exact model counter Ganak.  Sizes up to 42 cells (7x6 or 6x7; 6x6 takes about 10 s)."
+        ),
+        epilog=examples(
+            "rushhour count --size 4x4",
+            "rushhour count 'forall j: ~Red(2,j) | CMR(2,j) | CML(2,j)' --size 5x5 --walls",
+            "rushhour count --size 6x6 --likelihood Won --likelihood 'CMR(2,3)'",
+        ),
+    )
+    p.add_argument("claim", metavar="CLAIM", nargs="?", help="count only the positions where it holds")
+    p.add_argument("--size", metavar="WxH", required=True, help="the board size (a generic shape)")
+    p.add_argument("--walls", action="store_true", help="let positions have walls (default: none)")
+    p.add_argument(
+        "--likelihood",
+        action="append",
+        default=[],
+        metavar="FORMULA",
+        help="the fraction of the counted positions where FORMULA holds (repeatable)",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_count)
+
+
+def _register_theorems(sub: Any) -> None:
     p = sub.add_parser(
         "theorems",
         help="prove statements about the rules",
@@ -110,6 +204,7 @@ def encoding_report(board: Board, label: str) -> str:
     lines.append(f"constraints by family ({plural(total, 'bauhaus constraint')}, {clauses}):")
     for family, count in rules.constraints.items():
         lines.append(f"  {count:>5}  {family}")
+    lines.append("  (--constraints prints them as formulas; --family, --cell, --about choose some)")
     facts = oracle.facts(board)
     lines.append("")
     lines.append(
@@ -153,9 +248,86 @@ def encoding_report(board: Board, label: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def parse_cell(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*\(?\s*([0-9]{1,3})\s*,\s*([0-9]{1,3})\s*\)?\s*", text)
+    if not m:
+        raise RushHourError(f"cannot read cell {quoted(text)}: write ROW,COLUMN, like 2,4")
+    return int(m.group(1)), int(m.group(2))
+
+
+def constraints_wanted(args: argparse.Namespace) -> bool:
+    return bool(args.constraints or args.family or args.cell or args.about or args.latex)
+
+
+def cmd_constraints(args: argparse.Namespace, entry: Any) -> int:
+    from rushhour.logic import notation
+
+    rules = oracle_for(entry.board).rules
+    about = None
+    if args.about is not None:
+        formula = notation.parse_ground(args.about, rules)
+        if not isinstance(formula, notation.Atom):
+            raise RushHourError(f"--about {quoted(args.about)}: name one proposition, like 'CMR(2,4)'")
+        about = formula.name
+    cell = parse_cell(args.cell) if args.cell is not None else None
+    chosen = rules.select(args.family, cell, about)
+    if args.json:
+        emit("constraints", constraints_document(entry, rules, chosen))
+        return 0
+    sys.stdout.write(constraints_text(rules, chosen, latex=args.latex))
+    return 0
+
+
+def constraints_document(entry: Any, rules: Any, chosen: list[Any]) -> dict[str, Any]:
+    from rushhour.logic import notation
+
+    families: dict[str, dict[str, Any]] = {}
+    for item in chosen:
+        family = families.setdefault(
+            item.title, {"family": item.family, "title": item.title, "constraints": []}
+        )
+        family["constraints"].append(
+            {
+                "formula": item.text,
+                "latex": notation.latex(item.formula),
+                "clauses": [list(c) for c in item.clauses],
+            }
+        )
+    return {
+        "board": entry_ref(entry),
+        "shape": rules.shape.describe(),
+        "count": len(chosen),
+        "families": list(families.values()),
+    }
+
+
+def constraints_text(rules: Any, chosen: list[Any], latex: bool = False) -> str:
+    from rushhour.logic import notation
+
+    if not chosen:
+        return "no constraint matches\n"
+    by_title: dict[str, list[Any]] = {}
+    for item in chosen:
+        by_title.setdefault(item.title, []).append(item)
+    lines = []
+    for title, items in by_title.items():
+        count = f"{plural(len(items), 'constraint')} of {rules.constraints[title]}"
+        if latex:
+            lines.append(f"% {title} ({count})")
+            lines.extend(f"\\[ {notation.latex(item.formula)} \\]" for item in items)
+        else:
+            lines.append(f"{title} ({count}):")
+            lines.extend(f"  {item.text}" for item in items)
+    return "\n".join(lines) + "\n"
+
+
 def cmd_encoding(args: argparse.Namespace) -> int:
     entry = resolve_board(args.board)
     board = entry.board
+    if constraints_wanted(args):
+        if args.dimacs:
+            raise RushHourError("--dimacs writes the whole CNF: it does not go with the constraint filters")
+        return cmd_constraints(args, entry)
     if args.json and args.dimacs == "-":
         raise RushHourError("--json and --dimacs - both write to stdout: write the DIMACS to a file")
     cnf = encode(board)
@@ -197,11 +369,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
     print(verdict)
     if verdict.legal:
         print(f"the rules with this position's facts and {verdict.proposition} are satisfiable")
-    elif verdict.core:
+        print(f"in the logic: {verdict.logic()[0]}")
+        return 0
+    print("in the logic, every obstacle on the way (nearest first):")
+    for line in verdict.logic():
+        print(f"  {line}")
+    if verdict.core:
         print(f"unsatisfiable core: {', '.join(verdict.core)}")
-    else:
-        print("no proposition of the rules stands for this move")
-    return 0 if verdict.legal else 1
+    return 1
 
 
 def cmd_theorems(args: argparse.Namespace) -> int:
@@ -229,6 +404,7 @@ def cmd_theorems(args: argparse.Namespace) -> int:
     print(f"Statements about every {width}x{height} position {where} ({shape.describe()}):")
     for outcome in outcomes:
         print(f"{outcome.verdict:<8} {outcome.theorem.title}  ({outcome.seconds * 1000:.0f} ms)")
+        print(f"  {outcome.formula}")
         if outcome.counterexample is not None:
             print("  counterexample:")
             for line in draw(outcome.counterexample, color).splitlines():
@@ -236,3 +412,78 @@ def cmd_theorems(args: argparse.Namespace) -> int:
     proved = sum(o.proved for o in outcomes)
     print(f"{proved} proved, {len(outcomes) - proved} refuted, {len(unexpected)} unexpected")
     return 0 if not unexpected else 1
+
+
+def claim_target(args: argparse.Namespace) -> tuple[Any, Any]:
+    """What a claim is about: a generic shape (``--size``) or a board's entry; exactly one of them."""
+    if (args.board is None) == (args.size is None):
+        raise RushHourError("give BOARD or --size WxH (one of them)")
+    if args.size is not None:
+        width, height = parse_size(args.size)
+        return Shape.generic(width, height), None
+    return None, resolve_board(args.board)
+
+
+def cmd_prove(args: argparse.Namespace) -> int:
+    from rushhour.logic.claims import prove
+
+    shape, entry = claim_target(args)
+    scope = "position" if args.position else "reachable" if args.reachable else "shape"
+    if entry is None and scope != "shape":
+        raise RushHourError(f"--{scope} needs a BOARD, not --size")
+    outcome = prove(args.claim, entry.board if entry else shape, scope=scope, walls=args.walls)
+    if args.json:
+        body = {"board": entry_ref(entry) if entry else None, **outcome.to_dict()}
+        emit("prove", body)
+        return 0 if outcome.proved else 1
+    print(f"{outcome.verdict}  {outcome.claim}")
+    took = f"{outcome.seconds * 1000:.0f} ms"
+    if outcome.proved:
+        print(f"for {outcome.where()}: the rules with the claim's negation are unsatisfiable ({took})")
+        return 0
+    print(f"for {outcome.where()}; a counterexample, where the claim is false ({took}):")
+    assert outcome.counterexample is not None
+    for line in draw(outcome.counterexample, color_wanted(args)).splitlines():
+        print(f"  {line}")
+    if outcome.falsified_by:
+        print(f"false there because of: {', '.join(outcome.falsified_by)}")
+    return 1
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    import time
+
+    from rushhour.logic.counting import count_with_likelihoods, counter_name
+
+    width, height = parse_size(args.size)
+    shape = Shape.generic(width, height)
+    started = time.perf_counter()
+    total, fractions = count_with_likelihoods(shape, args.claim, args.likelihood, walls=args.walls)
+    odds = list(zip(args.likelihood, fractions, strict=True))
+    seconds = time.perf_counter() - started
+    if args.json:
+        body = {
+            "width": width,
+            "height": height,
+            "walls": args.walls,
+            "shape": shape.describe(),
+            "claim": args.claim,
+            "count": total,
+            "likelihoods": [
+                {"formula": f, "numerator": p.numerator, "denominator": p.denominator, "value": float(p)}
+                for f, p in odds
+            ],
+            "counter": counter_name(),
+            "seconds": round(seconds, 6),
+        }
+        emit("count", body)
+        return 0
+    where = "with" if args.walls else "without"
+    print(f"{width}x{height} positions {where} walls ({shape.describe()})")
+    if args.claim:
+        print(f"where {args.claim}")
+    print(f"count: {total:,} ({total:.3e})" if total >= 10**6 else f"count: {total:,}")
+    for formula, p in odds:
+        print(f"likelihood of {formula}: {p.numerator:,}/{p.denominator:,} = {float(p):.6g}")
+    print(f"exact model counts by {counter_name()}, {seconds:.1f} s")
+    return 0

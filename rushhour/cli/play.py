@@ -14,10 +14,11 @@ from typing import Any
 from rushhour.cli.core import BOARD_HELP, add_color_flags, color_wanted, examples, option_count_or_zero
 from rushhour.cli.documents import emit
 from rushhour.errors import BoardNotFoundError, RushHourError
-from rushhour.levels import Pack, pack, packs
+from rushhour.levels import Pack, all_packs, pack
 from rushhour.numbers import whole_or_none
 from rushhour.play.level import Level, choose_level, daily_level
 from rushhour.play.saves import LevelRecord, Saves, level_key, open_saves, read_saves
+from rushhour.play.words import clock_text
 from rushhour.render.palette import color_depth
 from rushhour.search.timed import DEFAULT_CAR_SECONDS, DEFAULT_TRUCK_SECONDS, TimeModel
 from rushhour.text import plural
@@ -44,16 +45,18 @@ def play_full_screen(
 
     from rushhour.play import tui
     from rushhour.play.controller import Controller
-    from rushhour.play.sources import optimal_plan, oracle_explain, oracle_moves
+    from rushhour.play.sources import optimal_plan, oracle_moves
+    from rushhour.play.worker import worker_for
 
     controller = Controller(
         level,
         saves=saves,
         legal_moves=oracle_moves,
         solver=optimal_plan,
-        explain=oracle_explain,
         now=time.monotonic,
         timed=timed,
+        worker=worker_for(optimal_plan),
+        menu_packs=all_packs,
     )
     if not saves.saving and not args.no_save:  # the file could not be read: said before the screen opened
         unsaved = "Progress is not saved in this session: the progress file cannot be read."
@@ -113,6 +116,8 @@ def record_fields(record: LevelRecord | None) -> dict[str, Any]:
         "perfect": bool(record and record.perfect),
         "hints": record.hints if record else None,
         "solution_seen": bool(record and record.solution_seen),
+        "best_seconds": record.best_seconds if record else None,
+        "left_moves": len(record.left_moves) if record and record.left_moves else None,
     }
 
 
@@ -143,21 +148,26 @@ def daily_rows(saves: Saves) -> list[dict[str, Any]]:
 
 
 def state_text(row: dict[str, Any]) -> str:
-    """``solved in 12, perfect``, ``solved in 14 (2 hints, solution seen)`` or ``-``."""
+    """``solved in 12, perfect, best 0:42``, ``solved in 14 (2 hints, solution seen)``, ``left at 3
+    moves`` or ``-``."""
+    left = f"left at {plural(row['left_moves'], 'move')}" if row["left_moves"] else ""
     if not row["solved"]:
-        return "-"
+        return left or "-"
     help_used = []
     if row["hints"]:
         help_used.append(plural(row["hints"], "hint"))
     if row["solution_seen"]:
         help_used.append("solution seen")
     text = f"solved in {row['best']}" + (", perfect" if row["perfect"] else "")
-    return text + (f" ({', '.join(help_used)})" if help_used else "")
+    if row["best_seconds"] is not None:
+        text += f", best {clock_text(row['best_seconds'])}"
+    text += f" ({', '.join(help_used)})" if help_used else ""
+    return f"{text}; {left}" if left else text
 
 
 def cmd_levels(args: argparse.Namespace) -> int:
     saves = read_saves(lambda text: _warn(f"{text}; the levels are listed without progress"))
-    chosen = [pack(args.pack)] if args.pack else list(packs())
+    chosen = [pack(args.pack)] if args.pack else list(all_packs())
     daily = [] if args.pack else daily_rows(saves)
     if args.json:
         data = [{"pack": p.name, "title": p.title, "levels": level_rows(p, saves)} for p in chosen]
@@ -165,24 +175,38 @@ def cmd_levels(args: argparse.Namespace) -> int:
             data.append({"pack": "daily", "title": "Daily puzzles", "levels": daily})
         emit("levels", {"packs": data})
         return 0
-    for index, p in enumerate(chosen):
-        rows = level_rows(p, saves)
-        solved = sum(r["solved"] for r in rows)
-        perfect = sum(r["perfect"] for r in rows)
-        if index:
+    tally = [(p, level_rows(p, saves)) for p in chosen]
+    if not args.summary:
+        for index, (p, rows) in enumerate(tally):
+            if index:
+                print()
+            print(f"{p.title} ({p.name}): {counts_text(rows)}")
+            if p.description:
+                print(f"  {p.description}")
+            for r in rows:
+                optimal = plural(r["optimal"], "move") if r["optimal"] is not None else "? moves"
+                print(f"  {r['level']:<16} {r['name']:<18} {r['size']:>5}  {optimal:>9}   {state_text(r)}")
+        if daily:
             print()
-        print(f"{p.title} ({p.name}): {plural(len(rows), 'level')}, {solved} solved, {perfect} perfect")
-        if p.description:
-            print(f"  {p.description}")
-        for r in rows:
-            optimal = plural(r["optimal"], "move") if r["optimal"] is not None else "? moves"
-            print(f"  {r['level']:<16} {r['name']:<18} {r['size']:>5}  {optimal:>9}   {state_text(r)}")
-    if daily:
+            print(f"Daily puzzles: {len(daily)} played")
+            for r in daily:
+                print(f"  {r['level']:<16} {state_text(r)}")
         print()
-        print(f"Daily puzzles: {len(daily)} played")
-        for r in daily:
-            print(f"  {r['level']:<16} {state_text(r)}")
+    print("Summary:")
+    for p, rows in tally:
+        print(f"  {p.name:<14} {counts_text(rows)}")
+    if len(tally) > 1:
+        print(f"  {'all packs':<14} {counts_text([r for _, rows in tally for r in rows])}")
     return 0
+
+
+def counts_text(rows: list[dict[str, Any]]) -> str:
+    """``3 of 40 levels solved, 1 perfect, 2 left to continue``."""
+    solved = sum(r["solved"] for r in rows)
+    perfect = sum(r["perfect"] for r in rows)
+    left = sum(bool(r["left_moves"]) for r in rows)
+    text = f"{solved} of {plural(len(rows), 'level')} solved, {perfect} perfect"
+    return text + (f", {left} left to continue" if left else "")
 
 
 def register(sub: Any) -> None:
@@ -227,8 +251,11 @@ def register(sub: Any) -> None:
         "levels",
         help="list the built-in packs and levels with your progress",
         description="List the built-in packs and their levels, with the progress saved by `play`.",
-        epilog=examples("rushhour levels", "rushhour levels classic --json"),
+        epilog=examples("rushhour levels", "rushhour levels --summary", "rushhour levels classic --json"),
     )
     p.add_argument("pack", nargs="?", metavar="PACK", help="only this pack")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument(
+        "--summary", action="store_true", help="only the line of each pack: solved, perfect, of how many"
+    )
     p.set_defaults(func=cmd_levels)

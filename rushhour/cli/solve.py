@@ -43,8 +43,8 @@ from rushhour.cli.documents import analyze_body, emit, expected_length, solve_bo
 from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
-from rushhour.formats import Entry, fogleman, read_file
-from rushhour.levels import resolve_board
+from rushhour.formats import Entry, fogleman
+from rushhour.levels import resolve_all, resolve_board
 from rushhour.search import ENGINES, HEURISTICS, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
@@ -97,7 +97,9 @@ def register(sub: Any) -> None:
     p.add_argument("--csv", metavar="FILE", help="write the solution as vehicle,move lines")
     p.add_argument("--gif", metavar="FILE", help="draw the solution as an animated GIF (needs Pillow)")
     p.add_argument("--svg", metavar="DIR", help="draw every position of the solution as SVG files in DIR")
-    p.add_argument("--batch", metavar="FILE", help="solve every board of FILE, one result line each")
+    p.add_argument(
+        "--batch", metavar="FILE", help="solve every board of FILE (or of a PACK), one result line each"
+    )
     p.add_argument(
         "--jobs", type=option_jobs, default=1, metavar="J", help="with --batch: spread over J processes"
     )
@@ -511,7 +513,7 @@ def _batch_one(job: tuple[argparse.Namespace, Entry]) -> BatchRow:
 
 
 def _batch(args: argparse.Namespace) -> int:
-    entries = read_file(args.batch)
+    entries = resolve_all(args.batch)
     jobs = [(args, entry) for entry in entries]
     began = time.perf_counter()
     rows: list[BatchRow] = []

@@ -1,12 +1,16 @@
 """Rush Hour as propositional logic.
 
 * :mod:`rushhour.logic.encoding`: the bauhaus encoding of the rules of a board shape, compiled to CNF;
+* :mod:`rushhour.logic.notation`: the one notation of formulas (``~ & | -> <->``, quantifiers), printed
+  and parsed;
+* :mod:`rushhour.logic.claims`: claims in that notation, proved or refuted (``prove``);
+* :mod:`rushhour.logic.counting`: exact model counts and likelihoods (``count_solutions``, ``likelihood``);
 * :mod:`rushhour.logic.oracle`: the SAT move oracle (``legal_moves``, ``MoveOracle``, explanations);
 * :mod:`rushhour.logic.theorems`: statements about the rules, proved or refuted;
 * :mod:`rushhour.logic.planner`: optimal plans by bounded SAT planning;
 * :mod:`rushhour.logic.sat`: the SAT solvers (python-sat, or the kissat binary as a fallback).
 
-The three functions below are the front door; each imports what it needs when called, so that
+The functions below are the front door; each imports what it needs when called, so that
 importing this package loads none of the modules above.
 
 >>> from rushhour import Board, logic
@@ -17,7 +21,11 @@ True
 >>> cnf.dimacs().splitlines()[-1] == f"{cnf.facts[-1]} 0"
 True
 >>> print(logic.explain(board, "A+2"))
-A+2 is illegal: cell (0,3) is part of B (V2)
+A+2 is illegal: B is in the way
+>>> logic.prove("forall i,j: CMR(i,j) -> Empty(i,j+1)", board).verdict
+'PROVED'
+>>> logic.count_solutions((3, 3)), logic.likelihood("Won", (3, 3))
+(72, Fraction(1, 2))
 """
 
 from __future__ import annotations
@@ -26,7 +34,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from rushhour.board import Board, Move
+    from rushhour.logic.claims import Outcome
     from rushhour.logic.encoding import RulesEncoding
     from rushhour.logic.oracle import Verdict
 
@@ -45,6 +56,38 @@ def explain(board: Board, move: Move | str) -> Verdict:
     from rushhour.logic.oracle import oracle_for
 
     return oracle_for(board).explain(board, move)
+
+
+def prove(
+    claim: str, where: Board | tuple[int, int], *, scope: str = "shape", walls: bool = False
+) -> Outcome:
+    """Prove ``claim`` (a formula in the notation of docs/encoding.md) for every position of a board's
+    shape or of a ``(width, height)`` size (``scope="shape"``), for the board's position alone
+    (``"position"``) or for every position reachable from it (``"reachable"``); or refute it with a
+    counterexample (:class:`~rushhour.logic.claims.Outcome`)."""
+    from rushhour.logic.claims import prove as run
+    from rushhour.logic.encoding import Shape
+
+    return run(claim, Shape.generic(*where) if isinstance(where, tuple) else where, scope=scope, walls=walls)
+
+
+def count_solutions(where: Board | tuple[int, int], claim: str | None = None, *, walls: bool = False) -> int:
+    """The exact number of positions of a board's shape or of a ``(width, height)`` size (the models of
+    the rules), where ``claim`` holds when one is given; walls only if ``walls``.  Bauhaus's
+    ``count_solutions`` without dsharp: the counter is Ganak (pyganak)."""
+    from rushhour.logic.counting import count_solutions as run
+
+    return run(where, claim, walls=walls)
+
+
+def likelihood(
+    formula: str, where: Board | tuple[int, int], claim: str | None = None, *, walls: bool = False
+) -> Fraction:
+    """The exact fraction of those positions where ``formula`` (a proposition like ``"Won"`` or any
+    formula in the notation) holds, as Bauhaus's ``likelihood``."""
+    from rushhour.logic.counting import likelihood as run
+
+    return run(formula, where, claim, walls=walls)
 
 
 @dataclass(frozen=True)
@@ -100,4 +143,4 @@ def encode(board: Board) -> Encoding:
     return Encoding(board, oracle.rules, tuple(sorted(oracle.facts(board), key=abs)))
 
 
-__all__ = ["Encoding", "encode", "explain", "legal_moves"]
+__all__ = ["Encoding", "count_solutions", "encode", "explain", "legal_moves", "likelihood", "prove"]

@@ -27,14 +27,18 @@ import gc
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 import nnf
 from bauhaus import Encoding, constraint, proposition
+from bauhaus.core import CustomNNF
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Layout, Target, Vehicle
 from rushhour.errors import BoardError
+from rushhour.logic import counter
+from rushhour.logic import notation as fm
 
 Cell = tuple[int, int]
 Kind = tuple[str, int]
@@ -173,6 +177,22 @@ def _kinds(width: int, height: int, wrap: bool, present: set[Kind]) -> tuple[Kin
     return tuple(sorted(k for k in set(BASE_KINDS) | present if fits(k)))
 
 
+@dataclass(frozen=True)
+class Constraint:
+    """One constraint of the rules as it was written: its family (``CMR``), the family's title, the
+    formula in the notation of :mod:`rushhour.logic.notation`, and the clauses bauhaus compiled it to
+    (the solver's clauses are the union of these)."""
+
+    family: str
+    title: str
+    formula: fm.Formula
+    clauses: tuple[tuple[int, ...], ...]
+
+    @property
+    def text(self) -> str:
+        return fm.show(self.formula)
+
+
 class _Prop:
     """Base of every proposition class: a family name and integer arguments."""
 
@@ -207,6 +227,8 @@ class RulesEncoding:
     max_length: int
     #: (direction, cell) -> [CM var, Slide 2 var, Slide 3 var, ...]
     reach_vars: dict[tuple[str, Cell], list[int]] = field(default_factory=dict)
+    #: every constraint in the order the families add them
+    written: list[Constraint] = field(default_factory=list)
 
     # --- lookups ------------------------------------------------------------------------------
     def var(self, name: str) -> int:
@@ -295,22 +317,82 @@ class RulesEncoding:
         return Board(shape.width, shape.height, vehicles, walls=walls, goal="A", exit=side)
 
     def dimacs(self, extra_units: Iterable[int] = (), comment: str = "") -> str:
-        """DIMACS CNF text: a ``c`` line naming every variable, the rules, then ``extra_units``."""
+        """DIMACS CNF text: a ``c`` line naming every variable, the rules grouped by family (a ``c`` line
+        before each family and before each constraint's clauses, the constraint in the notation), then
+        ``extra_units`` as unit clauses.  A clause two constraints share is written under the first."""
         units = [(lit,) for lit in extra_units]
-        lines = []
-        for line in comment.splitlines():
-            lines.append(f"c {line}".rstrip())
+        lines = [f"c {line}".rstrip() for line in comment.splitlines()]
         lines.extend(f"c {k} {name}" for k, name in enumerate(self.names, start=1))
         lines.append(f"p cnf {len(self.names)} {len(self.clauses) + len(units)}")
-        for clause in itertools.chain(self.clauses, units):
-            lines.append(" ".join(str(lit) for lit in clause) + " 0")
+        written: set[tuple[int, ...]] = set()
+        title = ""
+        for item in self.written:
+            if item.title != title:
+                title = item.title
+                lines.append(f"c family {title}")
+            fresh = [cl for cl in item.clauses if cl not in written]
+            written.update(fresh)
+            lines.append(f"c {item.family}: {item.text}" + ("" if fresh else "  (clauses above)"))
+            lines.extend(" ".join(str(lit) for lit in clause) + " 0" for clause in fresh)
+        if units:
+            lines.append("c the position's facts")
+        lines.extend(f"{lit} 0" for (lit,) in units)
         return "\n".join(lines) + "\n"
+
+    def count_solutions(self, claim: str | fm.Formula | None = None, *, walls: bool = False) -> int:
+        """The exact number of models of these rules (with ``claim``; walls only if ``walls``), as
+        Bauhaus's ``Encoding.count_solutions``: see :func:`rushhour.logic.counter.count_rules`."""
+        return counter.count_rules(self, claim, walls=walls)
+
+    def likelihood(
+        self, formula: str | fm.Formula, claim: str | fm.Formula | None = None, *, walls: bool = False
+    ) -> Fraction:
+        """The exact share of those models where ``formula`` holds, as Bauhaus's ``likelihood``."""
+        return counter.odds_rules(self, claim, [formula], walls=walls)[1][0]
+
+    def families(self) -> list[str]:
+        """The constraint families (``S``, ``P1`` .. ``CMR`` .. ``W``) in the order they are added."""
+        return list(dict.fromkeys(item.family for item in self.written))
+
+    def select(
+        self, families: Sequence[str] = (), cell: Cell | None = None, about: str | None = None
+    ) -> list[Constraint]:
+        """The constraints of the given families (any, when none is given; case does not matter) that
+        name a proposition of ``cell`` and the proposition ``about``."""
+        known = {f.lower(): f for f in self.families()}
+        wanted = set()
+        for name in families:
+            if name.lower() not in known:
+                raise BoardError(
+                    f"no constraint family {name!r}: the families are {', '.join(known.values())}"
+                )
+            wanted.add(known[name.lower()])
+        if cell is not None and not (0 <= cell[0] < self.shape.height and 0 <= cell[1] < self.shape.width):
+            raise BoardError(
+                f"cell {cell_text(cell)} is off the {self.shape.width}x{self.shape.height} board"
+            )
+        out = []
+        for item in self.written:
+            if wanted and item.family not in wanted:
+                continue
+            names = set(fm.atoms(item.formula))
+            if about is not None and about not in names:
+                continue
+            if cell is not None and not any(_at_cell(name, cell) for name in names):
+                continue
+            out.append(item)
+        return out
 
     def theory(self) -> nnf.And:
         """The rules as an nnf CNF sentence over the proposition names (for nnf's own solvers)."""
         return nnf.And(
             nnf.Or(nnf.Var(self.names[abs(lit) - 1], lit > 0) for lit in clause) for clause in self.clauses
         )
+
+
+def _at_cell(name: str, cell: Cell) -> bool:
+    """Whether the proposition ``name`` (``SlideR(2,1,3)``) is about ``cell`` (its first two arguments)."""
+    return name.endswith(f"({cell[0]},{cell[1]})") or f"({cell[0]},{cell[1]}," in name
 
 
 # --- building -------------------------------------------------------------------------------------
@@ -381,6 +463,8 @@ class _Builder:
         self.props: dict[tuple[str, tuple[int, ...]], Any] = {}
         self.counts: dict[str, int] = {}
         self._factories: dict[str, Any] = {}
+        #: (group, bauhaus formula) or (group, builder kind, propositions), in the order added
+        self.records: list[tuple[str, Any, tuple[Any, ...]]] = []
         self.cells: list[Cell] = [(r, c) for r in range(shape.height) for c in range(shape.width)]
         goal_o, goal_len = shape.goal_kind
         self.states: tuple[str, ...] = ("Empty", "Wall", "Red", *(kind_label(k) for k in shape.kinds))
@@ -401,11 +485,13 @@ class _Builder:
 
     def add(self, group: str, formula: Any) -> None:
         self.E.add_constraint(formula)
+        self.records.append((group, formula, ()))
         self.counts[group] = self.counts.get(group, 0) + 1
 
     def add_builder(self, group: str, kind: Any, items: list[Any]) -> None:
         if items:
             kind(self.E, items)
+            self.records.append((group, kind.__name__.removeprefix("add_"), tuple(items)))
             self.counts[group] = self.counts.get(group, 0) + 1
 
     def on_goal_lane(self, cell: Cell) -> bool:
@@ -564,13 +650,14 @@ _FAMILY_RANK = {name: k for k, name in enumerate(FAMILY_ORDER)}
 
 def _compile(b: _Builder, chains: dict[tuple[str, Cell], list[Any]]) -> RulesEncoding:
     """Number the propositions in the fixed order and turn the compiled theory into clauses."""
-    theory = b.E.compile()
+    b.E.compile()  # fills the encoding's debug_constraints: each constraint's compiled form
     props = b.props
     keys = sorted(props, key=_variable_order)
     names = [props[key].name for key in keys]
     ids = {name: k for k, name in enumerate(names, start=1)}
     by_object = {id(props[key]): k for k, key in enumerate(keys, start=1)}
-    clauses = sorted(set(_clauses(theory, by_object)), key=lambda cl: (len(cl), [abs(x) for x in cl], cl))
+    written = _written(b, by_object)
+    clauses = sorted({cl for item in written for cl in item.clauses}, key=_clause_order)
     classes: dict[str, list[str]] = {}
     for key in keys:
         classes.setdefault(key[0], []).append(props[key].name)
@@ -589,7 +676,51 @@ def _compile(b: _Builder, chains: dict[tuple[str, Cell], list[Any]]) -> RulesEnc
         states=b.states,
         max_length=b.max_len,
         reach_vars=reach_vars,
+        written=written,
     )
+
+
+def _clause_order(clause: tuple[int, ...]) -> tuple[int, list[int], tuple[int, ...]]:
+    return len(clause), [abs(x) for x in clause], clause
+
+
+_BUILDERS = {"exactly_one": fm.exactly_one, "at_most_one": fm.at_most_one, "none_of": fm.none_of}
+
+
+def _written(b: _Builder, ids: dict[int, int]) -> list[Constraint]:
+    """Every constraint as written, with the clauses bauhaus compiled it to (read from the encoding's
+    ``debug_constraints``, which ``compile`` fills)."""
+    compiled = b.E.debug_constraints
+    built = {
+        (key._constraint.__name__, tuple(p.name for p in key._vars)): value
+        for key, value in compiled.items()
+        if not isinstance(key, CustomNNF)
+    }
+    out = []
+    for group, item, props in b.records:
+        if props:
+            formula = _BUILDERS[item]([fm.Atom(p.name) for p in props])
+            theory = built[(item, tuple(p.name for p in props))]
+        else:
+            formula, theory = _formula(item), compiled[item]
+        clauses = tuple(sorted(set(_clauses(theory, ids)), key=_clause_order))
+        out.append(Constraint(group.partition(":")[0], group, formula, clauses))
+    first = {family: k for k, family in reversed(list(enumerate(item.family for item in out)))}
+    return sorted(out, key=lambda item: first[item.family])  # grouped by family, each in its order
+
+
+def _formula(node: Any) -> fm.Formula:
+    """A bauhaus formula (``&``, ``|``, ``~``, ``>>`` over propositions) in the notation."""
+    if not isinstance(node, CustomNNF):
+        return fm.Atom(node.name)
+    if node.typ == "var":
+        return fm.Atom(node.args[0].name.name)
+    kids = [_formula(a) for a in node.args]
+    if node.typ == "not":
+        return fm.Not(kids[0])
+    if node.typ == "imp":
+        return fm.Implies(kids[0], kids[1])
+    return (fm.And if node.typ == "and" else fm.Or)(tuple(kids))
 
 
 def _any(items: Iterable[Any]) -> Any:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rushhour.board import HORIZONTAL, Board, Layout, Move, check_metric
-from rushhour.errors import MoveError, SolverError
+from rushhour.errors import IllegalMoveError, MoveError, SolverError
 from rushhour.logic.encoding import (
     EDGE,
     WORD,
@@ -26,7 +26,7 @@ from rushhour.logic.encoding import (
 from rushhour.logic.sat import Backend, new_backend
 from rushhour.lru import ClosingLRU
 
-__all__ = ["MoveOracle", "Verdict", "legal_moves", "oracle_for"]
+__all__ = ["MoveOracle", "Obstacle", "Verdict", "legal_moves", "oracle_for"]
 
 MAX_SHAPES = 16
 MAX_LAYOUTS = 256
@@ -46,28 +46,69 @@ class _Plan:
 
 
 @dataclass(frozen=True)
+class Obstacle:
+    """One thing in the way of a move: a vehicle's or a wall's cell, the edge of the board, the end of
+    a wrap-around lane; with a minimal unsatisfiable core that shows it (none past the edge, where the
+    rules have no proposition: ``text`` says so)."""
+
+    cell: tuple[int, int] | None
+    #: the blocking vehicle's name, ``wall``, ``the right edge``..., ``end of the lane``
+    what: str
+    core: tuple[str, ...]
+    text: str = ""
+
+    def __str__(self) -> str:
+        where = f"{cell_text(self.cell)} {self.what}" if self.cell else self.what
+        if self.core:
+            return f"{where}: {{{', '.join(self.core)}}} is unsatisfiable with the rules"
+        return f"{where}: {self.text}" if self.text else where
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "cell": list(self.cell) if self.cell else None,
+            "what": self.what,
+            "core": list(self.core),
+            "text": str(self),
+        }
+
+
+@dataclass(frozen=True)
 class Verdict:
     """Whether a move is legal, why, and the propositions the answer rests on."""
 
     move: Move
     legal: bool
+    #: the player's words: the reference rules' message for an illegal move
     reason: str
     #: the move's proposition (``CMR(2,1)``, ``SlideR(2,1,3)``), None when the rules have none
     proposition: str | None
-    #: an unsatisfiable core, minimised (illegal moves), as proposition names
+    #: the first obstacle's minimal unsatisfiable core (illegal moves), as proposition names
     core: tuple[str, ...]
+    #: every obstacle on the way, nearest first (illegal moves)
+    obstacles: tuple[Obstacle, ...] = ()
+    #: the true propositions a legal move rests on (its reach chain, the vehicle's end, the empty cells)
+    support: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.move} is {'legal' if self.legal else 'illegal'}: {self.reason}"
 
+    def logic(self) -> list[str]:
+        """The answer in the logic's words, one line each."""
+        if self.legal:
+            return [f"{' & '.join(self.support)}, forced by the rules and this position's facts"]
+        return [str(o) for o in self.obstacles]
+
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready: the move in ``A+2`` notation, the verdict, the reason, the proposition and core."""
+        """JSON-ready: the move in ``A+2`` notation, the verdict, the reason, the proposition, the
+        first core, every obstacle and the propositions a legal move rests on."""
         return {
             "move": str(self.move),
             "legal": self.legal,
             "reason": self.reason,
             "proposition": self.proposition,
             "core": list(self.core),
+            "obstacles": [o.to_dict() for o in self.obstacles],
+            "support": list(self.support),
         }
 
 
@@ -171,53 +212,115 @@ class MoveOracle:
 
     # --- explanation --------------------------------------------------------------------------
     def explain(self, board: Board, move: Move | str) -> Verdict:
-        """Whether ``move`` is legal here, and why, from a model or an unsatisfiable core."""
+        """Whether ``move`` is legal here, and why: in the player's words (the reference rules'
+        message) and in the logic's (a minimal unsatisfiable core for every obstacle on the way, or
+        the propositions a legal move rests on)."""
         if isinstance(move, str):
             move = Move.parse(move)
         if move.distance == 0:
             raise MoveError(f"move {move} has distance 0: a move slides at least one cell")
         lay = board.layout
         i = lay.index(move.vehicle)
-        rules = self.rules
-        offset = board.state[i]
-        own = lay.cells(i, offset)
+        own = lay.cells(i, board.state[i])
         d = direction_of(lay.orientations[i], move.distance)
         lead = own[-1] if d in ("R", "D") else own[0]
         steps = abs(move.distance)
-        chain = rules.reach_vars[(d, lead)]
-        name = move.vehicle
-        way = WORD[d]
-        if steps > len(chain):
-            # no proposition for this distance: the board ends first, unless a nearer cell blocks
-            if chain:
-                facts = self.facts(board)
-                self.queries += 1
-                if not self.solver.solve(facts + [chain[-1]]):
-                    core = self._core(board, i, d, chain[-1], facts)
-                    reason = self._reason(board, i, d, core)
-                    return Verdict(move, False, reason, None, tuple(rules.names[abs(x) - 1] for x in core))
-            room = len(chain)
-            if lay.wrap:
-                most = lay.span(i) - lay.lengths[i]
-                reason = f"{name} can slide at most {most} cells {way} on this wrap-around lane"
-            else:
-                reason = f"{name} would leave the board at the {EDGE[d]} edge"
-            reason += f" (the rules have no slide of more than {room} cell{'s' if room != 1 else ''} {way}"
-            reason += f" from {cell_text(lead)})"
-            return Verdict(move, False, reason, None, ())
-        var = chain[steps - 1]
-        prop = rules.names[var - 1]
+        chain = self.rules.reach_vars[(d, lead)]
+        prop = self.rules.names[chain[steps - 1] - 1] if steps <= len(chain) else None
         facts = self.facts(board)
         self.queries += 1
-        if self.solver.solve(facts + [var]):
-            path = self._path(board, i, d, steps)
-            cells = ", ".join(cell_text(c) for c in path)
-            verb = "are" if len(path) > 1 else "is"
-            return Verdict(move, True, f"{prop} is true: {cells} {verb} empty", prop, ())
-        core = self._core(board, i, d, var, facts)
-        return Verdict(
-            move, False, self._reason(board, i, d, core), prop, tuple(rules.names[abs(x) - 1] for x in core)
-        )
+        if prop is not None and self.solver.solve(facts + [chain[steps - 1]]):
+            support = self.support(board, i, d, steps)
+            cells = ", ".join(cell_text(c) for c in self._path(board, i, d, steps))
+            verb = "are" if steps > 1 else "is"
+            return Verdict(move, True, f"{prop} is true: {cells} {verb} empty", prop, (), support=support)
+        obstacles = self._obstacles(board, i, d, chain[:steps][-1:], facts)
+        if prop is None:
+            obstacles.append(self._end_of_lane(board, i, d, lead, steps, len(chain)))
+        core = obstacles[0].core
+        return Verdict(move, False, _players_words(board, move), prop, core, obstacles=tuple(obstacles))
+
+    def why(self, board: Board, metric: str = "moves") -> list[tuple[Move, tuple[str, ...]]]:
+        """Every legal move (as :meth:`legal_moves`) with the true propositions it rests on, all read
+        from one model of the rules and the position's facts."""
+        lay = board.layout
+        model = self.model(board)
+        out = []
+        for move in self.legal_moves(board, metric):
+            i = lay.index(move.vehicle)
+            d = direction_of(lay.orientations[i], move.distance)
+            out.append((move, self.support(board, i, d, abs(move.distance), model)))
+        return out
+
+    def support(
+        self, board: Board, i: int, d: str, steps: int, model: list[int] | None = None
+    ) -> tuple[str, ...]:
+        """The true propositions a legal move of ``steps`` cells rests on, read from the model: the
+        move's chain of reach propositions (``CMR(2,1)``, ``SlideR(2,1,2)``...), the vehicle's end and
+        the ``Empty`` cells on its way."""
+        rules = self.rules
+        lay = board.layout
+        own = lay.cells(i, board.state[i])
+        lead = own[-1] if d in ("R", "D") else own[0]
+        chain = rules.reach_vars[(d, lead)][:steps]
+        wanted = [rules.var(f"End{d}{cell_text(lead)}")] + chain
+        wanted += [rules.state_var("Empty", c) for c in self._path(board, i, d, steps)]
+        model = self.model(board) if model is None else model
+        if any(model[v - 1] < 0 for v in wanted):
+            raise SolverError(f"the solver's model does not support a legal move: {board!r}")
+        return tuple(rules.names[v - 1] for v in wanted)
+
+    def _obstacles(self, board: Board, i: int, d: str, var: list[int], facts: list[int]) -> list[Obstacle]:
+        """Every obstacle on the way of the longest reach proposition ``var``, nearest first, each with
+        a minimal unsatisfiable core: the proposition with that cell's facts and the vehicle's own."""
+        if not var or self.solver.solve(facts + var):  # nothing in the way as far as the rules go
+            return []
+        rules = self.rules
+        lay = board.layout
+        own = lay.cells(i, board.state[i])
+        own_facts = rules.vehicle_facts(lay, i, board.state[i])
+        steps = rules.reach_vars[(d, own[-1] if d in ("R", "D") else own[0])].index(var[0]) + 1
+        fact_set = set(facts)
+        out: list[Obstacle] = []
+        for cell in self._path(board, i, d, steps):
+            if rules.state_var("Empty", cell) in fact_set:
+                continue
+            mine = cell in own
+            candidates = own_facts if mine else facts_of_cell(rules, cell, fact_set) + own_facts
+            if self.solver.solve(var + candidates):
+                continue
+            what = _edge_word(board, i, d) if mine else board.at(cell) or ""
+            core = self._minimal(var[0], candidates)
+            out.append(Obstacle(cell, "wall" if what == "#wall" else what, self._names(core)))
+            if mine:
+                break
+        if not out and not self.solver.solve(var):  # the proposition alone: the board's edge
+            out.append(Obstacle(None, _edge_word(board, i, d), self._names(var)))
+        if not out:  # pragma: no cover - every refusal has an obstacle on the way
+            out.append(Obstacle(None, "", self._names(self._core(board, i, d, var[0], facts))))
+        return out
+
+    def _minimal(self, var: int, candidates: list[int]) -> list[int]:
+        """``var`` and a minimal subset of ``candidates`` unsatisfiable with it (deletion)."""
+        kept = list(candidates)
+        for lit in reversed(candidates):
+            trial = [x for x in kept if x != lit]
+            if not self.solver.solve([var, *trial]):
+                kept = trial
+        return [var, *kept]
+
+    def _names(self, lits: list[int]) -> tuple[str, ...]:
+        return tuple(self.rules.names[abs(x) - 1] for x in lits)
+
+    def _end_of_lane(
+        self, board: Board, i: int, d: str, lead: tuple[int, int], steps: int, room: int
+    ) -> Obstacle:
+        """The obstacle past the last cell the rules have a proposition for: the edge of a bounded
+        board, the end of a wrap-around lane."""
+        name = f"Slide{d}({lead[0]},{lead[1]},{steps})" if steps > 1 else f"CM{d}{cell_text(lead)}"
+        text = f"the rules have no {name}: from {cell_text(lead)} a slide {WORD[d]} goes at most "
+        text += plural_cells(room)
+        return Obstacle(None, _edge_word(board, i, d), (), text)
 
     def _path(self, board: Board, i: int, d: str, steps: int) -> list[tuple[int, int]]:
         lay = board.layout
@@ -270,29 +373,40 @@ class MoveOracle:
                 kept = trial
         return [var, *kept]
 
-    def _reason(self, board: Board, i: int, d: str, core: list[int]) -> str:
-        rules = self.rules
-        lay = board.layout
-        own = set(lay.cells(i, board.state[i]))
-        name = lay.names[i]
-        for lit in core[1:]:
-            label = rules.names[lit - 1]
-            state, _, rest = label.partition("(")
-            if state.startswith("Part") or state == "Empty":
-                continue
-            r, c = (int(x) for x in rest.rstrip(")").split(","))
-            if (r, c) in own:
-                continue
-            if state == "Wall":
-                return f"cell {cell_text((r, c))} is a wall"
-            blocker = board.vehicle(board.at((r, c)) or "")
-            return f"cell {cell_text((r, c))} is part of {blocker.name} ({blocker.kind})"
-        if lay.wrap:
-            span = lay.span(i)
-            return (
-                f"{name} can slide at most {span - lay.lengths[i]} cells {WORD[d]} on this wrap-around lane"
-            )
-        return f"{name} would leave the board at the {EDGE[d]} edge"
+
+def plural_cells(n: int) -> str:
+    return f"{n} cell{'s' if n != 1 else ''}"
+
+
+def _edge_word(board: Board, i: int, d: str) -> str:
+    """What ends a lane: the edge of a bounded board, the vehicle itself on a wrap-around lane."""
+    if board.layout.wrap:
+        return f"{board.layout.names[i]} itself (the lane wraps around)"
+    return f"the {EDGE[d]} edge"
+
+
+def _blocking_cell(
+    rules: RulesEncoding, core: list[int], own: set[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """The cell whose state fact in ``core`` is not empty and not the vehicle's own."""
+    for lit in core[1:]:
+        state, _, rest = rules.names[lit - 1].partition("(")
+        if state.startswith("Part") or state == "Empty":
+            continue
+        r, c = (int(x) for x in rest.rstrip(")").split(","))
+        if (r, c) not in own:
+            return r, c
+    return None
+
+
+def _players_words(board: Board, move: Move) -> str:
+    """The reference rules' message for an illegal move, without the leading ``A+2 is illegal: ``."""
+    try:
+        board.apply(move)
+    except IllegalMoveError as err:
+        text = str(err)
+        return text.split(" is illegal: ", 1)[1] if " is illegal: " in text else text
+    raise SolverError(f"the solver refuses {move}, which the reference rules allow: {board!r}")
 
 
 def facts_of_cell(rules: RulesEncoding, cell: tuple[int, int], facts: set[int]) -> list[int]:

@@ -2,32 +2,33 @@
 
 A statement S is an entailment of the rules R when R & ~S is unsatisfiable: then it is PROVED for
 every position of the board size.  Otherwise a model of R & ~S is a position where S fails: REFUTED,
-with that position as the counterexample, drawn as a board.  Statements are nnf formulas over the
-encoding's proposition names; their negation goes to CNF by nnf's Tseitin transformation.
+with that position as the counterexample, drawn as a board.  Every statement is a formula in the
+notation of :mod:`rushhour.logic.notation` (quantifiers over the grid, cell arithmetic), written for the
+shape at hand (the goal cell and row, the vehicle kinds), and proved by :func:`rushhour.logic.claims.prove`.
 
 The positions are those of :meth:`Shape.generic` without walls: a red car leaving through the right
 edge of the middle row, horizontal and vertical cars and trucks.
+
+>>> from rushhour.logic.encoding import Shape, encoding_for
+>>> print(THEOREMS[3].formula(encoding_for(Shape.generic(6, 6))))
+forall i,j: CMR(i,j) -> Empty(i,j+1)
 """
 
 from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
-import nnf
-from nnf import tseitin
-
 from rushhour.board import Board
-from rushhour.errors import SolverError
 from rushhour.formats.single import board_ref
-from rushhour.logic.encoding import DIRECTIONS, RulesEncoding, Shape, cell_text, encoding_for
-from rushhour.logic.sat import new_backend
+from rushhour.logic.encoding import RulesEncoding, Shape, encoding_for
 
 __all__ = ["FALSE_ON_PURPOSE", "THEOREMS", "Proof", "Theorem", "check", "check_all"]
 
-Statement = Callable[[RulesEncoding], nnf.NNF]
+#: a statement: its formula in the notation, for the rules of a shape
+Statement = Callable[[RulesEncoding], str]
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,10 @@ class Theorem:
     #: what the solver should find: True for a theorem, False for a statement shown false on purpose
     expected: bool = True
 
+    def formula(self, rules: RulesEncoding) -> str:
+        """The statement in the notation, for ``rules``' shape."""
+        return self.statement(rules)
+
 
 @dataclass(frozen=True)
 class Proof:
@@ -44,6 +49,10 @@ class Proof:
     proved: bool
     counterexample: Board | None
     seconds: float
+    #: the statement as it was proved, in the notation
+    formula: str = ""
+    #: the literals that make the statement false in the counterexample
+    falsified_by: tuple[str, ...] = ()
 
     @property
     def as_expected(self) -> bool:
@@ -54,122 +63,72 @@ class Proof:
         return "PROVED" if self.proved else "REFUTED"
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready: the statement, ``proved`` or ``refuted`` against what was expected, and the
-        counterexample of a refuted statement as a one-line board."""
+        """JSON-ready: the statement and its formula, ``proved`` or ``refuted`` against what was
+        expected, and the counterexample of a refuted statement as a one-line board."""
         example = self.counterexample
         return {
             "title": self.theorem.title,
+            "formula": self.formula,
             "verdict": self.verdict.lower(),
             "expected": "proved" if self.theorem.expected else "refuted",
             "as_expected": self.as_expected,
             "counterexample": None if example is None else board_ref(example),
+            "falsified_by": list(self.falsified_by),
             "seconds": round(self.seconds, 6),
         }
 
 
-def _v(name: str) -> nnf.Var:
-    return nnf.Var(name)
+def _exactly_one_state(rules: RulesEncoding) -> str:
+    states = [f"{s}(i,j)" for s in rules.states]
+    pairs = [f"~({a} & {b})" for a, b in itertools.combinations(states, 2)]
+    return f"forall i,j: ({' | '.join(states)}) & " + " & ".join(pairs)
 
 
-def _cells(rules: RulesEncoding) -> list[tuple[int, int]]:
-    s = rules.shape
-    return [(r, c) for r in range(s.height) for c in range(s.width)]
+def _full_line_blocks(rules: RulesEncoding, horizontal: bool) -> str:
+    if horizontal:
+        return "forall i: (forall j: ~Empty(i,j)) -> (forall j: ~CMR(i,j) & ~CML(i,j))"
+    return "forall j: (forall i: ~Empty(i,j)) -> (forall i: ~CMU(i,j) & ~CMD(i,j))"
 
 
-def _implies(a: nnf.NNF, b: nnf.NNF) -> nnf.NNF:
-    return a.negate() | b
+def _cmr_needs_empty(rules: RulesEncoding) -> str:
+    return "forall i,j: CMR(i,j) -> Empty(i,j+1)"
 
 
-def _all(items: Sequence[nnf.NNF]) -> nnf.NNF:
-    return nnf.And(items)
+def _red_at_exit_wins(rules: RulesEncoding) -> str:
+    r, c = rules.shape.won_cell
+    return f"Red({r},{c}) -> Won"
 
 
-def _exists(items: Sequence[nnf.NNF]) -> nnf.NNF:
-    return nnf.Or(items)
-
-
-def _exactly_one_state(rules: RulesEncoding) -> nnf.NNF:
-    parts: list[nnf.NNF] = []
-    for cell in _cells(rules):
-        states = [_v(f"{s}{cell_text(cell)}") for s in rules.states]
-        parts.append(nnf.Or(states))
-        parts.extend(~a | ~b for a, b in itertools.combinations(states, 2))
-    return _all(parts)
-
-
-def _full_line_blocks(rules: RulesEncoding, horizontal: bool) -> nnf.NNF:
-    s = rules.shape
-    lines = range(s.height) if horizontal else range(s.width)
-    length = s.width if horizontal else s.height
-    moves = ("CMR", "CML") if horizontal else ("CMU", "CMD")
-    parts: list[nnf.NNF] = []
-    for line in lines:
-        cells = [(line, k) if horizontal else (k, line) for k in range(length)]
-        full = _all([~_v(f"Empty{cell_text(c)}") for c in cells])
-        still = _all([~_v(f"{m}{cell_text(c)}") for c in cells for m in moves])
-        parts.append(_implies(full, still))
-    return _all(parts)
-
-
-def _cmr_needs_empty(rules: RulesEncoding) -> nnf.NNF:
-    s = rules.shape
-    parts: list[nnf.NNF] = []
-    for r, c in _cells(rules):
-        cm = _v(f"CMR{cell_text((r, c))}")
-        parts.append(_implies(cm, _v(f"Empty{cell_text((r, c + 1))}")) if c + 1 < s.width else ~cm)
-    return _all(parts)
-
-
-def _red_at_exit_wins(rules: RulesEncoding) -> nnf.NNF:
-    return _implies(_v(f"Red{cell_text(rules.shape.won_cell)}"), _v("Won"))
-
-
-def _won_means_red_at_exit(rules: RulesEncoding) -> nnf.NNF:
+def _won_means_red_at_exit(rules: RulesEncoding) -> str:
     r, c = rules.shape.won_cell
     length = rules.shape.goal_kind[1]
-    return _implies(_v("Won"), _all([_v(f"Red{cell_text((r, c - k))}") for k in range(length)]))
+    return "Won -> " + " & ".join(f"Red({r},{c - k})" for k in range(length))
 
 
-def _slides_are_monotone(rules: RulesEncoding) -> nnf.NNF:
-    parts: list[nnf.NNF] = []
-    for chain in rules.reach_vars.values():
-        names = [rules.names[v - 1] for v in chain]
-        parts.extend(_implies(_v(longer), _v(shorter)) for shorter, longer in itertools.pairwise(names))
-    return _all(parts)
+def _slides_are_monotone(rules: RulesEncoding) -> str:
+    longer = " & ".join(f"(Slide{d}(i,j,s+1) -> Slide{d}(i,j,s))" for d in "RLUD")
+    first = " & ".join(f"(Slide{d}(i,j,2) -> CM{d}(i,j))" for d in "RLUD")
+    return f"(forall i,j,s: {longer}) & (forall i,j: {first})"
 
 
-def _one_axis_per_cell(rules: RulesEncoding) -> nnf.NNF:
-    parts: list[nnf.NNF] = []
-    for cell in _cells(rules):
-        across = _v(f"CMR{cell_text(cell)}") | _v(f"CML{cell_text(cell)}")
-        down = _v(f"CMU{cell_text(cell)}") | _v(f"CMD{cell_text(cell)}")
-        parts.append(across.negate() | down.negate())
-    return _all(parts)
+def _one_axis_per_cell(rules: RulesEncoding) -> str:
+    return "forall i,j: ~((CMR(i,j) | CML(i,j)) & (CMU(i,j) | CMD(i,j)))"
 
 
-def _red_stays_on_its_row(rules: RulesEncoding) -> nnf.NNF:
-    parts: list[nnf.NNF] = []
-    for cell in _cells(rules):
-        vertical = _v(f"CMU{cell_text(cell)}") | _v(f"CMD{cell_text(cell)}")
-        parts.append(_implies(_v(f"Red{cell_text(cell)}"), vertical.negate()))
-    return _all(parts)
+def _red_stays_on_its_row(rules: RulesEncoding) -> str:
+    return "forall i,j: Red(i,j) -> ~CMU(i,j) & ~CMD(i,j)"
 
 
-def _some_move(rules: RulesEncoding) -> nnf.NNF:
-    return _exists([_v(f"CM{d}{cell_text(cell)}") for d in DIRECTIONS for cell in _cells(rules)])
+def _some_move(rules: RulesEncoding) -> str:
+    return "exists i,j: CMR(i,j) | CML(i,j) | CMU(i,j) | CMD(i,j)"
 
 
-def _red_can_move_right_means_one_move(rules: RulesEncoding) -> nnf.NNF:
+def _red_can_move_right_means_one_move(rules: RulesEncoding) -> str:
     r, c = rules.shape.won_cell
-    starts: list[nnf.NNF] = []
-    reaches: list[nnf.NNF] = [_v("Won")]
-    for k in range(c):
-        red = _v(f"Red{cell_text((r, k))}")
-        chain = rules.reach_vars[("R", (r, k))]
-        starts.append(red & _v(rules.names[chain[0] - 1]))
-        if len(chain) >= c - k:
-            reaches.append(red & _v(rules.names[chain[c - k - 1] - 1]))
-    return _implies(_exists(starts), _exists(reaches))
+    return (
+        f"(exists j: Red({r},j) & CMR({r},j)) -> "
+        f"Won | Red({r},{c - 1}) & CMR({r},{c - 1}) | (exists j: Red({r},j) & SlideR({r},j,{c}-j))"
+    )
 
 
 THEOREMS: tuple[Theorem, ...] = (
@@ -197,35 +156,15 @@ FALSE_ON_PURPOSE: tuple[Theorem, ...] = (
 
 def check(theorem: Theorem, shape: Shape, *, walls: bool = False, backend: str | None = None) -> Proof:
     """Prove ``theorem`` for every position of ``shape`` (wall-free unless ``walls``), or refute it."""
+    from rushhour.logic.claims import prove
+
     started = time.perf_counter()
-    rules = encoding_for(shape)
-    negation = tseitin.to_CNF(theorem.statement(rules).negate())
-    ids = dict(rules.ids)
-    clauses = [list(c) for c in rules.clauses]
-    if not walls:
-        clauses.extend([-rules.state_var("Wall", cell)] for cell in _cells(rules))
-    extra: dict[object, int] = {}
-    for clause in negation:
-        out = []
-        for lit in clause:
-            name = lit.name
-            if isinstance(name, str):  # a proposition of the encoding
-                if name not in ids:
-                    raise SolverError(f"the statement names {name}, which this encoding does not have")
-                v = ids[name]
-            else:  # an auxiliary variable of the Tseitin transformation
-                v = extra.setdefault(name, len(ids) + len(extra) + 1)
-            out.append(v if lit.true else -v)
-        clauses.append(out)
-    solver = new_backend(clauses, backend)
-    try:
-        if not solver.solve():
-            return Proof(theorem, True, None, time.perf_counter() - started)
-        model = [lit for lit in solver.model() if abs(lit) <= len(rules.names)]
-    finally:
-        solver.close()
-    board = rules.decode(model)
-    return Proof(theorem, False, board, time.perf_counter() - started)
+    formula = theorem.formula(encoding_for(shape))
+    outcome = prove(formula, shape, walls=walls, backend=backend)
+    return Proof(
+        theorem, outcome.proved, outcome.counterexample, time.perf_counter() - started, formula,
+        outcome.falsified_by,
+    )  # fmt: skip
 
 
 def check_all(

@@ -9,10 +9,17 @@ level left unsolved records is decided in one place.  Bottom to top:
                 used), read and written atomically under a lock.
 ``level``       :class:`~rushhour.play.level.Level`: a board with where it comes from and how the saves
                 know it; the next level; which level ``rushhour play`` starts with.
-``words``       the texts both modes show (status figures, the win's lines, a stopwatch reading).
-``sources``     the real answers: legal moves from the SAT oracle, plans from the solver, refusals.
-``session``     :class:`~rushhour.play.session.Session`: the policy both modes share (starting a level
-                with earlier help counted, recording a win once, keeping the help of a level left).
+``words``       the texts both modes show (status figures, the win's lines, a stopwatch reading, the
+                goal, a refusal in a player's words).
+``sources``     the real answers: legal moves from the SAT oracle (built beside the game for a new
+                shape, the rules answering meanwhile), optimal plans from the solver.
+``worker``      searches beside the game: :class:`~rushhour.play.worker.ProcessWorker` (a forked child,
+                polled, cancelled by a kill) and :class:`~rushhour.play.worker.InlineWorker` (in place).
+``session``     :class:`~rushhour.play.session.Session`: the policy both modes share (starting a level,
+                continuing a game left, recording a win once with its time, keeping the position and
+                help of a level left, the searches for the optimum, a hint, the solution).
+``logic_view``  the logic beside the board (``e``): the SAT oracle's propositions for the position shown,
+                a refusal's cores, a hint's blockers; a pure function, no input or output.
 ``controller``  :class:`~rushhour.play.controller.Controller`: what a key or a click means on the full
                 screen; a state machine over a session, with an injected clock; no input or output.
 ``line``        :class:`~rushhour.play.line.LineMode`: the game by typed lines.

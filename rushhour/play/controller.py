@@ -5,8 +5,8 @@ The full-screen game (:mod:`rushhour.play.tui`) turns keys and mouse events into
 and draws what the controller says: the board shown, the selected vehicle and the cells it can reach,
 the hint, the status line, the overlay of the current :class:`Mode`.  The clock is injected (``now``),
 so the stopwatch is tested without waiting; the legal moves come from the move source given to the game
-(the SAT oracle in the command line), asked again after every move; a refused slide is explained by the
-injected ``explain`` (the oracle's unsatisfiable core in the command line).
+(the SAT oracle in the command line), asked again after every move; a refused slide is explained in a
+player's words by the reference rules (``B is in the way``).
 
 Counting follows the physical game: consecutive slides of the same vehicle make one move (``A+1`` then
 ``A+1`` is the move ``A+2``); a *step* is one cell.  Keys are named by short strings: a printable
@@ -26,13 +26,25 @@ from rushhour.errors import RushHourError
 from rushhour.levels import Pack, packs
 from rushhour.play.game import MoveSource, Result, Solver
 from rushhour.play.level import Level, next_level, pack_level
-from rushhour.play.saves import Saves
+from rushhour.play.logic_view import LogicView, logic_view, ready_oracle
+from rushhour.play.saves import LevelRecord, Saves
 from rushhour.play.session import Session
-from rushhour.play.words import NO_WIN, clock_text, describe, optimal_text, status_parts, win_lines
-from rushhour.search.timed import TimeModel, clock, format_seconds
+from rushhour.play.sources import SOLVER_SECONDS
+from rushhour.play.words import (
+    NO_WIN,
+    clock_text,
+    describe,
+    goal_text,
+    optimal_text,
+    refusal,
+    status_parts,
+    time_line,
+    win_lines,
+)
+from rushhour.play.worker import Outcome, Worker
+from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
 from rushhour.text import plural
 
-Explain = Callable[[Board, Move], str]
 #: seconds between two positions of an animated solution
 ANIMATION_SECONDS = 0.6
 
@@ -42,6 +54,7 @@ class Mode(enum.Enum):
     PLAY = "play"
     NAME = "name"  # typing a vehicle's name after ':'
     CONFIRM_RESET = "confirm-reset"
+    CONFIRM_QUIT = "confirm-quit"  # q with moves made: leave the level?
     HELP = "help"
     MENU = "menu"
     PLAYBACK = "playback"  # stepping through an optimal solution
@@ -54,9 +67,10 @@ PAUSED = frozenset({Mode.HELP, Mode.MENU, Mode.WON, Mode.QUIT})
 
 #: the help overlay: every key, as the full screen lists it
 KEYS: tuple[tuple[str, str], ...] = (
-    ("Tab / Shift-Tab", "select the next / previous vehicle"),
-    ("A (a vehicle's name)", "select that vehicle"),
+    ("The rule", "upper-case letters and digits select vehicles; lower-case letters are commands"),
+    ("A, B, 7...", "select the vehicle of that name"),
     (":name Enter", "select a vehicle by a lower-case or longer name"),
+    ("Tab / Shift-Tab", "select the next / previous vehicle that can move"),
     ("arrow keys", "slide the selected vehicle one cell"),
     ("mouse", "click selects; a free cell of its lane slides there"),
     ("u / Ctrl-Z", "undo the last move"),
@@ -64,10 +78,12 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("Ctrl-R", "reset to the start (asks first)"),
     ("h", "hint: a vehicle and where it goes; Enter plays it"),
     ("s", "solution: arrows or space step, p plays, Esc back"),
+    ("e", "the logic beside the board: propositions, a refusal's core, a hint's blockers"),
     ("n", "next level"),
     ("l", "the level menu"),
     ("?", "this help (the stopwatch waits)"),
-    ("q / Ctrl-C / Ctrl-D", "quit (every win is saved as it happens)"),
+    ("q", "leave (asks first when moves were made; the position is kept)"),
+    ("Ctrl-C / Ctrl-D", "leave at once (every win is saved as it happens)"),
 )
 
 _COMMANDS = {
@@ -78,12 +94,13 @@ _COMMANDS = {
     "ctrl-r": "reset",
     "h": "hint",
     "s": "solution",
+    "e": "logic",
     "?": "help",
     "n": "next",
     "l": "menu",
-    "q": "quit",
-    "ctrl-c": "quit",
-    "ctrl-d": "quit",
+    "q": "quit",  # asks first when moves were made
+    "ctrl-c": "leave",  # at once
+    "ctrl-d": "leave",
     ":": "name",
 }
 
@@ -107,6 +124,38 @@ class MenuRow:
     solved: bool = False
     perfect: bool = False
     best: int | None = None
+    # the columns of a level's line: where, name, size, optimum, your record; the screen leaves out the
+    # name, then the size, when the terminal is narrow
+    columns: tuple[str, ...] = ()
+
+    def fitted(self, width: int) -> str:
+        """The line in at most ``width`` columns, leaving out the columns that matter least first."""
+        if not self.columns:
+            return self.text
+        where, name, size, optimal, state = self.columns
+        for parts in (
+            (f"{where:<14}", f"{name:<18}", f"{size:>5}", optimal, state),
+            (f"{where:<14}", f"{size:>5}", optimal, state),
+            (f"{where:<12}", optimal, state),
+        ):
+            line = " ".join(parts).rstrip()
+            if len(line) <= width:
+                return line
+        return line
+
+
+def record_text(record: LevelRecord | None) -> str:
+    """A level's record in a few words: ``solved in 12, perfect, best 0:42`` or ``left at 5 moves``."""
+    if record is None:
+        return ""
+    parts = []
+    if record.solved:
+        parts.append(f"solved in {record.best}" + (", perfect" if record.perfect else ""))
+        if record.best_seconds is not None:
+            parts.append(f"best {clock_text(record.best_seconds)}")
+    if record.left_moves:
+        parts.append(f"left at {plural(len(record.left_moves), 'move')}")
+    return ", ".join(parts)
 
 
 class Controller:
@@ -119,13 +168,15 @@ class Controller:
         saves: Saves,
         legal_moves: MoveSource,
         solver: Solver,
-        explain: Explain,
         now: Callable[[], float],
         timed: TimeModel | None = None,
         menu_packs: Callable[[], Sequence[Pack]] = packs,
+        worker: Worker | None = None,
     ) -> None:
-        self.session = Session(saves, legal_moves=legal_moves, solver=solver)
-        self._explain = explain
+        self.session = Session(saves, legal_moves=legal_moves, solver=solver, worker=worker)
+        self.worker = self.session.worker
+        self.waiting = ""  # what the player waits for: "hint", "solution", or ""
+        self.settling = False  # a win waits for the optimum to compare it with
         self._now = now
         self.timed = timed
         self._menu_packs = menu_packs
@@ -133,6 +184,10 @@ class Controller:
         self.save_note = ""
         self.menu_rows: list[MenuRow] = []
         self.menu_index = 0
+        self.clock_line = ""
+        self.help_top = 0  # the first line of the help shown (it scrolls in a small terminal)
+        self.box_hidden = False  # the win's box put away to see the final position
+        self.logic_open = False  # the logic view beside the board (e)
         self._start(level)
 
     @property
@@ -142,6 +197,7 @@ class Controller:
     # --- starting a level ------------------------------------------------------------------------
     def _start(self, level: Level) -> None:
         self.level = level
+        self.waiting, self.settling = "", False
         self.game = self.session.start(level)
         self.mode = Mode.PLAY
         self.selected: str | None = level.board.goal
@@ -151,19 +207,25 @@ class Controller:
         self.animating = False
         self._next_frame = 0.0
         self.typed = ""
+        self.refused: tuple[Board, Move] | None = None  # the last refused slide, for the logic view
         self.result: Result | None = None
         self._grab: Cell | None = None
-        self._elapsed = 0.0
+        self._elapsed = self.session.resumed_seconds  # a game continued keeps its time
         self._since: float | None = self._now()
         self.game.options()  # the oracle is asked for every position, the first one too
-        # found once: a search that gives up is not started again at every redraw
-        self.optimal_label = optimal_text(self.game)
+        self.optimal_label = optimal_text(self.game, ask=False)
+        self._resume_optimum()  # an optimum not known yet is searched for beside the game
         if self.game.won:
             self.message = (
                 f"{level.board.goal} already stands at the exit: nothing to play here (n: next level)"
             )
         else:
             self.message = "? for help: Tab or a name selects, arrows slide"
+            if self.session.first_run:
+                goal = goal_text(level.board)
+                self.message = f"Goal: {goal}. Tab or a vehicle's letter selects, arrows slide; ? for help"
+        if self.session.resume_note:
+            self.message = f"{self.session.resume_note}; Ctrl-R starts again"
 
     def go_to(self, level: Level) -> None:
         """Leave this level (remembering the help it had if it is left unsolved) and play ``level``."""
@@ -189,7 +251,8 @@ class Controller:
 
     def reachable(self) -> set[Cell]:
         """The free cells the selected vehicle can reach (from the oracle's legal moves)."""
-        shown = self.mode in (Mode.PLAY, Mode.NAME, Mode.CONFIRM_RESET) and self.hint is None
+        playing = (Mode.PLAY, Mode.NAME, Mode.CONFIRM_RESET, Mode.CONFIRM_QUIT)
+        shown = self.mode in playing and self.hint is None
         if not shown or self.selected is None:  # a hint shows its own destination instead
             return set()
         board = self.game.position
@@ -199,6 +262,23 @@ class Controller:
             if move.vehicle == self.selected:
                 out.update(set(board.apply(move).cells_of(self.selected)) - own)
         return out
+
+    def toggle_logic(self) -> None:
+        """``e``: open or close the logic view beside the board."""
+        self.logic_open = not self.logic_open
+        if self.mode is Mode.PLAY:
+            self.message = "the logic view: e closes it" if self.logic_open else "logic view closed"
+
+    def logic_view(self) -> LogicView | None:
+        """What the logic view shows (None when it is closed): the position drawn, the vehicle drawn as
+        selected, the last slide refused in this position and the hint, from the SAT oracle."""
+        if not self.logic_open:
+            return None
+        board = self.board
+        refused = self.refused[1] if self.refused and self.refused[0] == board else None
+        hint = self.hint if board == self.game.position else None
+        shown = self.highlighted or self.selected
+        return logic_view(board, shown, refused, hint, ready_oracle(board))
 
     def hint_cells(self) -> set[Cell]:
         """Where the hinted vehicle goes."""
@@ -226,18 +306,22 @@ class Controller:
         if self.result is None:
             return []
         lines = win_lines(self.result)
-        lines.append(f"Time: {clock_text(self.elapsed())}.")
+        if self.settling:
+            lines[1:2] = ["Finding the optimum to compare (Esc: save the win without it)..."]
+        lines.append(time_line(self.elapsed(), self.session.best_seconds))
+        if self.clock_line:
+            lines.append(self.clock_line)
         if self.save_note:
             lines.append(self.save_note)
         following = next_level(self.level)
         if following is None:
             lines.append("That was the last level here. Well done!")
-            lines.append("l: the level menu, u: undo, q: quit")
+            lines.append("l: the level menu, v: see the board, u: undo, q: quit")
         else:
             optimal = following.known_optimal
             about = f", {plural(optimal, 'move')}" if optimal is not None else ""
             lines.append(f"Next: {following.title}{about}.")
-            lines.append("Enter or n: play it, l: the level menu, u: undo, q: quit")
+            lines.append("Enter or n: play it, l: the level menu, v: see the board, u: undo, q: quit")
         return lines
 
     def playback_text(self) -> str:
@@ -263,7 +347,12 @@ class Controller:
             self._since = self._now()
 
     def tick(self) -> bool:
-        """Advance an animated solution when its time has come; True when something changed."""
+        """Take the outcome of a search that has ended, and advance an animated solution when its time
+        has come; True when something changed."""
+        changed = self.poll()
+        return self._animate() or changed
+
+    def _animate(self) -> bool:
         if self.mode is not Mode.PLAYBACK or not self.animating or self._now() < self._next_frame:
             return False
         if self.playback_index < len(self.playback):
@@ -273,10 +362,84 @@ class Controller:
             self.animating = False
         return True
 
-    def searches(self, name: str) -> bool:
-        """Whether this key starts a search for an optimal solution (a hint, the solution), which may
-        take a while: the screen can say so first."""
-        return self.mode is Mode.PLAY and not self.game.won and _COMMANDS.get(name) in ("hint", "solution")
+    # --- searches beside the game ------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        """Whether a search runs (the screen shows a spinner and redraws it)."""
+        return self.worker.busy
+
+    def busy_text(self) -> str:
+        """What the running search is for, with a spinner and its time, or '' when the player waits for
+        nothing (the optimum searched for quietly shows in the status line)."""
+        if not self.worker.busy or not (self.waiting or self.settling):
+            return ""
+        seconds = max(0.0, self._now() - self.worker.since)
+        spinner = "|/-\\"[int(seconds * 5) % 4]
+        what = {
+            "hint": "finding a hint",
+            "solution": "finding an optimal solution",
+        }.get(self.waiting, "finding the optimum to compare your win with")
+        return f"{spinner} {what} ({int(seconds)} s; Esc cancels, keys still work)"
+
+    def poll(self) -> bool:
+        """Take the outcome of a search that has ended; True when there was one."""
+        done = self.worker.poll()
+        if done is None:
+            return False
+        self._take(done)
+        return True
+
+    def _search(self, board: Board, purpose: str) -> None:
+        self.worker.start(board, purpose)
+        self.poll()  # a worker that searches in place is done already
+
+    def _take(self, done: Outcome) -> None:
+        game = self.game
+        if done.purpose == "clock":
+            self.clock_line = str(done.value) if done.error is None else f"Clock: {done.error}"
+            return
+        self.session.take(done)
+        self.optimal_label = optimal_text(game, ask=False)
+        if self.waiting and done.board == game.position:
+            waited, self.waiting = self.waiting, ""
+            if done.error is not None:
+                self.message = f"no {waited}: {done.error}"
+            elif waited == "hint":
+                self._ask_hint()
+            else:
+                self._open_playback()
+        if self.settling and not game.optimal_pending:
+            self._settle()
+        self._resume_optimum()
+
+    def _resume_optimum(self) -> None:
+        """Search for the optimum when it is not known and nothing else is searched for."""
+        if self.session.resume_optimum():
+            self.poll()  # a worker that searches in place is done already
+
+    def _request(self, purpose: str) -> None:
+        """Wait for an optimal plan from here, for a hint or the solution: the running search when it is
+        for this position, else a new one (the optimum's search waits)."""
+        self.waiting = purpose
+        position = self.game.position
+        if not (self.worker.busy and self.worker.board == position):
+            self._search(position, purpose)
+        if self.waiting:
+            self.message = ""
+
+    def cancel_wait(self, why: str) -> None:
+        """Stop waiting for a hint or the solution (its search is stopped, unless it is the optimum's)."""
+        if not self.waiting:
+            return
+        self.waiting = ""
+        if self.worker.purpose != "optimum":
+            self.worker.cancel()
+            self._resume_optimum()
+        self.message = why
+
+    def close(self) -> None:
+        """Stop any search (the game is left)."""
+        self.session.close()
 
     # --- keys --------------------------------------------------------------------------------------
     def key(self, name: str) -> None:
@@ -286,6 +449,7 @@ class Controller:
                 Mode.PLAY: self._key_play,
                 Mode.NAME: self._key_name,
                 Mode.CONFIRM_RESET: self._key_confirm,
+                Mode.CONFIRM_QUIT: self._key_confirm_quit,
                 Mode.HELP: self._key_help,
                 Mode.MENU: self._key_menu,
                 Mode.PLAYBACK: self._key_playback,
@@ -311,25 +475,45 @@ class Controller:
         if name == "esc":
             self.hint = None
             self.message = ""
+            self.cancel_wait("cancelled")
             return
         command = _COMMANDS.get(name)
         if command is not None:
             self._command(command)
             return
         if len(name) == 1 and name.isalnum():
-            found = self._find_vehicle(name)
-            if found is not None:
-                self._select(found)
-                return
+            self._name_key(name)
+            return
         shown = name if len(name) > 1 else repr(name)
         self.message = f"{shown} is neither a key of the game nor a vehicle here (? for help)"
+
+    def _name_key(self, name: str) -> None:
+        """An upper-case letter or a digit selects the vehicle of that name; a lower-case letter that is
+        no command says how to select a vehicle named so."""
+        names = self.game.position.names
+        if not name.islower():
+            if name in names:
+                self._select(name)
+            else:
+                self.message = f"no vehicle named {name} here (? for help)"
+            return
+        ways = []
+        if name.upper() in names:
+            ways.append(f"{name.upper()} (Shift+{name}) selects {name.upper()}")
+        if name in names:
+            ways.append(f":{name} Enter selects {name}")
+        how = "; ".join(ways) if ways else "? lists them"
+        self.message = f"{name} is not a command: lower-case letters are commands ({how})"
 
     def _command(self, command: str) -> None:
         game = self.game
         self.hint = None
         if command == "quit":
+            self._quit_key()
+        elif command == "leave":
             self.quit()
         elif command == "help":
+            self.help_top = 0
             self._set_mode(Mode.HELP)
         elif command == "menu":
             self.open_menu()
@@ -358,6 +542,8 @@ class Controller:
             self._ask_hint()
         elif command == "solution":
             self._open_playback()
+        elif command == "logic":
+            self.toggle_logic()
 
     def _key_name(self, name: str) -> None:
         if name == "esc":
@@ -380,20 +566,42 @@ class Controller:
         elif len(name) == 1 and name.isalnum():
             self.typed += name
 
+    def _quit_key(self) -> None:
+        """``q``: leave, after asking when the level has moves made and is not won."""
+        if self.game.moves_played and not self.game.won and self.mode is not Mode.CONFIRM_QUIT:
+            self._set_mode(Mode.CONFIRM_QUIT)
+        else:
+            self.quit()
+
+    def _key_confirm_quit(self, name: str) -> None:
+        if name in ("enter", "q", "y", "ctrl-c", "ctrl-d"):
+            self.quit()
+        else:
+            self._set_mode(Mode.PLAY)
+            self.message = "staying: play on"
+
     def _key_confirm(self, name: str) -> None:
         self._set_mode(Mode.PLAY)
         if name in ("y", "Y", "enter"):
             count = self.game.reset()
             self.game.options()
             self.message = f"back to the start ({plural(count, 'move')} taken back; r replays them)"
-        elif name in ("ctrl-c", "ctrl-d", "q"):
+        elif name in ("ctrl-c", "ctrl-d"):
             self.quit()
+        elif name == "q":
+            self._quit_key()
         else:
             self.message = "reset cancelled"
 
     def _key_help(self, name: str) -> None:
-        if name in ("q", "ctrl-c", "ctrl-d"):
+        steps = {"up": -1, "down": 1, "pgup": -10, "pgdn": 10, "home": -1000, "end": 1000}
+        if name in steps:  # the screen keeps it within the help's length
+            self.help_top = max(0, self.help_top + steps[name])
+        elif name in ("ctrl-c", "ctrl-d"):
             self.quit()
+        elif name == "q":
+            self._set_mode(Mode.PLAY)
+            self._quit_key()
         else:
             self._set_mode(Mode.PLAY)
 
@@ -406,6 +614,8 @@ class Controller:
             self.playback_index = max(0, self.playback_index - 1)
         elif name == "home":
             self.playback_index = 0
+        elif name == "e":
+            self.toggle_logic()
         elif name == "end":
             self.playback_index = len(self.playback)
         elif name == "p":
@@ -419,10 +629,22 @@ class Controller:
             self.playback, self.playback_index = [], 0
             self._set_mode(Mode.PLAY)
             self.message = "back where you were: play on"
-        elif name in ("q", "ctrl-c", "ctrl-d"):
+        elif name in ("ctrl-c", "ctrl-d"):
             self.quit()
+        elif name == "q":
+            self.animating = False
+            self.playback, self.playback_index = [], 0
+            self._set_mode(Mode.PLAY)
+            self._quit_key()
 
     def _key_won(self, name: str) -> None:
+        if name == "v":  # the final position without the box over it, and back
+            self.box_hidden = not self.box_hidden
+            return
+        if name in ("u", "ctrl-z") and self.settling:  # no win any more: nothing to save
+            self.settling = False
+        elif name in ("esc", "enter", "n", " ", "l", "q", "ctrl-c", "ctrl-d"):
+            self._stop_settling()
         if name in ("enter", "n", " "):
             following = next_level(self.level)
             if following is not None:
@@ -458,22 +680,26 @@ class Controller:
         optimal = level.known_optimal
         number = f"{level.pack}:{level.number}" if level.pack else f"{level.number}"
         name = level.entry.meta.get("name", "")
-        text = f"{number:<14} {name:<18} {level.board.width}x{level.board.height}"
-        text += f"  {optimal if optimal is not None else '?':>3} moves"
+        size = f"{level.board.width}x{level.board.height}"
+        moves = f"{optimal if optimal is not None else '?':>3} moves"
         solved = bool(record and record.solved)
         perfect = bool(record and record.perfect)
         best = record.best if record else None
-        if solved:
-            text += f"   solved in {best}" + (", perfect" if perfect else "")
-        return MenuRow(text, level, solved, perfect, best)
+        state = record_text(record)
+        columns = (number, name, size, moves, f"  {state}" if state else "")
+        return MenuRow(MenuRow("", columns=columns).fitted(200), level, solved, perfect, best, columns)
 
     def _key_menu(self, name: str) -> None:
         choosable = [k for k, r in enumerate(self.menu_rows) if r.level is not None]
         if name in ("esc", "l"):
             self._set_mode(Mode.WON if self.result is not None else Mode.PLAY)
             return
-        if name in ("q", "ctrl-c", "ctrl-d"):
+        if name in ("ctrl-c", "ctrl-d"):
             self.quit()
+            return
+        if name == "q":
+            self._set_mode(Mode.WON if self.result is not None else Mode.PLAY)
+            self._quit_key()
             return
         if not choosable:
             return
@@ -503,9 +729,15 @@ class Controller:
         self.message = f"{name} selected ({vehicle.description}, slides {_ways(vehicle.horizontal)}; {can})"
 
     def _cycle(self, step: int) -> None:
+        """Tab: the next vehicle that can move (every vehicle when none can)."""
         names = self.game.position.names
+        movable = {m.vehicle for m in self.game.options()}
         k = names.index(self.selected) if self.selected in names else (-1 if step > 0 else 0)
-        self._select(names[(k + step) % len(names)])
+        for _ in names:
+            k = (k + step) % len(names)
+            if names[k] in movable or not movable:
+                break
+        self._select(names[k])
 
     # --- moving ----------------------------------------------------------------------------------
     def _arrow(self, name: str) -> None:
@@ -528,7 +760,8 @@ class Controller:
         if move not in self.game.options():
             board = self.game.position
             way = direction_word(board.vehicle(move.vehicle).orientation, move.distance)
-            self.message = f"{move.vehicle} cannot slide {way} {move.steps}: {self._explain(board, move)}"
+            self.message = f"{move.vehicle} cannot slide {way} {move.steps}: {refusal(board, move)}"
+            self.refused = (board, move)
             return False
         self._play(move)
         return True
@@ -556,12 +789,16 @@ class Controller:
         self._after_move()
 
     def _after_move(self) -> None:
+        self.cancel_wait("")  # a hint asked for before this move would be for another position
         self.game.options()  # re-encode the position and ask the oracle for its legal moves
         if self.game.won:
             self._win()
 
     def _ask_hint(self) -> None:
         if self.game.won:
+            return
+        if not self.game.knows(self.game.position):
+            self._request("hint")
             return
         hint = self.game.hint()
         if hint is None:
@@ -572,6 +809,9 @@ class Controller:
 
     def _open_playback(self) -> None:
         if self.game.won:
+            return
+        if not self.game.knows(self.game.position):
+            self._request("solution")
             return
         steps = self.game.solution()
         if steps is None:
@@ -672,10 +912,47 @@ class Controller:
 
     # --- the end of a level --------------------------------------------------------------------------
     def _win(self) -> None:
-        self.result, self.save_note = self.session.win()
         self.hint = None
+        self.box_hidden = False
+        self.clock_line = ""  # with the clock: the time the moves took against the fastest solution
+        self.result = self.game.result()
         self._set_mode(Mode.WON)
         self.message = "SOLVED"
+        self.save_note = ""
+        if not self.game.optimal_pending:
+            self._settle()
+            return
+        self.settling = True  # the optimum is searched for first, then the win is saved with it
+        if self.worker.purpose != "optimum" or self.worker.board != self.game.start:
+            self.worker.cancel()
+        self._resume_optimum()
+
+    def _settle(self) -> None:
+        """Save the win, the optimum known (or given up); with the clock, compare it with the fastest
+        solution (searched for beside the game)."""
+        self.settling = False
+        self.result, self.save_note = self.session.win(self.elapsed())
+        if self.timed is not None and not self.clock_line:
+            self.clock_line = "Clock: finding the fastest solution to compare..."
+            self.worker.start(self.game.start, "clock", self._clock_job())
+            self.poll()
+
+    def _clock_job(self) -> Callable[[Board], object]:
+        start, history, model = self.game.start, self.game.history, self.timed
+        assert model is not None
+
+        def report(board: Board) -> str:
+            return clock_report(start, history, model, time_limit=SOLVER_SECONDS)
+
+        return report
+
+    def _stop_settling(self) -> None:
+        """The player does not wait for the optimum: the win is saved without it."""
+        if self.settling:
+            self.worker.cancel()
+            self.game.give_up_optimal()
+            self.optimal_label = optimal_text(self.game, ask=False)
+            self._settle()
 
     def quit(self) -> None:
         """Leave: a win was saved when it happened; a level left unsolved after help is remembered
@@ -684,7 +961,7 @@ class Controller:
         self._set_mode(Mode.QUIT)
 
     def _leave(self) -> None:
-        warning = self.session.leave()
+        warning = self.session.leave(self.elapsed())
         if warning:
             self.save_note = warning
 

@@ -92,6 +92,7 @@ class Game:
         self._solver = solver
         self._optimal = optimal
         self._optimal_known = optimal is not None
+        self.optimal_gave_up = False  # a search for the optimum was stopped by a limit
         self._history: list[tuple[Move, Board]] = []  # each move with the position it was played from
         self._redo: list[Move] = []  # undone moves, the next one to redo last
         self._options: tuple[Board, list[Move]] | None = None
@@ -142,7 +143,7 @@ class Game:
         None when the start cannot be solved.  Errors of the solver (limits) propagate and are asked
         again next time.
         """
-        if self._optimal is not None and self.won and self.moves_played < self._optimal:
+        if self._disproved():
             # a win in fewer moves than the level's header says disproves the header: ask the solver
             self._optimal_known = False
         if not self._optimal_known:
@@ -150,6 +151,35 @@ class Game:
             self._optimal = None if plan is None else len(plan)
             self._optimal_known = True
         return self._optimal
+
+    def _disproved(self) -> bool:
+        return self._optimal is not None and self.won and self.moves_played < self._optimal
+
+    @property
+    def optimal_pending(self) -> bool:
+        """Whether :meth:`optimal` would ask the solver: the optimum is neither given nor found yet
+        (or this win disproves the figure given)."""
+        return not self._optimal_known or self._disproved()
+
+    def knows(self, board: Board) -> bool:
+        """Whether an optimal plan from ``board`` is known, so that a hint or the solution is at once."""
+        return board in self._plans
+
+    def learn(self, board: Board, plan: Sequence[Move] | None) -> None:
+        """Take an optimal plan from ``board`` found elsewhere (a search beside the game); None: no win
+        can be reached from it.  The plan is checked by the rules first."""
+        if plan is not None and not board.replay(plan).is_won():
+            raise RushHourError("the solver's plan does not end in a win")
+        self._store(board, None if plan is None else tuple(plan))
+        if board == self.start:
+            self._optimal = None if plan is None else len(plan)
+            self._optimal_known, self.optimal_gave_up = True, False
+
+    def give_up_optimal(self) -> None:
+        """The search for the optimum was stopped (a limit, or the player): it stays unknown."""
+        if self.optimal_pending:
+            self._optimal = None
+            self._optimal_known, self.optimal_gave_up = True, True
 
     def result(self) -> Result:
         """The figures of the game so far (meaningful once :attr:`won`)."""
@@ -241,15 +271,17 @@ class Game:
     def _plan(self, board: Board) -> tuple[Move, ...] | None:
         if board not in self._plans:
             found = self._solver(board)
-            plan = None if found is None else tuple(found)
-            self._plans[board] = plan
-            if plan is not None:
-                # every suffix of an optimal plan is optimal from the position it starts at
-                here = board
-                for k, move in enumerate(plan[:-1]):
-                    here = here.apply(move)
-                    self._plans.setdefault(here, plan[k + 1 :])
+            self._store(board, None if found is None else tuple(found))
         return self._plans[board]
+
+    def _store(self, board: Board, plan: tuple[Move, ...] | None) -> None:
+        self._plans[board] = plan
+        if plan is not None:
+            # every suffix of an optimal plan is optimal from the position it starts at
+            here = board
+            for k, move in enumerate(plan[:-1]):
+                here = here.apply(move)
+                self._plans.setdefault(here, plan[k + 1 :])
 
     def hint(self) -> Move | None:
         """The next move of an optimal solution from here (counted as a hint); None when no win can

@@ -9,7 +9,7 @@ from rushhour import levels
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError
 from rushhour.formats import Entry
-from rushhour.levels import Pack, pack, packs, resolve_all
+from rushhour.levels import Pack, all_packs, pack, packs, resolve_all
 from rushhour.numbers import whole_or_none
 from rushhour.play.saves import Saves, level_key
 
@@ -82,7 +82,7 @@ def choose_level(
     if number is not None and number < 1:
         raise BoardNotFoundError(f"levels are numbered from 1, not {number}")
     if board is not None:
-        if any(p.name == board for p in packs()):
+        if any(p.name == board for p in all_packs()):
             pack_name = board
         else:
             entries = resolve_all(board)
@@ -106,15 +106,29 @@ def choose_level(
         if first is None:
             return pack_level(chosen, 1), f"every level of {chosen.name} is solved: starting again at level 1"
         return first, None
-    all_packs = packs()
-    if not all_packs or not all_packs[0].levels:
+    built_in = packs()
+    if not built_in or not built_in[0].levels:
         raise BoardNotFoundError("there are no built-in levels")
     if number is not None:
-        return pack_level(all_packs[0], number), None
+        return pack_level(built_in[0], number), None
+    left = left_level(saves)
+    if left is not None:
+        return left, None
     unsolved = _play_level(levels.first_unsolved(saves))
     if unsolved is None:
-        return pack_level(all_packs[0], 1), "every built-in level is solved: starting again at the first"
+        return pack_level(built_in[0], 1), "every built-in level is solved: starting again at the first"
     return unsolved, None
+
+
+def left_level(saves: Saves) -> Level | None:
+    """The built-in level whose game was left last, unsolved, to continue it (None: there is none)."""
+    key = saves.last_left()
+    name, _, number = (key or "").partition(":")
+    found = next((p for p in all_packs() if p.name == name), None)
+    if found is None or not number.isdigit() or not 1 <= int(number) <= len(found.levels):
+        return None
+    level = pack_level(found, int(number))
+    return level if saves.get(level.key, level.board) is not None else None
 
 
 def daily_level() -> Level:
@@ -127,4 +141,4 @@ def daily_level() -> Level:
     return Level(puzzle.entry, key_override=puzzle.key)
 
 
-__all__ = ["Level", "choose_level", "daily_level", "next_level", "pack_level"]
+__all__ = ["Level", "choose_level", "daily_level", "left_level", "next_level", "pack_level"]

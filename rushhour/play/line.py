@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import textwrap
+import time
 from collections.abc import Callable, Sequence
 
 from colorama import Fore, Style
@@ -21,13 +23,16 @@ from rushhour.play.level import Level, next_level
 from rushhour.play.saves import Saves
 from rushhour.play.session import Session, Signalled, leave_on_signals
 from rushhour.play.sources import SOLVER_SECONDS, optimal_plan, oracle_moves
-from rushhour.play.words import NO_WIN, describe, status_parts, win_lines
+from rushhour.play.words import NO_WIN, describe, goal_text, optimal_text, status_parts, time_line, win_lines
+from rushhour.play.worker import Worker, worker_for
 from rushhour.render.palette import BASIC, Colour, vehicle_colors
 from rushhour.render.text import board_summary, render
 from rushhour.search.timed import TimeModel, clock, clock_report, format_seconds
 from rushhour.text import plural
 
 OPTIONS_WIDTH = 78
+#: how long the first drawing of a level waits for its optimum before it is left to search beside
+OPTIMUM_GRACE = 0.3
 
 HELP = """\
 Type a move as a vehicle and a signed distance (A+2 slides A two cells right or down, B-1 one cell
@@ -74,7 +79,8 @@ def format_options(options: Sequence[Move], width: int = OPTIONS_WIDTH) -> list[
 
 
 def status_line(game: Game, extra: Sequence[str] = ()) -> str:
-    return " | ".join([*status_parts(game), *extra])
+    """Moves, steps, the optimum (``optimal ...`` while it is searched for) and hints, then ``extra``."""
+    return " | ".join([*status_parts(game, optimal_text(game, ask=False)), *extra])
 
 
 def _write_stdout(text: str) -> None:
@@ -102,8 +108,12 @@ class LineMode:
         echo: bool = False,
         timed: TimeModel | None = None,
         depth: int = BASIC,
+        worker: Worker | None = None,
     ) -> None:
-        self.session = Session(saves, legal_moves=legal_moves or oracle_moves, solver=solver or optimal_plan)
+        solver = solver or optimal_plan
+        self.session = Session(
+            saves, legal_moves=legal_moves or oracle_moves, solver=solver, worker=worker or worker_for(solver)
+        )
         self.timed = timed  # with --timed: a clock of the time the moves would take
         self.color = color
         self.depth = depth  # the terminal's colour depth (16, 256 or true colour)
@@ -111,6 +121,7 @@ class LineMode:
         self._read = read
         self._write = write or _write_stdout
         self.echo = echo
+        self.started = time.monotonic()  # when the level being played was started
 
     # small helpers
     def say(self, text: str = "") -> None:
@@ -127,7 +138,9 @@ class LineMode:
 
     def render(self, board: Board, highlight: str | None) -> str:
         """A position of the level, each vehicle in the colour it had at the start."""
-        return render(board, color=self.color, highlight=highlight, depth=self.depth, colors=self.colors)
+        return render(
+            board, color=self.color, highlight=highlight, depth=self.depth, colors=self.colors, labels=True
+        )
 
     def draw(self, game: Game, level: Level, highlight: str | None = None, *, first: bool = False) -> None:
         self.say()
@@ -139,6 +152,7 @@ class LineMode:
             if self.timed is None
             else [f"clock {format_seconds(clock(game.start, game.history, self.timed))} s"]
         )
+        self.poll()
         self.say(status_line(game, clock_part))
 
     def show_options(self, game: Game) -> None:
@@ -149,6 +163,46 @@ class LineMode:
         self.say("legal moves:")
         for line in format_options(options):
             self.say(line)
+
+    def clock_report(self, game: Game) -> str:
+        """The clock of the moves against the fastest solution, searched for by the worker."""
+        model = self.timed
+        assert model is not None
+        start, history = game.start, game.history
+
+        def report(board: Board) -> str:
+            return clock_report(start, history, model, time_limit=SOLVER_SECONDS)
+
+        worker = self.session.worker
+        worker.start(start, "clock", report)
+        done = worker.wait()
+        if done is None or done.error is not None:
+            return f"Clock: {format_seconds(clock(start, history, model))} s."
+        return str(done.value)
+
+    def seconds(self) -> float:
+        """The level's time so far: since it was started (or continued, with the time it had)."""
+        return time.monotonic() - self.started
+
+    def poll(self) -> None:
+        """Take what a search beside the game found, without waiting."""
+        done = self.session.worker.poll()
+        if done is not None:
+            self.session.take(done)
+            self.session.resume_optimum()
+
+    def plan_here(self, purpose: str) -> bool:
+        """Make sure an optimal plan from the position is known (searching for it, the player told);
+        False when the search gave up (said)."""
+        if self.session.game.knows(self.session.game.position):
+            return True
+        self.say("thinking...")
+        done = self.session.plan_now(purpose)
+        self.session.resume_optimum()
+        if done is not None and done.error is not None:
+            self.say(f"no {purpose}: {done.error}")
+            return False
+        return True
 
     # the loop
     def run(self, level: Level) -> int:
@@ -173,6 +227,8 @@ class LineMode:
             self.say()
             self.say("bye")
             return 130
+        finally:
+            self.session.close()
         return 0
 
     def offer_next(self, level: Level) -> Level | None:
@@ -194,10 +250,24 @@ class LineMode:
         """Play one level; True when it was won.  A level left unsolved after help (by ``q``, the end of
         input, Ctrl-C, SIGTERM or SIGHUP) is remembered with that help, which its next win counts."""
         game = self.session.start(level)
+        self.started = time.monotonic() - self.session.resumed_seconds
+        if self.session.resume_note:
+            self.say(f"{self.session.resume_note}; reset starts again")
+        if self.session.first_run:
+            about = (
+                f"Goal: {goal_text(level.board)}.  Type a move as a vehicle and a distance (A+2 slides "
+                "A two cells right or down, B-1 one cell left or up) or the number of a listed move; "
+                "? for help."
+            )
+            self.say("\n".join(textwrap.wrap(about, OPTIONS_WIDTH)))
+        if self.session.resume_optimum():  # a quick search is waited for, a long one runs beside
+            done = self.session.worker.wait(OPTIMUM_GRACE)
+            if done is not None:
+                self.session.take(done)
         try:
             return self._play(game, level)
         finally:
-            warning = self.session.leave()
+            warning = self.session.leave(self.seconds())
             if warning:
                 with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
                     self.say(warning)
@@ -253,7 +323,8 @@ class LineMode:
                 self.say(f"back to the start ({plural(count, 'move')} taken back; r replays)")
                 return True
             if name == "hint":
-                self.say("thinking...")
+                if not self.plan_here("hint"):
+                    return False
                 hint = game.hint()
                 if hint is None:
                     self.say(NO_WIN)
@@ -270,7 +341,8 @@ class LineMode:
 
     def show_solution(self, game: Game) -> bool:
         """Show the rest of an optimal solution; True when the board should be drawn again."""
-        self.say("thinking...")
+        if not self.plan_here("solution"):
+            return False
         steps = game.solution()
         if steps is None:
             self.say(NO_WIN)
@@ -288,13 +360,18 @@ class LineMode:
         return True
 
     def win(self, game: Game, level: Level) -> None:
-        result, note = self.session.win()
+        if game.optimal_pending:
+            self.say("finding the optimum to compare...")
+            self.session.optimum_now()
+        seconds = self.seconds()
+        result, note = self.session.win(seconds)
         self.say()
         self.say(self.styled("*** SOLVED ***", Fore.GREEN + Style.BRIGHT))
         for k, line in enumerate(win_lines(result)):
             self.say(self.styled(line, Fore.GREEN + Style.BRIGHT) if k == 1 and result.perfect else line)
+        self.say(time_line(seconds, self.session.best_seconds))
         if self.timed is not None:
-            self.say(clock_report(game.start, game.history, self.timed, time_limit=SOLVER_SECONDS))
+            self.say(self.clock_report(game))
         if note:
             self.say(note)
 

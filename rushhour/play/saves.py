@@ -40,7 +40,14 @@ from typing import Any
 
 from rushhour.board import Board
 from rushhour.errors import ParseError, RushHourError, SaveFileError
-from rushhour.files import clean_temporaries, locked, read_regular_file, real_target, write_text_atomic
+from rushhour.files import (
+    clean_temporaries,
+    data_dir,
+    locked,
+    read_regular_file,
+    real_target,
+    write_text_atomic,
+)
 from rushhour.formats import grid
 from rushhour.formats.jsonfmt import load_json
 
@@ -52,16 +59,6 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 class _NewerVersion(Exception):
     """A progress file written by a newer rushhour: not corrupt, only not ours to rewrite."""
-
-
-def data_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The folder of the player's data: ``$XDG_DATA_HOME/rushhour`` or ``~/.local/share/rushhour``."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_DATA_HOME", "")
-    if base and os.path.isabs(base):
-        return Path(base) / "rushhour"
-    home = env.get("HOME") or os.path.expanduser("~")
-    return Path(home) / ".local" / "share" / "rushhour"
 
 
 def default_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -100,6 +97,15 @@ class LevelRecord:
     last_solved: str | None = None
     hints_since_win: int = 0  # hints used in games left unsolved since the last win
     solution_seen_since_win: bool = False  # whether one of those games showed the solution
+    best_seconds: float | None = None  # the fastest win on the stopwatch
+    left_moves: list[str] | None = None  # the moves of a game left unsolved, to continue it
+    left_seconds: float | None = None  # its time on the stopwatch
+    left_at: str | None = None  # when it was left
+
+    @property
+    def left(self) -> bool:
+        """Whether a game of this level was left unsolved with moves made (it can be continued)."""
+        return bool(self.left_moves)
 
 
 _FIELDS: dict[str, tuple[type, ...]] = {
@@ -115,6 +121,10 @@ _FIELDS: dict[str, tuple[type, ...]] = {
     "last_solved": (str, type(None)),
     "hints_since_win": (int,),
     "solution_seen_since_win": (bool,),
+    "best_seconds": (int, float, type(None)),
+    "left_moves": (list, type(None)),
+    "left_seconds": (int, float, type(None)),
+    "left_at": (str, type(None)),
 }
 
 
@@ -128,10 +138,16 @@ def _record_from(key: str, value: Any) -> LevelRecord:
             if not isinstance(item, types) or (isinstance(item, bool) and bool not in types):
                 raise ValueError(f"level {reprlib.repr(key)} has a bad {name!r}: {reprlib.repr(item)}")
             fields[name] = item
+    if not all(isinstance(m, str) for m in fields.get("left_moves") or []):
+        raise ValueError(f"level {reprlib.repr(key)} has a bad 'left_moves'")
     record = LevelRecord(**fields)
     if "solution_seen" not in value:  # written before help was fully recorded: perfect only if unhelped
         record.perfect = record.perfect and record.best == record.optimal and not record.hints
     return record
+
+
+def _forget_left(record: LevelRecord) -> None:
+    record.left_moves, record.left_seconds, record.left_at = None, None, None
 
 
 def _helped(hints: int | None, solution_seen: bool) -> bool:
@@ -280,9 +296,11 @@ class Saves:
         optimal: int | None,
         hints: int = 0,
         solution_seen: bool = False,
+        seconds: float | None = None,
     ) -> LevelRecord:
-        """Remember a win and save: under the file's lock, read what the file holds now (other
-        sessions' wins included), merge this win into it, write it back.
+        """Remember a win (and its time on the stopwatch, ``seconds``) and save: under the file's lock,
+        read what the file holds now (other sessions' wins included), merge this win into it, write it
+        back.  A game of the level left unsolved is forgotten; the fastest win is kept.
 
         The win becomes the level's best when it had less help, or as little help and fewer moves (or
         as many moves and fewer hints); it makes the level perfect when it took the optimal number of
@@ -295,7 +313,7 @@ class Saves:
         return self._save(
             lambda: self._merge_win(
                 key, board, moves=moves, steps=steps, optimal=optimal, hints=hints,
-                solution_seen=solution_seen,
+                solution_seen=solution_seen, seconds=seconds,
             )
         )
 
@@ -306,6 +324,25 @@ class Saves:
         Raises :class:`SaveFileError` as :meth:`record_win` does.
         """
         return self._save(lambda: self._merge_attempt(key, board, hints=hints, solution_seen=solution_seen))
+
+    def record_left(self, key: str, board: Board, moves: list[str], seconds: float) -> LevelRecord:
+        """Remember the position of a game left unsolved (its moves, in ``A+2`` notation, and its time)
+        so that it can be continued; no moves forget it.  Saves as :meth:`record_win` does."""
+        return self._save(lambda: self._merge_left(key, board, moves, seconds))
+
+    def _merge_left(self, key: str, board: Board, moves: list[str], seconds: float) -> LevelRecord:
+        record = self._record_of(key, board)
+        if not moves:
+            _forget_left(record)
+            return record
+        record.left_moves, record.left_seconds = list(moves), round(seconds, 1)
+        record.left_at = datetime.now().isoformat(timespec="microseconds")  # orders games left close together
+        return record
+
+    def last_left(self) -> str | None:
+        """The key of the level whose game was left last (a game to continue), if any."""
+        left = [(r.left_at or "", key) for key, r in self.levels.items() if r.left]
+        return max(left)[1] if left else None
 
     def help_before(self, key: str, board: Board) -> tuple[int, bool]:
         """The help of games of this level left unsolved since its last win: hints, and whether the
@@ -361,8 +398,12 @@ class Saves:
         optimal: int | None,
         hints: int,
         solution_seen: bool,
+        seconds: float | None,
     ) -> LevelRecord:
         record = self._record_of(key, board)
+        _forget_left(record)  # won: there is no game to continue
+        if seconds is not None and (record.best_seconds is None or seconds < record.best_seconds):
+            record.best_seconds = round(seconds, 1)
         # the help of games left unsolved since the last win counts with this one
         hints += record.hints_since_win
         solution_seen = solution_seen or record.solution_seen_since_win

@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import curses
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rushhour.board import EMPTY, WALL, Board, Cell
 from rushhour.play.controller import KEYS, Controller, Mode
-from rushhour.render.palette import BASIC, TRUE_COLOR, XTERM_256, Colour, vehicle_colors, wall_color
+from rushhour.play.logic_view import LogicView
+from rushhour.render.palette import (
+    BASIC,
+    TRUE_COLOR,
+    XTERM_256,
+    Colour,
+    palette,
+    vehicle_colors,
+    wall_color,
+)
 
 #: cell sizes to try, largest first: (columns, rows)
 CELL_SIZES = ((8, 4), (7, 3), (6, 3), (5, 2), (4, 2), (3, 1), (2, 1))
@@ -23,8 +32,8 @@ CHROME_ROWS = 7
 CHROME_COLS = 2 + 7
 #: the key reminder at the bottom, the longest that fits
 FOOTERS = (
-    "Tab select  arrows slide  u undo  r redo  h hint  s solution  l levels  ? help  q quit",
-    "arrows slide  u undo  r redo  h hint  s solve  l levels  ? help  q quit",
+    "Tab select  arrows slide  u undo  r redo  h hint  s solution  e logic  l levels  ? help  q quit",
+    "arrows slide  u undo  r redo  h hint  s solve  e logic  l levels  ? help  q quit",
     "Tab select  arrows slide  u undo  h hint  s solve  ? help  q quit",
     "? help  q quit",
 )
@@ -67,6 +76,22 @@ def geometry(board: Board, lines: int, cols: int) -> Geometry | None:
             left = max(1, (cols - board.width * cell_w) // 2)
             return Geometry(cell_w, cell_h, top, left)
     return None
+
+
+#: the columns the logic view takes beside the board, at least
+LOGIC_COLS = 36
+
+
+def logic_geometry(board: Board, lines: int, cols: int) -> Geometry | None:
+    """Where the board goes with the logic view open: the largest cells that leave :data:`LOGIC_COLS`
+    columns on the right, the board near the left edge; the board alone when the terminal is too
+    narrow for both."""
+    geo = geometry(board, lines, cols - LOGIC_COLS)
+    if geo is None:
+        return geometry(board, lines, cols)
+    numbers = len(str(max(board.width, board.height) - 1))
+    room = 8 if board.exit is not None and board.exit.side == "left" else numbers + 3
+    return replace(geo, left=min(geo.left, room))
 
 
 def label_row(cell_h: int) -> int:
@@ -145,7 +170,9 @@ class Screen:
         self.painter = Painter(color)
         self.geometry: Geometry | None = None
         self.note = ""
+        self.marked: frozenset[Cell] = frozenset()  # cells the logic view names, marked ! on the board
         self._colours: tuple[Board, dict[str, Colour]] | None = None
+        self._scrolled: tuple[Mode, int, int] | None = None
 
     def colours(self) -> dict[str, Colour]:
         """The vehicles' colours, chosen once per level from its start so that they follow the vehicles."""
@@ -159,23 +186,36 @@ class Screen:
         """Draw everything; ``note`` replaces the message line (what the game is busy with)."""
         self.note = note
         win = self.window
+        ctrl = self.controller
+        scrolled = (ctrl.mode, ctrl.help_top, ctrl.menu_index)
+        if scrolled != self._scrolled and ctrl.mode in (Mode.HELP, Mode.MENU):
+            # lines move up or down: draw them all again rather than let curses scroll the terminal
+            # (CSI S/T, which some terminals and emulators do not honour)
+            win.redrawwin()
+        self._scrolled = scrolled
         win.erase()
         lines, cols = win.getmaxyx()
         ctrl = self.controller
         board = ctrl.board
-        self.geometry = geometry(board, lines, cols)
+        view = ctrl.logic_view() if ctrl.mode is not Mode.MENU else None
+        self.marked = view.cells if view is not None else frozenset()
+        self.geometry = geometry(board, lines, cols) if view is None else logic_geometry(board, lines, cols)
         if ctrl.mode is Mode.MENU:
             self.draw_menu(lines, cols)
         elif self.geometry is None:
             self.draw_too_small(lines, cols)
         else:
             self.draw_game(lines, cols, self.geometry)
+            if view is not None:
+                self.draw_logic(view, board, lines, cols, self.geometry)
             if ctrl.mode is Mode.HELP:
-                self.draw_box(
-                    ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "any key: back to the game"],
+                most = self.draw_box(
+                    ["Keys", ""] + [f"{k:<22} {v}" for k, v in KEYS] + ["", "other keys: back to the game"],
                     hang=23,
+                    scroll=ctrl.help_top,
                 )
-            elif ctrl.mode is Mode.WON:
+                ctrl.help_top = min(ctrl.help_top, most)
+            elif ctrl.mode is Mode.WON and not ctrl.box_hidden:
                 self.draw_box(["*** SOLVED ***", "", *ctrl.win_text()], bold_first=True)
         win.noutrefresh()
         curses.doupdate()
@@ -208,6 +248,9 @@ class Screen:
         ctrl = self.controller
         board = ctrl.board
         self.put(0, 1, ctrl.level.title, curses.A_BOLD)
+        busy = ctrl.busy_text()  # what a search beside the game is doing, beside the title
+        if busy:
+            self.put(0, len(ctrl.level.title) + 4, busy)
         self.draw_board(board, geo)
         status = " | ".join(ctrl.status_parts()[1:])
         self.put(lines - 3, 1, status)
@@ -223,8 +266,12 @@ class Screen:
             return f"select: :{ctrl.typed}_  (Enter selects, Esc cancels)"
         if ctrl.mode is Mode.CONFIRM_RESET:
             return "Reset to the start? (y: yes, any other key: no)"
+        if ctrl.mode is Mode.CONFIRM_QUIT:
+            return "Leave this level? It is kept for next time. (Enter or q: leave, other keys: stay)"
         if ctrl.mode is Mode.PLAYBACK:
             return ctrl.playback_text()
+        if ctrl.mode is Mode.WON and ctrl.box_hidden:
+            return "SOLVED: v shows the result again, Enter plays the next level"
         return ctrl.message
 
     # --- the board -------------------------------------------------------------------------------
@@ -243,6 +290,7 @@ class Screen:
             self.put(y, left - 1, side)
             self.put(y, left + board.width * w, side)
         self.draw_exit(board, geo)
+        self.draw_labels(board, geo)
         if board.target is not None:  # a wrap-around board has no exit: say where the goal car wins
             t = board.target
             goal = f"{board.goal} wins with its front at ({t.row},{t.col}) heading {t.heading} (* when empty)"
@@ -258,9 +306,12 @@ class Screen:
             for c in range(width):
                 y, x = top + r * h, left + c * w
                 here = occupancy[r * width + c]
+                marked = (r, c) in self.marked
                 if here == WALL:
                     beside = c > 0 and occupancy[r * width + c - 1] == WALL
-                    self.paint(y, x, geo, "#" * min(w, 3), painter.fill(wall), beside, False)
+                    text = "!#!" if marked and w >= 3 else "#" * min(w, 3)
+                    attr = painter.fill(wall) | (curses.A_BOLD if marked else 0)
+                    self.paint(y, x, geo, text, attr, beside, False)
                     continue
                 if here == EMPTY:
                     mark, attr = ".", curses.A_DIM
@@ -268,14 +319,20 @@ class Screen:
                         mark, attr = "*", curses.A_BOLD | painter.ink(colours[ctrl.hint.vehicle])
                     elif (r, c) in reachable and ctrl.selected is not None:
                         mark, attr = "o", curses.A_BOLD | painter.ink(colours[ctrl.selected])
+                        if target is not None and (r, c) == (target.row, target.col):
+                            mark = "*"  # the target stays marked where the vehicle could go
                     elif target is not None and (r, c) == (target.row, target.col):
                         mark = "*"
+                    if marked:
+                        mark, attr = "!", curses.A_BOLD
                     self.paint(y, x, geo, mark, attr, False, False)
                     continue
                 name = names[here]
                 chosen = name == highlighted
                 label = f"[{name}]" if chosen and w >= len(name) + 2 else name
-                attr = painter.fill(colours[name]) | (curses.A_BOLD if chosen else 0)
+                if marked:  # as much of !B! as the cell has room for
+                    label = f"!{name}!" if w >= len(name) + 2 else f"!{name}" if w > len(name) else name
+                attr = painter.fill(colours[name]) | (curses.A_BOLD if chosen or marked else 0)
                 if chosen and painter.color:
                     attr |= curses.A_UNDERLINE
                 same_left = c > 0 and occupancy[r * width + c - 1] == here
@@ -296,6 +353,21 @@ class Screen:
             line = (" " * start + label).ljust(w)[:w] if dy == middle else " " * w
             self.put(y + dy, x + gap_left, line[gap_left:], attr)
 
+    def draw_labels(self, board: Board, geo: Geometry) -> None:
+        """Row and column numbers from 0 (as messages name cells), where there is room beside the frame
+        and no exit mark is there."""
+        numbers = len(str(max(board.width, board.height) - 1))
+        side = board.exit.side if board.exit is not None else ""
+        if geo.top < 3 or geo.left < numbers + 2 or side in ("top", "left"):
+            return
+        for c in range(board.width):
+            text = str(c)[: geo.cell_w]
+            x = geo.left + c * geo.cell_w + (geo.cell_w - len(text) + 1) // 2
+            self.put(geo.top - 2, x, text, curses.A_DIM)
+        for r in range(board.height):
+            y = geo.top + r * geo.cell_h + label_row(geo.cell_h)
+            self.put(y, geo.left - 2 - numbers, f"{r:>{numbers}}", curses.A_DIM)
+
     def draw_exit(self, board: Board, geo: Geometry) -> None:
         exit_ = board.exit
         if exit_ is None:
@@ -315,11 +387,44 @@ class Screen:
             self.put(top + board.height * h, mid_x, "v", curses.A_BOLD)
             self.put(top + board.height * h + 1, mid_x - 2, "exit", curses.A_BOLD)
 
+    # --- the logic view ---------------------------------------------------------------------------
+    def draw_logic(self, view: LogicView, board: Board, lines: int, cols: int, geo: Geometry) -> None:
+        """The logic view on the right of the board, folded to the columns left; a heading in bold,
+        true propositions in green (bold without colour), false ones dim."""
+        x = geo.left + board.width * geo.cell_w + 8  # past the frame and the exit mark
+        width = cols - x - 1
+        if width < 20:
+            self.put(lines - 2, 1, "logic view: widen the terminal", curses.A_BOLD)
+            return
+        rows: list[tuple[str, int]] = []
+        for line in view.lines:
+            attr = self.logic_attr(line.truth, line.heading)
+            hang = "  " if line.truth is None else "    "
+            rows += [(part, attr) for part in textwrap.wrap(str(line), width, subsequent_indent=hang)]
+        room = max(1, lines - 6)
+        if len(rows) > room:
+            rows = rows[: room - 1] + [("... (a taller terminal shows the rest)", curses.A_DIM)]
+        for k, (text, attr) in enumerate(rows):
+            self.put(2 + k, x, text, attr)
+
+    def logic_attr(self, truth: bool | None, heading: bool) -> int:
+        if heading:
+            return curses.A_BOLD
+        if truth is None:
+            return curses.A_NORMAL
+        if not truth:
+            return curses.A_DIM
+        if not self.painter.color:
+            return curses.A_BOLD
+        green = next(c for c in palette(self.painter.depth) if c.name == "green")
+        return self.painter.ink(green)
+
     # --- overlays --------------------------------------------------------------------------------
-    def draw_box(self, text: list[str], *, bold_first: bool = False, hang: int = 0) -> None:
+    def draw_box(self, text: list[str], *, bold_first: bool = False, hang: int = 0, scroll: int = 0) -> int:
         """A framed box of ``text`` in the middle of the screen.  In a small terminal the lines are
-        folded (continuations indented by ``hang`` where that leaves room), blank lines go first,
-        and the last line (how to leave the box) is always shown."""
+        folded (continuations indented by ``hang`` where that leaves room), blank lines go first, and
+        the lines scroll (from line ``scroll``) with the last line (how to leave the box) always
+        shown.  Returns the largest useful ``scroll`` (0 when everything fits)."""
         lines, cols = self.window.getmaxyx()
         width = min(cols - 2, max(len(t) for t in text) + 4)
         inner = max(1, width - 4)
@@ -332,8 +437,14 @@ class Screen:
         room = max(1, lines - 4)
         if len(rows) > room:
             rows = [row for row in rows if row[0]]
+        most = 0
         if len(rows) > room:
-            rows = rows[: room - 1] + rows[-1:]
+            body, last = rows[:-1], rows[-1]
+            shown = max(1, room - 2)
+            most = max(0, len(body) - shown)
+            first = min(max(0, scroll), most)
+            more = f"lines {first + 1}-{first + shown} of {len(body)}: up/down scroll"
+            rows = body[first : first + shown] + [(more, False), last][: room - shown]
         height = len(rows) + 2
         top = max(0, (lines - height) // 2)
         left = max(0, (cols - width) // 2)
@@ -344,6 +455,7 @@ class Screen:
             attr = curses.A_BOLD if bold else 0
             self.put(top + 1 + k, left, "| " + line[:inner].ljust(inner) + " |", attr)
         self.put(top + height - 1, left, "+" + "-" * (width - 2) + "+")
+        return most
 
     def draw_menu(self, lines: int, cols: int) -> None:
         ctrl = self.controller
@@ -358,4 +470,4 @@ class Screen:
                 continue
             mark = ">" if index == ctrl.menu_index else " "
             attr = curses.A_REVERSE if index == ctrl.menu_index else 0
-            self.put(2 + k, 1, f"{mark} {row.text}", attr)
+            self.put(2 + k, 1, f"{mark} {row.fitted(cols - 4)}", attr)

@@ -19,6 +19,7 @@ from rushhour.errors import RushHourError
 from rushhour.play.game import Game, MoveSource, Result, Solver
 from rushhour.play.level import Level
 from rushhour.play.saves import Saves
+from rushhour.play.worker import InlineWorker, Outcome, Worker
 
 #: what the player is told when a win was saved
 SAVED = "Progress saved."
@@ -27,18 +28,26 @@ SAVED = "Progress saved."
 class Session:
     """The saves, the level being played and its game, and what leaving and winning record."""
 
-    def __init__(self, saves: Saves, *, legal_moves: MoveSource, solver: Solver) -> None:
+    def __init__(
+        self, saves: Saves, *, legal_moves: MoveSource, solver: Solver, worker: Worker | None = None
+    ) -> None:
         self.saves = saves
         self.legal_moves = legal_moves
         self.solver = solver
+        # the searches for an optimal plan (the optimum, a hint, the solution): beside the game with a
+        # ProcessWorker, in place with the InlineWorker
+        self.worker = worker or InlineWorker(solver)
         # why wins are not saved when the saves are kept in memory against the player's wish (the file
         # could not be read); said where a win would say it was saved
         self.unsaved_reason = ""
         self._help_saved = (0, False)
         self._win_saved: tuple[tuple[object, ...], int, bool] | None = None
+        self.first_run = not saves.levels  # nothing saved yet: a player new to the game
 
     def start(self, level: Level) -> Game:
-        """A new game of ``level``, counting the help of its games left unsolved before."""
+        """A new game of ``level``, counting the help of its games left unsolved before (a search for
+        the level before is stopped)."""
+        self.worker.cancel()
         self.level = level
         self.game = Game(
             level.board,
@@ -49,14 +58,81 @@ class Session:
         )
         self._help_saved = (0, False)  # the hints and the solution of this game a save holds
         self._win_saved = None  # the win of this game a save holds: its moves and help
+        record = self.saves.get(level.key, level.board)
+        self.best_seconds = None if record is None else record.best_seconds  # before this game
+        self.resumed_seconds, self.resume_note = 0.0, ""
+        if record is not None and record.left_moves:
+            self._resume(record.left_moves, record.left_seconds or 0.0)
         return self.game
 
-    def win(self) -> tuple[Result, str]:
-        """The won game's result (the optimum asked of the solver when not known, or when this win
-        disproves it) and what became of it: :data:`SAVED`, why it is not saved, or a warning."""
+    def _resume(self, moves: list[str], seconds: float) -> None:
+        """Play again the moves of the game of this level left unsolved, to continue it."""
+        try:
+            for move in moves:
+                self.game.play(move)
+        except RushHourError:  # not a game of this board after all: start afresh
+            self.game.reset()
+            self.resume_note = "the game left here could not be continued: a fresh start"
+            return
+        if self.game.won:  # a saved position cannot be a win; never mind it
+            self.game.reset()
+            return
+        self.resumed_seconds = seconds
+        count = len(moves)
+        self.resume_note = f"continued where you left it ({count} move{'s' if count != 1 else ''})"
+
+    # --- searches ----------------------------------------------------------------------------------
+    def take(self, done: Outcome) -> None:
+        """What a search found becomes the game's: a plan learnt, or an optimum that stays unknown."""
+        if done.error is None:
+            self.game.learn(done.board, done.plan)
+        elif done.purpose == "optimum":
+            self.game.give_up_optimal()
+
+    def resume_optimum(self) -> bool:
+        """Search for the optimum from the start when it is not known and nothing else is searched
+        for; True when a search started."""
         game = self.game
-        with contextlib.suppress(RushHourError):
-            game.optimal()
+        if self.worker.busy or not game.optimal_pending or game.optimal_gave_up:
+            return False
+        self.worker.start(game.start, "optimum")
+        return True
+
+    def plan_now(self, purpose: str) -> Outcome | None:
+        """Wait for an optimal plan from the current position (for a hint or the solution): the running
+        search when it is for this position, else a new one.  None when the plan was known already."""
+        position = self.game.position
+        if self.game.knows(position):
+            return None
+        if not (self.worker.busy and self.worker.board == position):
+            self.worker.start(position, purpose)
+        done = self.worker.wait()
+        if done is not None:
+            self.take(done)
+        return done
+
+    def optimum_now(self) -> None:
+        """Wait for the optimum (a win compares with it)."""
+        if not self.game.optimal_pending:
+            return
+        if not (self.worker.purpose == "optimum" and self.worker.board == self.game.start):
+            self.worker.cancel()
+        if self.worker.busy or self.resume_optimum():
+            done = self.worker.wait()
+            if done is not None:
+                self.take(done)
+
+    def close(self) -> None:
+        """Stop any search: the game is left."""
+        self.worker.close()
+
+    # --- the end of a game -------------------------------------------------------------------------
+    def win(self, seconds: float | None = None) -> tuple[Result, str]:
+        """The won game's result (the optimum searched for when not known, or when this win disproves
+        it) and what became of it: :data:`SAVED`, why it is not saved, or a warning.
+        ``seconds``: the game's time on the stopwatch (the fastest win is kept)."""
+        game = self.game
+        self.optimum_now()  # the modes wait for it (or give it up) first: then this waits for nothing
         result = game.result()
         if not self.saves.saving:
             return result, self.unsaved_reason
@@ -73,15 +149,34 @@ class Session:
                 optimal=result.optimal,
                 hints=result.hints,
                 solution_seen=result.solution_shown,
+                seconds=seconds,
             )
         except RushHourError as err:
             return result, f"warning: {err}"
         self._win_saved = won
         return result, SAVED
 
-    def leave(self) -> str:
-        """Leave the level: when it is unsolved, save the help this game had that no save holds yet.
+    def leave(self, seconds: float = 0.0) -> str:
+        """Leave the level: when it is unsolved, save its position (its moves, and ``seconds`` on the
+        stopwatch) to continue it next time, and the help this game had that no save holds yet.
         Returns a warning when that could not be saved, else ''."""
+        return self._keep_position(seconds) or self._keep_help()
+
+    def _keep_position(self, seconds: float) -> str:
+        game, level = self.game, self.level
+        if game.won or not self.saves.saving:
+            return ""
+        record = self.saves.get(level.key, level.board)
+        moves = [str(m) for m in game.history]
+        if not moves and not (record is not None and record.left):
+            return ""
+        try:
+            self.saves.record_left(level.key, level.board, moves, seconds)
+        except RushHourError as err:
+            return f"warning: {err}"
+        return ""
+
+    def _keep_help(self) -> str:
         game = self.game
         hints = game.hints_used - self._help_saved[0]
         seen = game.solutions_shown > 0 and not self._help_saved[1]

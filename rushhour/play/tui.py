@@ -11,6 +11,7 @@ from __future__ import annotations
 import curses
 import os
 import select
+import signal
 import sys
 from contextlib import suppress
 
@@ -105,7 +106,17 @@ def run(controller: Controller, *, color: bool) -> int:
     except KeyboardInterrupt:
         controller.quit()
         return 130
+    finally:
+        forget_curses_signals()
     return 130 if interrupted else 0
+
+
+def forget_curses_signals() -> None:
+    """curses keeps its SIGTSTP handler after the screen is left: a Ctrl-Z typed while the program
+    ends would stop it and, on resuming, take the terminal's screen again.  Back to the default."""
+    if hasattr(signal, "SIGTSTP"):
+        with suppress(OSError, ValueError):
+            signal.signal(signal.SIGTSTP, signal.SIG_DFL)
 
 
 def _main(window: curses.window, controller: Controller, color: bool) -> bool:
@@ -129,8 +140,10 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
             try:
                 key: int | str = window.get_wch()
             except curses.error:
-                ready, _, _ = select.select([sys.stdin], [], [], TICK_MS / 1000)
-                if ready:
+                search = controller.worker.fileno()
+                waits = [sys.stdin] if search is None else [sys.stdin, search]
+                ready, _, _ = select.select(waits, [], [], TICK_MS / 1000)
+                if sys.stdin in ready:
                     errors += 1
                     if errors >= EOF_ERRORS:  # readable but nothing to read: the input has ended
                         controller.quit()
@@ -138,7 +151,8 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
                     continue
                 errors = 0
                 second = int(controller.elapsed())
-                if controller.tick() or second != shown:  # the stopwatch or an animation moved on
+                # a search ended, the stopwatch or an animation moved on, or a spinner turns
+                if controller.tick() or second != shown or controller.busy_text():
                     shown = second
                     screen.draw()
                 continue
@@ -155,15 +169,20 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
                         if name in ("q", "ctrl-c", "ctrl-d"):
                             controller.quit()
                     else:
-                        if controller.searches(name):
-                            screen.draw(note="thinking...")
                         controller.key(name)
             controller.tick()
             shown = int(controller.elapsed())
             screen.draw()
     finally:
+        controller.close()
         _write(MOTION_OFF)
     return last_key == "ctrl-c"
+
+
+def play_in(window: curses.window, controller: Controller, color: bool) -> bool:
+    """Play in a window another screen already holds (the editor's ``p``); True when the player left
+    with Ctrl-C.  The mouse's motion mode is off again on return."""
+    return _main(window, controller, color)
 
 
 def _mouse(screen: Screen, controller: Controller) -> None:
@@ -189,4 +208,4 @@ def _write(text: str) -> None:
         pass
 
 
-__all__ = ["key_name", "play", "run", "usable"]
+__all__ = ["key_name", "play", "play_in", "run", "usable"]

@@ -4,7 +4,7 @@ described in words."""
 from __future__ import annotations
 
 from rushhour.board import Board, Move, direction_word
-from rushhour.errors import RushHourError
+from rushhour.errors import IllegalMoveError, RushHourError
 from rushhour.play.game import Game, Result
 from rushhour.text import plural
 
@@ -12,7 +12,13 @@ from rushhour.text import plural
 NO_WIN = "No win can be reached from here: undo or reset."
 
 
-def optimal_text(game: Game) -> str:
+def optimal_text(game: Game, *, ask: bool = True) -> str:
+    """``optimal 12``, ``unsolvable``, ``optimal ?`` (a limit stopped the search) or, with ``ask``
+    False while the optimum is not known yet, ``optimal ...`` (it is being searched for)."""
+    if game.optimal_gave_up:
+        return "optimal ?"
+    if game.optimal_pending and not ask:
+        return "optimal ..."
     try:
         optimal = game.optimal()
     except RushHourError:  # the search gave up (limits) or could not run
@@ -76,4 +82,42 @@ def describe(board: Board, move: Move) -> str:
     return f"{move} ({move.vehicle} {direction_word(orientation, move.distance)} {move.steps})"
 
 
-__all__ = ["NO_WIN", "clock_text", "describe", "optimal_text", "status_parts", "win_lines"]
+def goal_text(board: Board) -> str:
+    """What winning means on this board: ``drive A out through the exit on the right``."""
+    if board.exit is not None:
+        return f"drive {board.goal} out through the exit on the {board.exit.side}"
+    t = board.target
+    assert t is not None
+    return f"bring {board.goal}'s front to ({t.row},{t.col}) heading {t.heading} (marked *)"
+
+
+def time_line(seconds: float, best: float | None) -> str:
+    """The win's time against the fastest win before it: ``Time: 0:42, your best yet.``"""
+    text = f"Time: {clock_text(seconds)}"
+    if best is None:
+        return text + "."
+    if seconds < best:
+        return f"{text}, your best yet (it was {clock_text(best)})."
+    return f"{text} (your best: {clock_text(best)})."
+
+
+def refusal(board: Board, move: Move) -> str:
+    """Why the rules refuse ``move`` here, in a player's words: ``B is in the way``."""
+    try:
+        board.apply(move)
+    except IllegalMoveError as err:
+        return str(err).split(" is illegal: ", 1)[-1]
+    return "the move oracle does not list it"
+
+
+__all__ = [
+    "NO_WIN",
+    "clock_text",
+    "describe",
+    "goal_text",
+    "optimal_text",
+    "refusal",
+    "status_parts",
+    "time_line",
+    "win_lines",
+]

@@ -67,9 +67,11 @@ def render(
     highlight: str | None = None,
     depth: int = BASIC,
     colors: Mapping[str, Colour] | None = None,
+    labels: bool = False,
 ) -> str:
     """The board in a frame, with the exit marked; with colour, ``highlight`` draws one vehicle's letters
-    bold (the last one moved, say).
+    bold (the last one moved, say); with ``labels``, the rows and columns are numbered from 0, as
+    messages name cells (``(row,col)``).
 
     Colours are those of :func:`rushhour.render.palette.vehicle_colors` at ``depth`` (16, 256 or true
     colour): pass ``colors`` computed once from a game's start so that vehicles keep their colours
@@ -87,6 +89,8 @@ def render(
     edge_h = "~" if lay.wrap else "-"
     edge_v = ":" if lay.wrap else "|"
     cw = cell_width(board)
+    lw = len(str(max(w, h) - 1)) if labels else 1  # the width of a row number
+    margin = " " * (lw + 1)
 
     def border(side: str) -> str:
         cells = []
@@ -97,9 +101,10 @@ def render(
                 mark = _cell_text("^" if side == "top" else "v", cw)
                 suffix = " exit"
             cells.append(mark)
-        return "  +" + "".join(cells) + "+" + suffix
+        return margin + "+" + "".join(cells) + "+" + suffix
 
-    lines = [border("top")]
+    lines = [margin + " " + "".join(_cell_text(str(c), cw) for c in range(w)).rstrip()] if labels else []
+    lines.append(border("top"))
     for r in range(h):
         parts = []
         for c in range(w):
@@ -124,7 +129,8 @@ def render(
                 right, suffix = ">", " exit"
             else:
                 left, suffix = "<", " exit (left)"
-        lines.append("  " + left + "".join(parts) + right + suffix)
+        front = f"{r:>{lw}} " if labels else margin
+        lines.append(front + left + "".join(parts) + right + suffix)
     lines.append(border("bottom"))
     if target is not None:
         lines.append(

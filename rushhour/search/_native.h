@@ -58,6 +58,9 @@ typedef struct {
 } Watch;
 int watch(Watch *w, size_t count);
 
+/* the cluster analysis (_analysis.c) */
+PyObject *native_analyze(PyObject *self, PyObject *args);
+
 /* the frontier search (_frontier.c) */
 PyObject *native_frontier(PyObject *self, PyObject *args);
 

@@ -18,6 +18,19 @@ def layers(
     spec: NativeSpec, sources: list[tuple[int, ...]], max_states: int, seconds: float
 ) -> tuple[int, int, list[list[int]] | None]: ...
 
+# The cluster analysis (_analysis.c); see rushhour.search.analysis.
+def analyze(
+    spec: NativeSpec, start: tuple[int, ...], max_states: int, seconds: float
+) -> tuple[
+    int,
+    int,
+    int | None,
+    tuple[int, ...] | None,
+    tuple[int, ...] | None,
+    int | None,
+    tuple[int, ...] | None,
+]: ...
+
 # The cluster search of rushhour.database (_clusters.c; its limits and record in _clusters.h).
 ENUM_MAX_SIDE: int
 ENUM_MAX_VEHICLES: int

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from rushhour.board import Board, check_metric
 from rushhour.formats.single import board_ref
-from rushhour.search.bfs import Limits, layers, reachable
+from rushhour.search import native
+from rushhour.search.bfs import Limits, layers, native_cap, reachable, seconds_left, stopped_at_limit
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import tables_for
 
@@ -76,7 +77,50 @@ def analyze(
     time_limit: float | None = None,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
 ) -> Analysis:
-    """Explore the whole cluster of ``board``; raises LimitReachedError when a limit is hit."""
+    """Explore the whole cluster of ``board``; raises LimitReachedError when a limit is hit.  The
+    compiled analysis (rushhour/search/_analysis.c) is used when it was built: the same answer as
+    :func:`analyze_python`, without handing every position back to Python."""
+    check_metric(metric)
+    if native.native_enabled():
+        return _analyze_native(board, metric, Limits(max_states, time_limit, max_memory))
+    return analyze_python(board, metric=metric, max_states=max_states, time_limit=time_limit,
+                          max_memory=max_memory)
+
+
+def _analyze_native(board: Board, metric: str, limits: Limits) -> Analysis:
+    assert native.compiled is not None
+    began = time.perf_counter()
+    tables = tables_for(board.layout, metric)
+    status, size, won, hist, hardest, start_distance, smallest = native.compiled.analyze(
+        tables.native_spec(), board.state, native_cap(limits, tables, False), seconds_left(limits)
+    )
+    if status == 2:
+        stopped_at_limit(limits, size)
+    assert won is not None and hist is not None and hardest is not None and smallest is not None
+    assert start_distance is not None
+    return Analysis(
+        board=board,
+        metric=metric,
+        cluster_size=size,
+        won_count=won,
+        histogram=dict(enumerate(hist)),
+        hardest=Board.from_layout(board.layout, hardest),
+        hardest_distance=len(hist) - 1,
+        start_distance=start_distance,
+        cluster_key=smallest,
+        seconds=time.perf_counter() - began,
+    )
+
+
+def analyze_python(
+    board: Board,
+    *,
+    metric: str = "moves",
+    max_states: int | None = None,
+    time_limit: float | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
+) -> Analysis:
+    """:func:`analyze` by the Python breadth-first searches (compiled layers when built)."""
     began = time.perf_counter()
     check_metric(metric)
     limits = Limits(max_states, time_limit, max_memory)

@@ -96,7 +96,7 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
     """:func:`shortest_python`, compiled: the same positions in the same order, the same answer."""
     assert native.compiled is not None
     status, explored, path = native.compiled.shortest(
-        tables.native_spec(), tables.unpack(start), _native_cap(limits, tables, False), seconds_left(limits)
+        tables.native_spec(), tables.unpack(start), native_cap(limits, tables, False), seconds_left(limits)
     )
     if status == 2:
         stopped_at_limit(limits, explored)
@@ -112,7 +112,7 @@ def native_bytes(tables: Tables, keys: bool) -> int:
     return 2 * (tables.n + 8 + 8 + 8) + (160 if keys else 0)
 
 
-def _native_cap(limits: Limits, tables: Tables, keys: bool) -> int:
+def native_cap(limits: Limits, tables: Tables, keys: bool) -> int:
     """The state limit of a compiled search (0: none): ``max_states``, and no more positions than
     the memory left holds (the compiled search cannot measure the process, so it counts)."""
     cap = limits.max_states or 0
@@ -125,7 +125,7 @@ def _native_cap(limits: Limits, tables: Tables, keys: bool) -> int:
 def stopped_at_limit(limits: Limits, count: int) -> NoReturn:
     """A compiled search stopped at a limit after ``count`` positions: the error the Python one gives."""
     limits.check(count)
-    if limits.memory is not None:  # the states the memory left holds: see _native_cap
+    if limits.memory is not None:  # the states the memory left holds: see native_cap
         raise LimitReachedError(
             f"stopped at the memory limit of {limits.memory.describe()} after {plural(count, 'position')} "
             "without an answer",
@@ -243,7 +243,7 @@ def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]
 def _layers_native(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]]:
     assert native.compiled is not None
     states = [tables.unpack(z) for z in sources]
-    cap = _native_cap(limits, tables, True)
+    cap = native_cap(limits, tables, True)
     _, count, rings = native.compiled.layers(tables.native_spec(), states, cap, seconds_left(limits))
     if rings is None:
         stopped_at_limit(limits, count)

@@ -75,7 +75,7 @@ def frontier(
     lower = 1  # proven: no solution has fewer moves
     bound = 1 if bounded else 0
     while True:
-        status, stored, path, layers_bound, pruned = _pass(spec, state, limits, explored, bound)
+        status, stored, path, layers_bound, pruned = one_pass(spec, state, limits, explored, bound)
         explored += stored
         if status < 0:
             return None
@@ -87,7 +87,7 @@ def frontier(
             if status == UNSOLVABLE_FROZEN or bound:
                 # searched again without the bound and with every vehicle, so that ``stored`` is the
                 # whole reachable set, as for the other searches
-                status, stored, path, layers_bound, pruned = _pass(spec, state, limits, explored, 0, True)
+                status, stored, path, layers_bound, pruned = one_pass(spec, state, limits, explored, 0, True)
                 if status == 2:
                     _stopped(tables, start, limits, explored + stored, max(lower, layers_bound))
             return None, stored
@@ -99,7 +99,7 @@ def frontier(
         last = stored
 
 
-def _pass(
+def one_pass(
     spec: NativeSpec, state: tuple[int, ...], limits: Limits, used: int, bound: int, every: bool = False
 ) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]:
     """One call of the compiled search, within what is left of the limits (``used``: positions stored

@@ -1,0 +1,155 @@
+"""``rushhour harden``: the hardest position of a board's reachable set, then nearby boards that are
+longer (rushhour.harden), each improvement printed as it is found."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Any
+
+from rushhour.cli.core import (
+    add_board,
+    add_color_flags,
+    board_summary,
+    color_wanted,
+    draw,
+    examples,
+    option_count_or_zero,
+    option_seconds,
+    refuse_color_without_drawing,
+)
+from rushhour.cli.documents import emit, entry_ref
+from rushhour.files import write_text_atomic
+from rushhour.formats import FORMATS, write_board
+from rushhour.harden import Improvement, improvements
+from rushhour.levels import resolve_board
+from rushhour.text import plural
+
+DEFAULT_SECONDS = 10.0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "harden",
+        help="make a board harder: its hardest position, then longer boards nearby",
+        description=(
+            "Print the hardest position of BOARD's reachable set (the position farthest from a win), then "
+            "search nearby boards (a vehicle shifted, moved, turned, resized, added or removed; a wall "
+            "moved) for longer optimal solutions, printing each improvement as it is found, solved again "
+            "and replayed. Exit status: 0, or 2 for bad input (an unsolvable board)."
+        ),
+        epilog=examples(
+            "rushhour harden classic:1 --time-limit 2",
+            "rushhour harden classic:5 --keep-vehicles --max-tries 200 --seed 3",
+            "rushhour harden classic:12 --time-limit 2 --json --out harder.txt",
+        ),
+    )
+    add_board(p)
+    p.add_argument(
+        "--time-limit",
+        type=option_seconds,
+        default=DEFAULT_SECONDS,
+        metavar="S",
+        help=f"search for S seconds (default {DEFAULT_SECONDS:g})",
+    )
+    p.add_argument(
+        "--max-tries", type=option_count_or_zero, metavar="N", help="stop after N candidate boards"
+    )
+    p.add_argument(
+        "--keep-vehicles",
+        action="store_true",
+        help="change only where the vehicles stand: the same vehicles (names, lengths) and walls",
+    )
+    p.add_argument(
+        "--seed", type=option_count_or_zero, metavar="S", help="random seed (default: a fresh one, reported)"
+    )
+    p.add_argument("--json", action="store_true", help="one rushhour.harden document per report (JSON Lines)")
+    p.add_argument("--out", metavar="FILE", help="write the best board to FILE, again at each improvement")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        type=str.lower,
+        default="grid",
+        dest="fmt",
+        help="the format of --out (default grid)",
+    )
+    add_color_flags(p)
+    p.set_defaults(func=cmd_harden)
+
+
+def cmd_harden(args: argparse.Namespace) -> int:
+    if args.json:
+        refuse_color_without_drawing(args, "--json")
+    entry = resolve_board(args.board)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    found = improvements(
+        entry.board,
+        time_limit=args.time_limit,
+        max_tries=args.max_tries,
+        keep_vehicles=args.keep_vehicles,
+        seed=seed,
+    )
+    report = _Report(args, entry, seed)
+    for number, step in enumerate(found):
+        report.show(number, step)
+    report.close()
+    return 0
+
+
+class _Report:
+    """Prints each report (text or JSON) and keeps --out up to date."""
+
+    def __init__(self, args: argparse.Namespace, entry: Any, seed: int) -> None:
+        self.args, self.entry, self.seed = args, entry, seed
+        self.color = not args.json and color_wanted(args)
+        self.first: Improvement | None = None
+        self.last: Improvement | None = None
+
+    def show(self, number: int, step: Improvement) -> None:
+        self.first = self.first or step
+        self.last = step
+        h = step.hardest
+        if self.args.out:
+            meta = {
+                "name": "hardened",
+                "moves": str(h.length),
+                "reachable": str(h.reachable),
+                "seed": str(self.seed),
+            }
+            write_text_atomic(self.args.out, write_board(h.board, self.args.fmt, meta))
+        if self.args.json:
+            body = {
+                "source": entry_ref(self.entry),
+                "report": number,
+                "start": number == 0,
+                "seed": self.seed,
+            }
+            emit("harden", {**body, **step.to_dict()})
+            return
+        if number == 0:
+            print(f"{self.entry.meta.get('name') or self.entry.label}: {board_summary(self.entry.board)}")
+            where = f"Hardest position of its reachable set ({plural(h.reachable, 'position')})"
+            print(f"{where}: {plural(h.length, 'move')}")
+        else:
+            print(
+                f"Improvement {number}: {plural(h.length, 'move')} "
+                f"({plural(h.reachable, 'reachable position')}), "
+                f"after {plural(step.tried, 'candidate')} in {step.seconds:.1f} s"
+            )
+        print(draw(h.board, self.color))
+        print("Solution: " + " ".join(str(m) for m in h.moves), flush=True)
+
+    def close(self) -> None:
+        if self.args.json or self.first is None or self.last is None:
+            return
+        a, b = self.first.hardest.length, self.last.hardest.length
+        verdict = (
+            f"best {plural(b, 'move')}, from {a}"
+            if b > a
+            else f"no longer board found than {plural(a, 'move')}"
+        )
+        print(
+            f"{verdict} (seed {self.seed}); every board shown was solved again and its solution replayed",
+            file=sys.stderr,
+        )

@@ -1,0 +1,307 @@
+"""Making a board harder: the hardest position of its reachable set, then nearby boards that are longer.
+
+:func:`hardest_position` explores a board's whole reachable set (its *cluster*, by the compiled
+analysis when built) and returns the position farthest from any win, its optimal solution (found again
+by the solver and replayed) and the size of the set.
+
+:func:`harden` then searches nearby boards by simulated annealing: a random small change (a vehicle
+shifted, moved elsewhere, turned, made longer or shorter, added or removed; a wall moved) is kept when
+the hardest position of the changed board's reachable set is not much shorter, by chance when it is
+shorter, and each board whose hardest position is longer than every one before is verified (solved
+again from scratch, its solution replayed) and reported as an improvement.  With ``keep_vehicles`` only
+the places change: the same vehicles (names, lengths) and the same walls.  An improvement is never
+shorter than the start: the first report is the start's own hardest position.
+
+Both run without holding the interpreter lock in the compiled search, take a ``should_stop`` callable
+(checked between candidates) and a ``time_limit``, so a screen can run them beside its keys and cancel
+them.  Everything random comes from ``seed``: the same seed, the same improvements (given the time to
+reach them: a time limit may stop a run earlier on a slower machine).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+from rushhour.board import HORIZONTAL, VERTICAL, Board, Move, Vehicle
+from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
+from rushhour.formats.cells import VEHICLE_CHARS
+from rushhour.search import analyze, solve
+
+#: the positions a candidate's reachable set may hold: this many times the start's (at least
+#: :data:`MIN_CANDIDATE_STATES`), so that a change cannot make a search much longer than the start's
+CANDIDATE_FACTOR = 4
+MIN_CANDIDATE_STATES = 50_000
+#: the annealing's starting temperature (falling linearly over ``ANNEAL_STEPS`` candidates, then
+#: starting again from the best board): a change one move shorter is kept with chance exp(-1 / T)
+TEMPERATURE = 1.5
+ANNEAL_STEPS = 400
+#: the chance of each kind of change when every kind is allowed
+CHANGES = (("shift", 0.3), ("move", 0.2), ("turn", 0.1), ("resize", 0.1), ("add", 0.12), ("remove", 0.12))
+
+
+@dataclass(frozen=True)
+class Hardest:
+    """The hardest position of a board's reachable set: ``board``, its optimal solution ``moves``
+    (``length`` of them, -1 when no win is reachable: then ``board`` is the position given and
+    ``moves`` is empty) and the ``reachable`` set's size."""
+
+    board: Board
+    length: int
+    moves: tuple[Move, ...]
+    reachable: int
+
+    @property
+    def solvable(self) -> bool:
+        return self.length >= 0
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: the board as one line of text, the length, the moves and the set's size."""
+        from rushhour.formats.single import board_ref
+
+        return {
+            "board": board_ref(self.board),
+            "length": self.length if self.solvable else None,
+            "moves": [str(m) for m in self.moves],
+            "reachable": self.reachable,
+        }
+
+
+def hardest_position(
+    board: Board, *, max_states: int | None = None, time_limit: float | None = None
+) -> Hardest:
+    """The position of ``board``'s reachable set farthest from a win, solved again from scratch.
+
+    >>> from rushhour import Board
+    >>> h = hardest_position(Board.from_text("AA.B../...B../...B../....../....../......"))
+    >>> h.length, h.reachable, h.board.rows()[0]
+    (2, 18, 'AA.B..')
+
+    Raises :class:`~rushhour.errors.LimitReachedError` when a limit stops the exploration."""
+    a = analyze(board, max_states=max_states, time_limit=time_limit)
+    if not a.solvable:
+        return Hardest(board, -1, (), a.cluster_size)
+    return _verified(a.hardest, a.hardest_distance, a.cluster_size)
+
+
+def _verified(board: Board, length: int, reachable: int) -> Hardest:
+    """The hardest position of an analysis, solved again (the solver replays its answer), which must
+    agree with the analysis."""
+    solution = solve(board)
+    if not solution.solved or solution.length != length:
+        raise SolverError(
+            f"the solver needs {solution.length} moves on a position the analysis puts at {length}: "
+            f"{' '.join(board.rows())}"
+        )
+    return Hardest(board, length, tuple(solution.moves), reachable)
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """One report of :func:`harden`: the best board so far (its hardest position), how many candidate
+    boards were tried before it and the seconds since the start."""
+
+    hardest: Hardest
+    tried: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {**self.hardest.to_dict(), "tried": self.tried, "seconds": round(self.seconds, 3)}
+
+
+def harden(
+    board: Board,
+    *,
+    time_limit: float | None = 10.0,
+    max_tries: int | None = None,
+    keep_vehicles: bool = False,
+    seed: int = 0,
+    on_improvement: Callable[[Improvement], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> list[Improvement]:
+    """Every improvement found within ``time_limit`` seconds (None: no limit) and ``max_tries``
+    candidates, the start's hardest position first; ``on_improvement`` is called with each as it is
+    found, and the search ends early when ``should_stop()`` is true.
+
+    >>> from rushhour import Board
+    >>> found = harden(Board.from_text("AA.B../...B../...B../....../....../......"), max_tries=60,
+    ...                time_limit=None, seed=1)
+    >>> found[0].hardest.length, found[-1].hardest.length > found[0].hardest.length
+    (2, True)
+    >>> all(a.hardest.length < b.hardest.length for a, b in zip(found, found[1:]))
+    True
+    """
+    out = []
+    for found in improvements(
+        board,
+        time_limit=time_limit,
+        max_tries=max_tries,
+        keep_vehicles=keep_vehicles,
+        seed=seed,
+        should_stop=should_stop,
+    ):
+        out.append(found)
+        if on_improvement is not None:
+            on_improvement(found)
+    return out
+
+
+def improvements(
+    board: Board,
+    *,
+    time_limit: float | None = 10.0,
+    max_tries: int | None = None,
+    keep_vehicles: bool = False,
+    seed: int = 0,
+    should_stop: Callable[[], bool] | None = None,
+) -> Iterator[Improvement]:
+    """:func:`harden` as an iterator: the start's hardest position, then each verified improvement."""
+    if time_limit is not None and not time_limit > 0:
+        raise ParameterError(f"{{time_limit}} must be a positive number of seconds, not {time_limit}")
+    if max_tries is not None and max_tries < 0:
+        raise ParameterError(f"{{max_tries}} must be at least 0, not {max_tries}")
+    began = time.perf_counter()
+    deadline = None if time_limit is None else began + time_limit
+    start = hardest_position(board, time_limit=time_limit)
+    if not start.solvable:
+        raise RushHourError("the board is unsolvable: no reachable position has its goal at the exit")
+    yield Improvement(start, 0, time.perf_counter() - began)
+    search = _Annealing(start, keep_vehicles, random.Random(f"rushhour-harden:{seed}"), deadline)
+    while not search.done(max_tries, should_stop):
+        found = search.step()
+        if found is not None:
+            yield Improvement(found, search.tried, time.perf_counter() - began)
+
+
+class _Annealing:
+    """The state of one :func:`harden` run."""
+
+    def __init__(self, start: Hardest, keep: bool, rng: random.Random, deadline: float | None) -> None:
+        self.rng, self.keep, self.deadline = rng, keep, deadline
+        self.limit = max(MIN_CANDIDATE_STATES, CANDIDATE_FACTOR * start.reachable)
+        self.best = self.current = start
+        self.tried = self.step_in_round = 0
+        self.seen: set[tuple[str, ...]] = {tuple(start.board.rows())}
+
+    def done(self, max_tries: int | None, should_stop: Callable[[], bool] | None) -> bool:
+        if max_tries is not None and self.tried >= max_tries:
+            return True
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return True
+        return should_stop is not None and should_stop()
+
+    def step(self) -> Hardest | None:
+        """Try one candidate; the verified hardest position when it beats the best so far."""
+        self.tried += 1
+        self.step_in_round += 1
+        if self.step_in_round > ANNEAL_STEPS:  # a new round from the best board, hot again
+            self.step_in_round, self.current = 1, self.best
+        candidate = changed(self.current.board, self.rng, keep_vehicles=self.keep)
+        if candidate is None:
+            return None
+        analysed = self.analyse(candidate)
+        if analysed is None:
+            return None
+        length, hardest, reachable = analysed
+        if not self.accept(length):
+            return None
+        self.current = Hardest(hardest, length, (), reachable)
+        if length <= self.best.length or tuple(hardest.rows()) in self.seen:
+            return None
+        self.seen.add(tuple(hardest.rows()))
+        self.best = self.current = _verified(hardest, length, reachable)
+        return self.best
+
+    def analyse(self, board: Board) -> tuple[int, Board, int] | None:
+        left = None if self.deadline is None else self.deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            return None
+        try:
+            a = analyze(board, max_states=self.limit, time_limit=left)
+        except LimitReachedError:
+            return None
+        return (a.hardest_distance, a.hardest, a.cluster_size) if a.solvable else None
+
+    def accept(self, length: int) -> bool:
+        drop = self.current.length - length
+        if drop <= 0:
+            return True
+        heat = TEMPERATURE * (1 - self.step_in_round / ANNEAL_STEPS)
+        return heat > 0 and self.rng.random() < math.exp(-drop / heat)
+
+
+# --- small changes of a board --------------------------------------------------------------------
+
+
+def changed(board: Board, rng: random.Random, *, keep_vehicles: bool = False) -> Board | None:
+    """``board`` after one random small change (see :func:`harden`), or None when the change drawn
+    does not fit (a vehicle over another, off the board, a goal that cannot leave)."""
+    kinds = [(k, p) for k, p in CHANGES if not keep_vehicles or k in ("shift", "move")]
+    if board.walls and not keep_vehicles:
+        kinds.append(("wall", 0.06))
+    kind = rng.choices([k for k, _ in kinds], weights=[p for _, p in kinds])[0]
+    others = [v for v in board.vehicles if v.name != board.goal]
+    vehicles = list(board.vehicles)
+    walls = set(board.walls)
+    if kind == "add":
+        vehicles.append(_random_vehicle(board, rng, _free_name(board)))
+    elif kind == "wall":
+        walls.remove(rng.choice(sorted(walls)))
+        walls.add((rng.randrange(board.height), rng.randrange(board.width)))
+    elif not others:
+        return None
+    else:
+        pick = rng.choice(others)
+        k = vehicles.index(pick)
+        if kind == "remove":
+            del vehicles[k]
+        else:
+            vehicles[k] = _changed_vehicle(board, pick, kind, rng)
+    return _board_or_none(board, vehicles, walls)
+
+
+def _changed_vehicle(board: Board, v: Vehicle, kind: str, rng: random.Random) -> Vehicle:
+    if kind == "shift":
+        step = rng.choice((-1, 1))
+        return replace(v, row=v.row + step) if rng.random() < 0.5 else replace(v, col=v.col + step)
+    if kind == "turn":
+        return replace(v, orientation=VERTICAL if v.orientation == HORIZONTAL else HORIZONTAL)
+    if kind == "resize":
+        return replace(v, length=5 - v.length if v.length in (2, 3) else 2)
+    return replace(_random_vehicle(board, rng, v.name), length=v.length, orientation=v.orientation)
+
+
+def _random_vehicle(board: Board, rng: random.Random, name: str) -> Vehicle:
+    orientation = rng.choice((HORIZONTAL, VERTICAL))
+    return Vehicle(
+        name, orientation, rng.choice((2, 2, 3)), rng.randrange(board.height), rng.randrange(board.width)
+    )
+
+
+def _free_name(board: Board) -> str:
+    used = set(board.names)
+    return next((ch for ch in VEHICLE_CHARS if ch not in used), f"V{len(used)}")
+
+
+def _board_or_none(board: Board, vehicles: list[Vehicle], walls: set[tuple[int, int]]) -> Board | None:
+    if any(board.goal == v.name for v in vehicles) is False:
+        return None
+    try:
+        return Board(
+            board.width,
+            board.height,
+            vehicles,
+            walls=walls,
+            goal=board.goal,
+            exit=board.exit,
+            target=board.target,
+            wrap=board.wrap,
+        )
+    except RushHourError:
+        return None
+
+
+__all__ = ["Hardest", "Improvement", "changed", "harden", "hardest_position", "improvements"]

@@ -1,0 +1,286 @@
+"""The editor without a terminal: the draft's edits and refusals, the editor's keys and mouse, its live
+check (cross-checked against the solver), saving, and the player's packs."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rushhour import Board
+from rushhour.board import HORIZONTAL, VERTICAL
+from rushhour.errors import BoardNotFoundError, FormatError
+from rushhour.formats import FORMATS, read_file
+from rushhour.levels import add_to_user_pack, all_packs, pack, resolve_board, user_packs
+from rushhour.play.draft import Draft, EditError
+from rushhour.play.editor import Editor, Mode, parse_save
+from rushhour.play.sources import optimal_plan
+from rushhour.play.worker import InlineWorker
+from rushhour.search import solve
+
+START = "....../....../AA..../....../....../......"
+
+
+def make(draft: Draft, **options: object) -> Editor:
+    """An editor whose check runs in place (its answer taken at once)."""
+    workers = {"checker": InlineWorker(optimal_plan), "hardener": InlineWorker(optimal_plan)}
+    ed = Editor(draft, **workers, **options)  # type: ignore[arg-type]
+    ed.tick()
+    return ed
+
+
+def keys(ed: Editor, *names: str) -> None:
+    for name in names:
+        ed.key(name)
+        ed.tick()
+
+
+# --- the draft -----------------------------------------------------------------------------------
+def test_doctests() -> None:
+    import doctest
+
+    import rushhour.play.draft
+
+    assert doctest.testmod(rushhour.play.draft).failed == 0
+    page = Path(__file__).resolve().parent.parent / "docs" / "editor.md"
+    assert doctest.testfile(str(page), module_relative=False).failed == 0
+
+
+def test_refusals_say_why() -> None:
+    d = Draft.of(Board.from_text(START))
+    with pytest.raises(EditError, match=r"run off the 6x6 board at \(2,6\)"):
+        d.place(2, 4, HORIZONTAL, 3)
+    with pytest.raises(EditError, match="overlap vehicle A"):
+        d.place(1, 1, VERTICAL, 2)
+    with pytest.raises(EditError, match="a wall needs an empty cell"):
+        d.toggle_wall((2, 0))
+    with pytest.raises(EditError, match="lengths are 2 up to the side"):
+        d.resize("A", 7)
+    with pytest.raises(EditError, match="there is a vehicle A already"):
+        d.place(0, 0, HORIZONTAL, 2).rename("B", "A")
+
+
+def test_an_invalid_draft_says_what_is_wrong() -> None:
+    d = Draft.empty(6, 6)
+    assert d.problem() == "the board has no vehicles"
+    d = d.place(0, 0, VERTICAL, 2, name="B")
+    assert "goal vehicle A is missing" in (d.problem() or "")
+    d = d.make_goal("B")
+    assert d.problem() is None and d.board().exit is not None and d.board().exit.side == "top"  # type: ignore[union-attr]
+    assert d.next_exit().board().exit.side == "bottom"  # type: ignore[union-attr]
+
+
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(["place", "shift", "rotate", "delete", "wall", "resize"]),
+        st.integers(0, 5),
+        st.integers(0, 5),
+        st.integers(2, 3),
+    ),
+    max_size=25,
+)
+
+
+def one_edit(d: Draft, what: str, r: int, c: int, n: int) -> Draft:
+    if what == "place":
+        return d.place(r, c, HORIZONTAL if n == 2 else VERTICAL, n)
+    if what == "wall":
+        return d.toggle_wall((r, c))
+    if not d.names:
+        return d
+    name = d.names[(r + c) % len(d.names)]
+    if what == "shift":
+        return d.shift(name, r % 3 - 1, c % 3 - 1)
+    if what == "rotate":
+        return d.rotate(name)
+    if what == "delete":
+        return d.delete(name)
+    return d.resize(name, n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(EDITS)
+def test_any_edits_keep_every_cell_to_one_owner_and_a_valid_draft_round_trips(edits: list) -> None:  # type: ignore[type-arg]
+    d = Draft.empty(6, 6)
+    for what, r, c, n in edits:
+        with contextlib.suppress(EditError):
+            d = one_edit(d, what, r, c, n)
+        cells = [cell for v in d.vehicles for cell in d.cells_of(v)] + sorted(d.walls)
+        assert len(cells) == len(set(cells))  # no two things share a cell
+        assert all(0 <= r < 6 and 0 <= c < 6 for r, c in cells)
+    if d.problem() is None:
+        board = d.board()
+        assert Draft.of(board).board() == board
+        for fmt in FORMATS:
+            try:
+                text = board.to_text(fmt)
+            except FormatError:  # a format that cannot hold this board (Fogleman: 6x6, exit on the right)
+                continue
+            assert Board.from_text(text, fmt) == board
+
+
+# --- the editor ----------------------------------------------------------------------------------
+def test_keys_place_move_and_undo_and_the_check_agrees_with_the_solver() -> None:
+    ed = make(Draft.empty(6, 6))
+    keys(ed, "down", "down", "c", "esc", "up", "up", "right", "right", "t", "o")
+    board = ed.board()
+    assert board is not None and board.rows()[:3] == ["..B...", "..B...", "AAB..."]
+    assert ed.check is not None and ed.check.state == "solvable"
+    assert ed.check.optimum == solve(board).length == 2
+    keys(ed, "down")  # B selected: it moves down
+    assert ed.draft.vehicle("B").row == 1  # type: ignore[union-attr]
+    keys(ed, "u", "u")
+    assert ed.draft.vehicle("B").horizontal  # type: ignore[union-attr]
+    keys(ed, "r")
+    assert not ed.draft.vehicle("B").horizontal  # type: ignore[union-attr]
+
+
+def test_the_mouse_draws_along_a_row_or_column_and_moves_a_vehicle() -> None:
+    ed = make(Draft.empty(6, 6))
+    ed.press((2, 0))
+    ed.release((2, 1))
+    ed.press((0, 3))
+    ed.drag((2, 3))
+    ed.release()
+    ed.tick()
+    assert ed.board() is not None and ed.board().rows()[:3] == ["...B..", "...B..", "AA.B.."]  # type: ignore[union-attr]
+    ed.press((1, 1))
+    ed.release((2, 2))
+    assert ed.message.startswith("refused: draw a vehicle along one row")
+    ed.press((2, 3))
+    ed.release((3, 3))
+    assert ed.draft.vehicle("B").row == 1  # type: ignore[union-attr]
+
+
+def test_unsolvable_is_proven_and_the_hardest_position_is_jumped_to() -> None:
+    ed = make(Draft.of(Board.from_text(START)))
+    ed.cursor = (2, 5)
+    keys(ed, "w")
+    assert ed.check is not None and ed.check.state == "unsolvable" and ed.check.reachable == 4
+    assert "UNSOLVABLE (proven):" in ed.status_lines()
+    ed = make(Draft.of(Board.from_text("AA..../...B../...B../...B../....../......")))
+    keys(ed, "j")
+    hardest = ed.board()
+    assert hardest is not None and solve(hardest).length == 2 == ed.check.optimum  # type: ignore[union-attr]
+
+
+def test_saves_in_every_format_and_a_failed_save_loses_nothing(tmp_path: Path) -> None:
+    board = Board.from_text("..B.../..B.../AAB.../....../.CC.../......")
+    ed = make(Draft.of(board))
+    for fmt in FORMATS:
+        path = tmp_path / f"b-{fmt}.txt"
+        assert ed.save(str(path), fmt)
+        assert read_file(str(path))[0].board == board
+    ed.cursor = (5, 5)
+    keys(ed, "w")
+    assert ed.dirty
+    assert not ed.save(str(tmp_path / "missing" / "b.txt"), "grid")
+    assert ed.message.startswith("not saved: cannot write") and ed.dirty
+    assert parse_save("x.json") == ("x.json", "json") and parse_save("x.txt fogleman") == ("x.txt", "fogleman")
+
+
+def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
+    kept: list[Board | None] = []
+
+    def keep(board: Board | None) -> str:
+        kept.append(board)
+        return "kept"
+
+    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+    keys(ed, "q")
+    assert ed.mode is Mode.QUIT and kept == []  # nothing changed: left at once
+    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+    ed.cursor = (0, 0)
+    keys(ed, "w", "q")
+    assert ed.mode is Mode.CONFIRM_QUIT
+    keys(ed, "n")
+    assert ed.mode is Mode.EDIT
+    keys(ed, "q", "y")
+    assert ed.mode is Mode.QUIT and kept == [ed.board()]
+    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+    ed.cursor = (0, 0)
+    keys(ed, "w", "ctrl-d")  # at once, kept
+    assert ed.mode is Mode.QUIT and kept[-1] == ed.board() and not ed.interrupted
+    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+    keys(ed, "A", "o")  # upright, the goal vehicle cannot reach its exit on the right
+    assert ed.dirty and "cannot leave through the right edge" in (ed.draft.problem() or "")
+    keys(ed, "ctrl-c")
+    assert ed.mode is Mode.QUIT and ed.interrupted and len(kept) == 2  # nothing kept, nothing forgotten
+
+
+def test_harden_runs_round_after_round_and_its_best_is_taken() -> None:
+    ed = make(Draft.of(Board.from_text("AA..../...B../...B../...B../....../......")))
+    ed.harden_seconds = 0.5
+    keys(ed, "h")
+    assert ed.harden_on and ed.hardened is not None
+    first = ed.hardened.moves
+    assert first >= 2  # never shorter than the start's hardest position
+    assert any(line.startswith("best: ") for line in ed.status_lines())
+    keys(ed, "h")
+    assert not ed.harden_on and ed.message == "harden stopped"
+    best = ed.hardened
+    keys(ed, "a")
+    board = ed.board()
+    assert board == best.board and solve(board).length == best.moves == ed.check.optimum  # type: ignore[union-attr]
+    keys(ed, "u")
+    assert ed.board() == Board.from_text("AA..../...B../...B../...B../....../......")
+
+
+def test_harden_says_why_it_stops_on_an_unsolvable_board() -> None:
+    ed = make(Draft.of(Board.from_text("AA...x/....../....../....../....../......")))
+    ed.harden_seconds = 0.5
+    keys(ed, "h")
+    assert not ed.harden_on and ed.message.startswith("harden stopped: the board is unsolvable")
+
+
+# --- the player's packs --------------------------------------------------------------------------
+def test_user_packs_are_offered_beside_the_built_in_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    board = Board.from_text(START)
+    assert add_to_user_pack("mine", board, {"moves": "1"}) == 1
+    assert add_to_user_pack("mine", board.apply("A+1")) == 2
+    assert [p.name for p in user_packs()] == ["mine"]
+    assert all_packs()[-1].name == "mine" and len(pack("MINE").levels) == 2
+    assert resolve_board("mine:2").board == board.apply("A+1")
+    with pytest.raises(BoardNotFoundError, match="classic is the name of a built-in pack"):
+        add_to_user_pack("classic", board)
+    with pytest.raises(BoardNotFoundError, match="cannot name a pack"):
+        add_to_user_pack("../evil", board)
+
+
+def test_names_goal_exit_size_and_walls_change_by_keys() -> None:
+    ed = make(Draft.of(Board.from_text("..B.../..B.../AAB.../....../....../......")))
+    keys(ed, "B", "n", *"TR", "enter")
+    assert ed.draft.names == ("A", "TR") and ed.selected == "TR"
+    keys(ed, "-")
+    assert ed.draft.vehicle("TR").length == 2  # type: ignore[union-attr]
+    keys(ed, "esc", "A", "e")
+    assert ed.board() is not None and ed.board().exit.side == "left"  # type: ignore[union-attr]
+    keys(ed, "TR"[0])  # T: no vehicle of that name
+    assert ed.message.startswith("there is no vehicle T")
+    keys(ed, "tab", "g")
+    assert ed.draft.goal == "TR" and ed.board().exit.side == "top"  # type: ignore[union-attr]
+    keys(ed, "esc")
+    ed.cursor = (5, 5)
+    keys(ed, "w", "x")
+    assert ed.draft.walls == frozenset()
+    keys(ed, "n")
+    assert ed.message == "select the vehicle to rename"
+
+
+def test_the_command_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:
+    from rushhour.cli import main
+
+    assert main(["edit", "classic:1", "--size", "8x8"]) == 2
+    assert "either a BOARD to edit or --size" in capsys.readouterr().err
+    assert main(["edit", "nosuchpack:3"]) == 2
+    assert "error: " in capsys.readouterr().err
+    assert main(["edit"]) == 2  # not a terminal here
+    err = capsys.readouterr().err
+    assert err.startswith("error: the editor is full screen") and len(err.splitlines()) == 1
+    with pytest.raises(SystemExit) as stop:
+        main(["edit", "--size", "40x40"])
+    assert stop.value.code == 2 and "out of range" in capsys.readouterr().err

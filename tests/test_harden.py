@@ -1,0 +1,208 @@
+"""Making boards harder (rushhour.harden, rushhour harden) and the compiled cluster analysis under it:
+every board reported is solved again by the reference search and replayed; no report is shorter than
+the start; seeds reproduce."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from rushhour.board import Board
+from rushhour.cli import main
+from rushhour.errors import RushHourError
+from rushhour.formats import read_file
+from rushhour.generator import Settings, packed_bag, random_bag
+from rushhour.harden import changed, harden, hardest_position, improvements
+from rushhour.search import analyze, solve, verify
+from rushhour.search.analysis import analyze_python
+from rushhour.search.native import native_available
+
+SMALL = "AA.B../...B../...B../....../....../......"
+WRAP = Board.from_text("# wrap: yes\n# target: 2,5 east\n.B....\n.B....\nAA.C..\n...C..\n......\n......\n")
+
+
+def reference_length(board: Board) -> int:
+    """The optimal length by the Python breadth-first search, the solution replayed."""
+    solution = solve(board, engine="bfs")
+    assert verify(board, solution.moves).is_won()
+    return solution.length
+
+
+def sample_boards() -> list[Board]:
+    """Boards of every kind: 6x6 random bags, packed 9x9 and 12x12 ones, walls, a wrap-around board."""
+    boards = [WRAP]
+    for size, walls, packed in (
+        (6, (0, 0), False),
+        (6, (1, 3), False),
+        (9, (0, 4), True),
+        (12, (0, 0), True),
+    ):
+        rng = random.Random(size * 10 + walls[1])
+        settings = Settings(width=size, height=size, walls=walls)
+        made = [(packed_bag if packed else random_bag)(rng, settings) for _ in range(12)]
+        boards += [sketch.board() for sketch in made if sketch is not None]
+    return boards
+
+
+@pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_the_compiled_analysis_agrees_with_the_python_one(metric: str) -> None:
+    compared = 0
+    for board in sample_boards():
+        try:
+            fast = analyze(board, metric=metric, max_states=60_000)
+        except RushHourError:
+            with pytest.raises(RushHourError):
+                analyze_python(board, metric=metric, max_states=60_000)
+            continue
+        slow = analyze_python(board, metric=metric, max_states=60_000)
+        assert replace_seconds(fast) == replace_seconds(slow)
+        compared += 1
+    assert compared >= 20
+
+
+def replace_seconds(a: object) -> dict[str, object]:
+    out = dict(vars(a))
+    out.pop("seconds")
+    return out
+
+
+def test_the_compiled_analysis_stops_at_its_limit() -> None:
+    board = Settings(width=12, height=12).checked()
+    sketch = random_bag(random.Random(1), board)
+    assert sketch is not None
+    with pytest.raises(RushHourError, match="without an answer"):
+        analyze(sketch.board(), max_states=1_000)
+
+
+def test_hardest_position_is_the_farthest_and_solved_again() -> None:
+    h = hardest_position(Board.from_text(SMALL))
+    assert (h.length, h.reachable) == (2, 18)
+    assert reference_length(h.board) == h.length == len(h.moves)
+    a = analyze(Board.from_text(SMALL))
+    assert h.board == a.hardest and a.cluster_size == h.reachable
+
+
+def test_hardest_position_of_a_wrap_around_board() -> None:
+    h = hardest_position(WRAP)
+    assert h.board.wrap and reference_length(h.board) == h.length >= 1
+
+
+def test_an_unsolvable_board_has_no_hardest_position() -> None:
+    blocked = Board.from_text("AA.BB./....../....../....../....../......")
+    h = hardest_position(blocked)
+    assert not h.solvable and h.length == -1 and h.moves == ()
+    with pytest.raises(RushHourError, match="unsolvable"):
+        harden(blocked, max_tries=5, time_limit=None)
+
+
+def test_harden_reports_longer_and_longer_verified_boards() -> None:
+    found = harden(Board.from_text(SMALL), max_tries=150, time_limit=None, seed=4)
+    lengths = [f.hardest.length for f in found]
+    assert lengths[0] == 2 and len(lengths) >= 3
+    assert lengths == sorted(set(lengths))  # strictly longer each time: never shorter than the start
+    for f in found:
+        assert reference_length(f.hardest.board) == f.hardest.length
+        assert verify(f.hardest.board, f.hardest.moves).is_won()
+        assert analyze(f.hardest.board).hardest_distance == f.hardest.length
+
+
+def test_harden_reproduces_with_its_seed_and_differs_with_another() -> None:
+    def run(seed: int) -> list[tuple[str, ...]]:
+        found = harden(Board.from_text(SMALL), max_tries=80, time_limit=None, seed=seed)
+        return [tuple(f.hardest.board.rows()) for f in found]
+
+    assert run(7) == run(7)
+    assert run(7) != run(8)
+
+
+def test_keep_vehicles_keeps_the_vehicles_and_walls() -> None:
+    board = Board.from_text("AA.B../...B../x..B../..CC.x/....../.DDD..")
+    kinds = sorted((v.name, v.length) for v in board.vehicles)
+    for f in harden(board, max_tries=120, time_limit=None, keep_vehicles=True, seed=2):
+        assert sorted((v.name, v.length) for v in f.hardest.board.vehicles) == kinds
+        assert f.hardest.board.walls == board.walls
+    rng = random.Random(3)
+    for _ in range(200):
+        after = changed(board, rng, keep_vehicles=True)
+        assert after is None or sorted((v.name, v.length) for v in after.vehicles) == kinds
+
+
+def test_harden_calls_back_and_can_be_cancelled() -> None:
+    seen = []
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 10
+
+    found = harden(
+        Board.from_text(SMALL), time_limit=None, seed=1, on_improvement=seen.append, should_stop=stop
+    )
+    assert seen == found and len(calls) == 11
+    assert next(improvements(Board.from_text(SMALL), max_tries=0)).hardest.length == 2
+
+
+def test_bad_harden_arguments_are_refused() -> None:
+    with pytest.raises(RushHourError, match="time_limit"):
+        harden(Board.from_text(SMALL), time_limit=0)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:
+        status = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_harden_text_json_and_out(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    base = ("harden", SMALL, "--max-tries", "100", "--seed", "4", "--no-color")
+    status, text, err = run_cli(capsys, *base)
+    assert status == 0 and "Hardest position of its reachable set (18 positions): 2 moves" in text
+    assert "Improvement 1:" in text and "every board shown was solved again" in err
+    out = tmp_path / "best.txt"
+    status, lines, _ = run_cli(
+        capsys, "harden", SMALL, "--max-tries", "100", "--seed", "4", "--json", "--out", str(out)
+    )
+    docs = [json.loads(line) for line in lines.splitlines()]
+    assert status == 0 and docs[0]["schema"] == "rushhour.harden" and docs[0]["start"] is True
+    assert [d["length"] for d in docs] == sorted({d["length"] for d in docs})
+    assert text.count("Improvement ") == len(docs) - 1  # the same run in text and JSON
+    best = read_file(str(out))[0]
+    assert int(best.meta["moves"]) == docs[-1]["length"] == reference_length(best.board)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["harden", "nosuchboard"],
+        ["harden", SMALL, "--time-limit", "0"],
+        ["harden", SMALL, "--seed", "x"],
+        ["harden", "AA.BB./....../....../....../....../......", "--max-tries", "3"],
+        ["harden", SMALL, "--json", "--color"],
+    ],
+)
+def test_cli_harden_bad_input_is_one_error_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
+
+
+def test_the_generator_guide_runs() -> None:
+    import doctest
+
+    guide = Path(__file__).resolve().parent.parent / "docs" / "generator.md"
+    result = doctest.testfile(str(guide), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_cli_harden_documents_follow_their_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.test_json import documents
+
+    docs = documents(capsys, "harden", SMALL, "--max-tries", "60", "--seed", "2", "--json")
+    assert docs[0]["start"] and docs[0]["report"] == 0 and all(not d["start"] for d in docs[1:])

@@ -211,3 +211,35 @@ def test_an_interrupted_enumeration_by_a_pool_says_only_how_to_resume(tmp_path: 
 def test_a_generation_killed_with_sigkill_leaves_no_process_and_no_open_pipe(tmp_path: Path) -> None:
     argv = [*RUSHHOUR, "generate", "--count", "400", "--min-moves", "3", "--jobs", "2", "--seed", "3"]
     _killed_leaves_nothing(argv, 2, tmp_path)
+
+
+GAME = """
+import time
+from rushhour.levels import resolve_board
+from rushhour.play.worker import ProcessWorker
+
+def endless(board):
+    time.sleep(600)
+
+worker = ProcessWorker(endless)
+worker.start(resolve_board("classic:1").board, "hint")
+print(worker._pid, flush=True)
+time.sleep(600)
+"""
+
+
+@needs_proc
+def test_the_search_beside_a_game_ends_with_the_game() -> None:
+    game = subprocess.Popen([*PYTHON, GAME], stdout=subprocess.PIPE, text=True)
+    search = 0
+    try:
+        assert game.stdout is not None
+        search = int(game.stdout.readline())
+        assert not _gone(search)
+        game.send_signal(signal.SIGKILL)
+        game.wait()
+        _wait_gone(search)
+    finally:
+        game.kill()
+        if search and not _gone(search):  # only when the test failed
+            os.kill(search, signal.SIGKILL)

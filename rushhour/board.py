@@ -588,8 +588,8 @@ class Board:
             pos %= span
         elif pos < 0 or pos >= span:
             edge = {"right": "right", "left": "left", "down": "bottom", "up": "top"}[way]
-            can = f"it can slide {reach}" if reach else "it cannot slide at all"
-            return f"{name} would leave the board at the {edge} edge ({can} {way})", None, None
+            can = f"it can slide {reach} {way}" if reach else f"it cannot slide {way} at all"
+            return f"{name} would leave the board at the {edge} edge ({can})", None, None
         lane = lay.lanes[i]
         cell = (lane, pos) if lay.orientations[i] == HORIZONTAL else (pos, lane)
         what = self.at(cell) or ""

@@ -14,6 +14,11 @@ umask 022, 0600 under 077); a replaced file keeps its own.  The progress file is
 holds nothing secret (levels, move counts, dates), and a player who wants it private says so with
 the umask or ``chmod``, which later saves keep.
 
+Careless paths: :func:`check_path` refuses an empty or blank path and one with control characters
+(a stray newline pasted into a command), and names a loop of symbolic links as such, wherever in
+the path it is; :func:`exists` says whether a path names anything and raises for a loop, where
+``os.path.exists`` would say "no".
+
 Updating: :func:`locked` holds an exclusive lock (``fcntl.flock``, or ``msvcrt.locking`` on Windows)
 on a ``.lock`` file beside a target, so that read-merge-write updates by several processes at once
 follow one another instead of losing each other's changes.
@@ -22,6 +27,7 @@ follow one another instead of losing each other's changes.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -57,6 +63,44 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+LOOP = "a loop of symbolic links"
+
+
+def reason(err: OSError) -> str:
+    """What went wrong, in words: a loop of symbolic links is named as such."""
+    return LOOP if err.errno == errno.ELOOP else str(err.strerror or err)
+
+
+def exists(path: str | Path, *, error: type[RushHourError] = RushHourError) -> bool:
+    """Whether ``path`` names anything (symbolic links followed); raises ``error`` for a loop of
+    symbolic links, where :func:`os.path.exists` would say no."""
+    try:
+        os.stat(path)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise error(f"{path} is {LOOP}") from None
+        return False
+    except ValueError:  # a NUL byte
+        return False
+    return True
+
+
+def check_path(path: str, *, name: str = "the path", error: type[RushHourError] = RushHourError) -> None:
+    """Refuse a careless path with one line naming it as ``name`` (an option like ``--out``): an
+    empty or blank path, one with control characters, or a loop of symbolic links.
+
+    >>> check_path("", name="--out")
+    Traceback (most recent call last):
+    rushhour.errors.RushHourError: --out is empty: give a path
+    """
+    if not path.strip():
+        raise error(f"{name} is {'empty' if not path else 'blank'}: give a path")
+    odd = next((c for c in path if ord(c) < 32 or ord(c) == 127), None)
+    if odd is not None:
+        raise error(f"{name} {path!r} holds a control character ({odd!r}): is it a pasting slip?")
+    exists(path, error=error)
+
+
 def read_regular_file(
     path: str | Path,
     limit: int,
@@ -67,10 +111,16 @@ def read_regular_file(
     """The bytes of a regular file of at most ``limit`` bytes.
 
     Raises ``error`` for a folder, a device, a FIFO or a socket (checked on the open file, before
-    reading) and for a file over the limit; :class:`OSError` (``FileNotFoundError``...) as it comes.
+    reading), for a loop of symbolic links and for a file over the limit; :class:`OSError`
+    (``FileNotFoundError``...) as it comes.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)
+    try:
+        fd = os.open(path, flags)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise error(f"{path} is {LOOP}, not {what}") from None
+        raise
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -148,7 +198,7 @@ def write_text_atomic(
         os.replace(tmp_name, target)
         tmp_name = None
     except OSError as err:
-        raise error(f"cannot write {what}{path}: {err.strerror or err}") from None
+        raise error(f"cannot write {what}{path}: {reason(err)}") from None
     finally:
         if tmp_name is not None:
             with contextlib.suppress(OSError):
@@ -191,4 +241,13 @@ def _lock(fd: int) -> None:
     fcntl.flock(fd, fcntl.LOCK_EX)
 
 
-__all__ = ["clean_temporaries", "locked", "read_regular_file", "real_target", "write_text_atomic"]
+__all__ = [
+    "check_path",
+    "clean_temporaries",
+    "exists",
+    "locked",
+    "read_regular_file",
+    "real_target",
+    "reason",
+    "write_text_atomic",
+]

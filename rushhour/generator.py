@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import multiprocessing.pool
+import os
 import random
 import time
 from collections import Counter, deque
@@ -44,6 +45,7 @@ from rushhour.formats.single import board_ref
 from rushhour.search import Analysis, Solution, analyze, solve
 from rushhour.search.bfs import Limits
 from rushhour.text import plural
+from rushhour.workers import owned_by
 
 METHODS = ("anneal", "rewind", "walk")
 DEFAULT_METHOD = "anneal"
@@ -890,7 +892,7 @@ class Generator:
             for n in numbers:
                 yield attempt(s, n, deadline)
             return
-        with multiprocessing.get_context().Pool(jobs) as pool:
+        with multiprocessing.get_context().Pool(jobs, owned_by, (os.getpid(),)) as pool:
             window: deque[multiprocessing.pool.AsyncResult[TryResult]] = deque()
             for n in numbers:
                 window.append(pool.apply_async(_attempt_job, ((s, n, deadline),)))

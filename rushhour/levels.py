@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, RushHourError
-from rushhour.files import data_dir
+from rushhour.files import data_dir, exists
 from rushhour.formats import Entry, grid, read_file
 from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import whole_or_none
@@ -366,9 +366,9 @@ def _level_named(text: str) -> list[Entry] | None:
 def resolve_all(spec: str) -> list[Entry]:
     """Every board a BOARD argument names (a file may hold many)."""
     path, index = _split_index(spec)
-    if os.path.exists(spec):
+    if exists(spec, error=BoardNotFoundError):
         return read_file(spec)
-    if index is not None and os.path.exists(path):
+    if index is not None and exists(path, error=BoardNotFoundError):
         return [_pick(read_file(path), index, path)]
     text = spec.strip()
     if _looks_like_path(text):

@@ -139,6 +139,33 @@ def test_wrap_goal_is_a_target_cell_and_heading() -> None:
     assert not south.apply("A-1").is_won()
 
 
+def test_an_illegal_move_names_what_stops_it_even_in_the_first_cell_of_a_lane() -> None:
+    board = Board(6, 6, [Vehicle("A", "H", 2, 2, 2), Vehicle("B", "V", 2, 2, 0)], goal="A", exit="right")
+    expected = {  # the message, what is in the way and the cell it holds
+        "A-2": ("A-2 is illegal: B is in the way", "B", (2, 0)),  # column 0 is on the board
+        "A+3": ("A+3 is illegal: A would leave the board at the right edge (it can slide 2 right)", None, None),
+        "B-3": ("B-3 is illegal: B would leave the board at the top edge (it can slide 2 up)", None, None),
+        "B+3": ("B+3 is illegal: B would leave the board at the bottom edge (it can slide 2 down)", None, None),
+    }
+    for move, (message, blocker, cell) in expected.items():
+        with pytest.raises(IllegalMoveError) as caught:
+            board.apply(move)
+        assert (str(caught.value), caught.value.blocker, caught.value.cell) == (message, blocker, cell)
+    stuck = Board(6, 6, [Vehicle("A", "H", 2, 2, 4)], goal="A", exit="right")
+    with pytest.raises(IllegalMoveError, match=r"right edge \(it cannot slide right at all\)"):
+        stuck.apply("A+1")
+
+
+def test_wrap_goal_heading_east_or_west_looks_at_the_right_end() -> None:
+    # a horizontal goal across the edge: cells (1,4) and (1,0); east, its front is the wrapped cell
+    east = Board(5, 5, [Vehicle("A", "H", 2, 1, 4)], wrap=True, target=Target(1, 0, "east"))
+    assert east.is_won() and not east.apply("A-1").is_won()
+    assert not Board(5, 5, [Vehicle("A", "H", 2, 1, 4)], wrap=True, target=Target(1, 4, "east")).is_won()
+    west = Board(5, 5, [Vehicle("A", "H", 2, 1, 4)], wrap=True, target=Target(1, 4, "west"))
+    assert west.is_won() and not west.apply("A+1").is_won()
+    assert not Board(5, 5, [Vehicle("A", "H", 2, 1, 4)], wrap=True, target=Target(1, 0, "west")).is_won()
+
+
 # --- moves -----------------------------------------------------------------------------------------
 
 

@@ -14,10 +14,13 @@ from pathlib import Path
 import pytest
 
 import rushhour
+import rushhour.files
+import rushhour.levels
 import rushhour.text
 from rushhour.board import Move
 from rushhour.cli import build_parser, main
 from rushhour.cli.completion import commands, script
+from rushhour.cli.core import PATH_METAVARS
 from rushhour.cli.solve import solution_lines
 from rushhour.levels import packs
 from rushhour.text import plural, runs
@@ -345,3 +348,109 @@ def test_levels_leaves_a_corrupt_progress_file_as_it_is(
         assert len(err.splitlines()) == 1
         assert sorted(p.name for p in folder.iterdir()) == ["progress.json"]
         assert progress.read_bytes() == before
+
+
+# --- careless paths ----------------------------------------------------------------------------------
+#: the other arguments each command needs, so that only the path is at fault
+PATH_COMMANDS = {
+    "convert": ["classic:1", "--to", "json"],
+    "encoding": ["classic:1"],
+    "solve": ["classic:1"],
+    "generate": ["--count", "1"],
+    "enumerate": ["--size", "3x3", "-q"],
+    "harden": ["classic:1", "--time-limit", "1"],
+}
+
+
+def path_options() -> list[tuple[str, str]]:
+    """Every (command, option) whose value names a file or a folder, found by walking the parser."""
+    return [
+        (name, action.option_strings[-1])
+        for name, parser in sorted(subparsers().items())
+        for action in parser._actions
+        if action.option_strings and action.metavar in PATH_METAVARS
+    ]
+
+
+def test_the_table_of_path_commands_covers_every_path_option() -> None:
+    found = path_options()
+    assert {"--out", "--csv", "--gif", "--svg", "--batch", "--dimacs", "--from-db"} <= {o for _, o in found}
+    assert {name for name, _ in found} == set(PATH_COMMANDS)
+
+
+@pytest.mark.parametrize(("command", "option"), path_options())
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [("", "is empty"), ("  ", "is blank"), ("db\nx", "control character"), ("loop", "loop of symbolic links")],
+)
+def test_a_careless_path_is_refused_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    option: str,
+    value: str,
+    words: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop").symlink_to("loop")
+    code, out, err = run(capsys, command, *PATH_COMMANDS[command], f"{option}={value}")
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("error: ") and words in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop"]  # nothing written anywhere
+
+
+@pytest.mark.parametrize("command", ["show", "moves", "analyze", "play", "solve"])
+@pytest.mark.parametrize("loop", ["self", "loop1.txt", "loop1.txt:2", "self/board.txt"])
+def test_a_board_path_in_a_loop_of_links_is_named_as_such(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, loop: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "self").symlink_to("self")
+    (tmp_path / "loop1.txt").symlink_to("loop2.txt")
+    (tmp_path / "loop2.txt").symlink_to("loop1.txt")
+    code, out, err = run(capsys, command, loop)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.endswith("is a loop of symbolic links\n"), err
+
+
+def test_the_batch_file_and_the_library_name_a_loop_too(tmp_path: Path) -> None:
+    from rushhour.errors import RushHourError
+    from rushhour.files import read_regular_file, write_text_atomic
+    from rushhour.formats import read_file
+
+    (tmp_path / "self").symlink_to("self")
+    loop = str(tmp_path / "self")
+    for call in (
+        lambda: read_file(loop),
+        lambda: read_regular_file(loop, 100),
+        lambda: write_text_atomic(loop, "x"),
+        lambda: rushhour.levels.resolve_all(loop),
+    ):
+        with pytest.raises(RushHourError, match="a loop of symbolic links"):
+            call()
+
+
+def test_the_files_doctests() -> None:
+    assert doctest.testmod(rushhour.files).failed == 0
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+@pytest.mark.parametrize(
+    "setup",
+    [
+        "COMP_WORDS=(); COMP_CWORD=0",
+        "COMP_WORDS=(); unset COMP_CWORD",
+        "unset COMP_WORDS COMP_CWORD",
+        "COMP_WORDS=(rushhour); COMP_CWORD=1",
+        "COMP_WORDS=(rushhour solve --csv); COMP_CWORD=3",
+        "COMP_WORDS=(rushhour '' solve); COMP_CWORD=3",
+    ],
+)
+def test_bash_completion_is_safe_under_set_u(tmp_path: Path, setup: str) -> None:
+    script_file = tmp_path / "rushhour.bash"
+    script_file.write_text(script("bash", build_parser()))
+    program = f"set -euo pipefail; source {shlex.quote(str(script_file))}; {setup}; _rushhour; echo done"
+    done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[-1] == "done"

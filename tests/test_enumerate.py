@@ -334,3 +334,136 @@ def test_a_part_left_half_written_by_a_killed_run_is_dropped(tmp_path: Path) -> 
     assert lines == build(job)[0]
     assert sorted(p.name for p in (tmp_path / "parts").iterdir()) == [f"{i:06d}.txt" for i in range(3)]
     assert store.load().keys() == {0, 1, 2}
+
+
+# --- whole 6x6 shards against an independent search over Board.successors -----------------------------
+def _lane_placements(size: int, blocked: frozenset[int], seq: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way to put a lane's vehicles, in this order, on its cells but the ``blocked`` ones: the
+    first cell of each."""
+    if not seq:
+        return [()]
+    out = []
+    for start in range(size - seq[0] + 1):
+        if not blocked & set(range(start, start + seq[0])):
+            later = frozenset(range(start + seq[0])) | blocked
+            out += [(start, *rest) for rest in _lane_placements(size, later, seq[1:])]
+    return out
+
+
+def _shard_layouts(size: int, goal_row: int, part: Part) -> list[Board]:
+    """Every position of one shard (its walls and the sequences of every lane), won or not."""
+    walls = frozenset(divmod(cell, size) for cell in part.walls)
+    lanes: list[list[list[Vehicle]]] = []
+    for row, seq in enumerate(part.rows):
+        assert seq is not None
+        blocked = frozenset(c for r, c in walls if r == row)
+        lanes.append(
+            [
+                [
+                    Vehicle("A" if row == goal_row else f"H{row}{k}", HORIZONTAL, length, row, col)
+                    for k, (length, col) in enumerate(zip(seq, starts, strict=True))
+                ]
+                for starts in _lane_placements(size, blocked, seq)
+            ]
+        )
+    for col, seq in enumerate(part.cols):
+        assert seq is not None
+        lanes.append(
+            [
+                [Vehicle(f"V{col}{k}", VERTICAL, length, row, col) for k, (length, row) in enumerate(zip(seq, starts, strict=True))]
+                for starts in _lane_placements(size, frozenset(), seq)
+            ]
+        )
+    boards = []
+    for choice in itertools.product(*lanes):
+        vehicles = [v for lane in choice for v in lane]
+        cells = [_cell_of(v, t) for v in vehicles for t in range(v.length)] + list(walls)
+        if len(cells) == len(set(cells)):
+            boards.append(Board(size, size, vehicles, walls=walls, goal="A", exit="right"))
+    return boards
+
+
+def _cell_of(v: Vehicle, t: int) -> tuple[int, int]:
+    return (v.row, v.col + t) if v.orientation == HORIZONTAL else (v.row + t, v.col)
+
+
+def _distances(members: list[Board], moves: dict[Board, list[Board]]) -> dict[Board, int]:
+    """Each position's distance to a win, breadth-first from every won one (unreachable: absent)."""
+    dist = {b: 0 for b in members if b.is_won()}
+    queue = deque(dist)
+    while queue:
+        b = queue.popleft()
+        for after in moves[b]:
+            if after not in dist:
+                dist[after] = dist[b] + 1
+                queue.append(after)
+    return dist
+
+
+def _wins_within(board: Board, limit: int) -> bool:
+    """Whether ``board`` is won within ``limit`` moves."""
+    layer, seen = [board], {board}
+    for _ in range(limit + 1):
+        if any(b.is_won() for b in layer):
+            return True
+        fresh = {a for b in layer for _, a in b.successors()} - seen
+        seen |= fresh
+        layer = list(fresh)
+    return False
+
+
+def _without(board: Board, name: str | None = None, wall: tuple[int, int] | None = None) -> Board:
+    vehicles = [v for v in board.vehicles if v.name != name]
+    return Board(board.width, board.height, vehicles, walls=board.walls - {wall}, goal="A", exit="right")
+
+
+def _independent_shard(size: int, goal_row: int, part: Part) -> list[tuple[int, Layout, int]]:
+    """(moves, hardest layout, cluster size) of every cluster of the shard that makes a database line,
+    by plain searches over the reference rules."""
+    out, seen = [], set()
+    for start in _shard_layouts(size, goal_row, part):
+        if start in seen:
+            continue
+        members, moves = [start], {start: [b for _, b in start.successors()]}
+        for b in members:
+            for after in moves[b]:
+                if after not in moves:
+                    moves[after] = [a for _, a in after.successors()]
+                    members.append(after)
+        seen.update(members)
+        dist = _distances(members, moves)
+        if not dist:
+            continue
+        most = max(dist.values())
+        hardest = min((b for b in members if dist[b] == most), key=_bitboards)
+        smaller = [_without(hardest, name=v.name) for v in hardest.vehicles if v.name != "A"]
+        smaller += [_without(hardest, wall=w) for w in hardest.walls]
+        if all(_wins_within(s, most - 1) for s in smaller):
+            out.append((most, _key(hardest), len(members)))
+    return out
+
+
+# shards of published lines where clusters with a win are left out as not minimal (the ones a search
+# that forgot a minimality check would add), one with walls, one with a single cluster
+SHARDS = [
+    "ooooooooGxIJAAGoIJoFxDDJoFoHoooFoHEE",  # 7 clusters with a win, 1 line
+    pytest.param("oHIJBBoHIJKooHAAKLooxDDLEEFFoLGGoooo", marks=pytest.mark.slow),  # 8 clusters, 1 line
+    "HBBBooHooJCCHAAJoKIxEExKIoooGGoooooo",  # 4 clusters, 2 walls
+    "oEBBBooEooFooEAAFooooxDDoooooooooooo",  # 3 clusters
+    "oooooEooooxEAAooDEooooDoooCCCooooooo",  # 1 cluster
+]
+
+
+@pytest.mark.parametrize("board", SHARDS)
+def test_a_6x6_shard_equals_an_independent_search_line_for_line(board: str) -> None:
+    """The whole shard, not one line of it: a line too many (a cluster that is not minimal, or whose
+    hardest position is not the hardest) fails here as well as a line missing."""
+    job = Job(6, 2, (0, 2))
+    part = shard_of(job, board_of(board))
+    expected = sorted(_independent_shard(6, 2, part))
+    result = run_part(job, part)
+    found = sorted((moves, _key(board_of(b)), cluster) for moves, b, cluster in map(read_line, result.lines))
+    assert found == expected and found
+    assert python_part(job, part).lines == result.lines  # the reference in Python, line for line too
+    if board != "oooooEooooxEAAooDEooooDoooCCCooooooo":
+        assert result.stats.clusters > len(found)  # some clusters with a win were left out

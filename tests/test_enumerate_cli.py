@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from rushhour.cli import main
+from tests.processes import full_pipe
 from tests.terminal import default_signals
 
 RUSHHOUR = [sys.executable, "-m", "rushhour"]
@@ -89,23 +89,36 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tm
                 proc.kill()
 
 
-def test_a_run_killed_at_random_points_resumes_to_the_same_file(five: str, tmp_path: Path) -> None:
+def _parts(out: Path) -> list[str]:
+    parts = out / "parts"
+    return sorted(p.name for p in parts.iterdir() if p.suffix == ".txt") if parts.is_dir() else []
+
+
+def test_a_run_killed_mid_way_again_and_again_resumes_to_the_same_file(five: str, tmp_path: Path) -> None:
+    """Each run is held at a known point, whatever the machine's speed: its first progress line goes to
+    a full pipe, and it writes one after saving the first part it finished.  So the kill lands after
+    that part is saved, while the rest of the job is still to do, and each run adds one part."""
     out = tmp_path / "db"
-    rng = random.Random(15)
-    args = [*RUSHHOUR, "enumerate", "--size", "5x5", "--workers", "1", "--out", str(out), "-q"]
-    kills = 0
-    for _ in range(4):
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.3, 0.9))
-        if proc.poll() is None:
+    args = [*RUSHHOUR, "enumerate", "--size", "5x5", "--workers", "1", "--out", str(out)]
+    for attempt in range(1, 5):
+        read_end, write_end = full_pipe()
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=write_end)
+        try:
+            deadline = time.monotonic() + 120  # a hang guard only: the run stops itself
+            while len(_parts(out)) < attempt and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert proc.poll() is None, "the run ended instead of waiting on its stderr"
+            assert len(_parts(out)) == attempt and not (out / "database.txt").exists()
             proc.send_signal(signal.SIGKILL)
-            kills += 1
-        proc.wait()
-    assert kills, "the run was never killed"
+            proc.wait(timeout=60)
+        finally:
+            proc.kill()
+            os.close(read_end)
+            os.close(write_end)
     done = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert (out / "database.txt").read_text() == five
-    assert sorted(p.name for p in (out / "parts").iterdir()) == [f"{i:06d}.txt" for i in range(16)]
+    assert _parts(out) == [f"{i:06d}.txt" for i in range(16)]
 
 
 def test_an_interrupted_run_says_how_to_resume(tmp_path: Path) -> None:

@@ -243,3 +243,9 @@ def test_cli_with_the_kissat_backend() -> None:
         text=True,
     )
     assert bad.returncode == 2 and bad.stderr.startswith("error: unknown SAT backend 'nope'")
+
+
+def test_the_oracle_lists_slides_unless_told_otherwise() -> None:
+    board = resolve_board("classic:2").board
+    assert oracle_for(board).legal_moves(board) == board.legal_moves() == board.legal_moves("moves")
+    assert oracle_for(board).legal_moves(board, "steps") == board.legal_moves("steps")

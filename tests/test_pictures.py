@@ -69,20 +69,89 @@ def test_svg_frames_and_unwritable_folder(tmp_path: Path) -> None:
         pictures.write_svg_frames(solution.positions(), str(blocker / "sub"))
 
 
-def test_gif_frames(tmp_path: Path) -> None:
-    image_module = pytest.importorskip("PIL.Image")
+def _rgb(color: str) -> tuple[int, int, int]:
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+
+
+def _decoded_frames(path: Path) -> list[tuple[object, int]]:
+    """Every frame of a GIF, decoded to RGB, with its duration in milliseconds."""
+    from PIL import Image
+
+    frames = []
+    with Image.open(path) as image:
+        for k in range(image.n_frames):
+            image.seek(k)
+            frames.append((image.convert("RGB"), int(image.info["duration"])))
+    return frames
+
+
+def _cell_color(image: object, row: int, col: int) -> tuple[int, int, int]:
+    """The colour inside a cell, away from its edges, its grid lines and the vehicle's name."""
+    x, y = pictures.MARGIN + col * pictures.CELL + 10, pictures.MARGIN + row * pictures.CELL + 10
+    return image.getpixel((x, y))  # type: ignore[attr-defined, no-any-return]
+
+
+def _check_frame(image: object, board: Board, colors: dict[str, tuple[int, int, int]]) -> None:
+    """The picture shows ``board``: every vehicle's cells in its own colour, walls, empty cells."""
+    owner = {cell: name for name in board.names for cell in board.cells_of(name)}
+    for row in range(board.height):
+        for col in range(board.width):
+            seen = _cell_color(image, row, col)
+            name = owner.get((row, col))
+            if name is not None:
+                assert colors.setdefault(name, seen) == seen, (name, row, col)
+            elif (row, col) in board.walls:
+                assert seen == _rgb(pictures.WALL_COLOR), (row, col)
+            else:
+                assert seen == _rgb(pictures.BOARD_COLOR), (row, col)
+
+
+def _outlined(image: object, board: Board, name: str) -> bool:
+    """Whether vehicle ``name`` is drawn with the black outline of the vehicle just moved."""
+    row, col = min(board.cells_of(name))
+    x, y = pictures.MARGIN + col * pictures.CELL + 5, pictures.MARGIN + row * pictures.CELL + pictures.CELL // 2
+    return image.getpixel((x, y)) == (0, 0, 0)  # type: ignore[attr-defined, no-any-return]
+
+
+def test_gif_frames_show_every_position_of_the_solution(tmp_path: Path) -> None:
+    pytest.importorskip("PIL.Image")
     for board in boards():
         solution = solve(board)
         assert solution.solved
         path = tmp_path / "s.gif"
         moved = [None] + [m.vehicle for m in solution.moves]
-        pictures.write_gif(solution.positions(), str(path), highlights=moved)
-        with image_module.open(path) as image:
-            assert image.n_frames == solution.length + 1
-            assert image.size == (
+        positions = solution.positions()
+        pictures.write_gif(positions, str(path), highlights=moved)
+        frames = _decoded_frames(path)
+        assert [ms for _, ms in frames] == [700] * solution.length + [2100]
+        colors: dict[str, tuple[int, int, int]] = {}
+        for (image, _), position, mark in zip(frames, positions, moved, strict=True):
+            assert image.size == (  # type: ignore[attr-defined]
                 board.width * pictures.CELL + 2 * pictures.MARGIN,
                 board.height * pictures.CELL + 2 * pictures.MARGIN,
             )
+            _check_frame(image, position, colors)
+            assert [n for n in position.names if _outlined(image, position, n)] == ([mark] if mark else [])
+        goal = board.names[board.layout.goal]
+        assert colors[goal] == _rgb(pictures.GOAL_COLOR)
+        assert len(set(colors.values())) == len(colors)  # one colour a vehicle
+
+
+def test_solve_gif_draws_the_solution_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("PIL.Image")
+    from rushhour.cli import main
+
+    line = "BBBoooooDoooAADoooooooooooxooooooooo"
+    path = tmp_path / "out.gif"
+    assert main(["solve", line, "--gif", str(path)]) == 0
+    assert "B+3" in capsys.readouterr().out
+    board = fogleman.parse_line(line)[0]
+    positions = solve(board).positions()
+    frames = _decoded_frames(path)
+    assert len(frames) == len(positions) == 4
+    colors: dict[str, tuple[int, int, int]] = {}
+    for (image, _), position in zip(frames, positions, strict=True):
+        _check_frame(image, position, colors)
 
 
 def test_gif_without_pillow_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

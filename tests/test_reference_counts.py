@@ -6,6 +6,7 @@ and the nearest won position must be exactly MOVES moves away.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from pathlib import Path
 
@@ -54,11 +55,19 @@ def test_step_metric_reaches_the_same_set() -> None:
     assert size == cluster and distance >= 1
 
 
+def reference_sample() -> Path:
+    """The full reference sample: ``$RUSHHOUR_SAMPLE``, else ``../shared/data`` beside the checkout."""
+    given = os.environ.get("RUSHHOUR_SAMPLE")
+    if given:
+        return Path(given)
+    return Path(__file__).resolve().parents[2] / "shared" / "data" / "fogleman_sample.txt"
+
+
 @pytest.mark.slow
 def test_whole_sample_clusters() -> None:
-    sample = Path(__file__).resolve().parents[2] / "shared" / "data" / "fogleman_sample.txt"
+    sample = reference_sample()
     if not sample.exists():
-        pytest.skip("the full reference sample is not beside the checkout")
+        pytest.skip(f"the full reference sample is not at {sample} (set RUSHHOUR_SAMPLE)")
     for line in sample.read_text().splitlines()[:2000]:
         moves, board, cluster = line.split()
         assert cluster_and_distance(parse_line(board)[0]) == (int(cluster), int(moves)), board

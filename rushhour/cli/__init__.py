@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from rushhour import __version__
-from rushhour.cli.core import Parser, UsageError, examples
+from rushhour.cli.core import Parser, UsageError, check_paths, examples
 from rushhour.errors import ParameterError, RushHourError
 
 EXIT_OK, EXIT_NO, EXIT_ERROR = 0, 1, 2
@@ -49,6 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_ERROR
     try:
+        check_paths(parser.subcommand(args.command), args)
         status = int(args.func(args) or 0)
         sys.stdout.flush()  # so that a failed write (a full disk) is reported here, not at exit
         return status

@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 from rushhour.board import METRICS, Board
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import FormatError, RushHourError
-from rushhour.files import write_text_atomic
+from rushhour.files import check_path, exists, write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
 from rushhour.levels import resolve_all, resolve_board
 from rushhour.numbers import MAX_WHOLE, NumberError, count, decimal, whole_or_none
@@ -33,6 +33,25 @@ BOARD_HELP = (
     "a board file (grid, Fogleman, CSV or JSON), an inline board (a Fogleman line, or grid rows "
     "joined by /) or a built-in level (classic:12)"
 )
+
+
+#: the metavars of arguments that name a file or a folder (a BOARD may also be inline or built in)
+PATH_METAVARS = ("FILE", "DIR", "FILE|DIR")
+
+
+def check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse a careless path given to any argument of ``parser`` that takes one (by its metavar):
+    an empty or blank path, control characters, a loop of symbolic links; a BOARD only for a loop,
+    as it may be an inline board."""
+    for action in parser._actions:
+        metavar = action.metavar if isinstance(action.metavar, str) else None
+        value = getattr(args, action.dest, None)
+        if metavar is None or not isinstance(value, str):
+            continue
+        if metavar in PATH_METAVARS:
+            check_path(value, name=action.option_strings[-1] if action.option_strings else metavar)
+        elif metavar == "BOARD":
+            exists(value)
 
 
 class HelpFormatter(argparse.HelpFormatter):

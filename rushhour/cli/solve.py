@@ -11,6 +11,7 @@ import argparse
 import csv
 import io
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -49,6 +50,7 @@ from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
 from rushhour.search.watch import Bounds, SearchProgress
 from rushhour.text import plural, runs
+from rushhour.workers import owned_by
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_MAX_MEMORY_MB = DEFAULT_MAX_MEMORY // MEGABYTE
@@ -557,7 +559,7 @@ def _batch(args: argparse.Namespace) -> int:
     rows: list[BatchRow] = []
     if args.jobs > 1 and len(jobs) > 1:
         context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
-        with context.Pool(min(args.jobs, len(jobs))) as pool:
+        with context.Pool(min(args.jobs, len(jobs)), owned_by, (os.getpid(),)) as pool:
             for row in pool.imap(_batch_one, jobs, chunksize=max(1, min(64, len(jobs) // (8 * args.jobs)))):
                 rows.append(row)
                 _batch_line(args, row)

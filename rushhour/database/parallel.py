@@ -15,7 +15,6 @@ else in the package imports Dask.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import uuid
 from collections.abc import Callable, Sequence
@@ -23,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from rushhour import workers as workers_module
 from rushhour.database.definitions import EnumerateError, Job, Part, PartResult
 from rushhour.database.part import run_part
 from rushhour.errors import RushHourError
@@ -65,9 +65,14 @@ def _run_pool(
 ) -> None:
     pending = dict(todo)
     losses: dict[int, int] = {}
-    context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+    context = workers_module.context()  # the forkserver on POSIX, which dies with this process
     while pending:
-        pool = ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=context)
+        pool = ProcessPoolExecutor(
+            max_workers=min(workers, len(pending)),
+            mp_context=context,
+            initializer=workers_module.owned_by,  # the workers end when this process ends, however
+            initargs=(os.getpid(),),
+        )
         try:
             running: dict[Future[PartResult], int] = {
                 pool.submit(run_part, job, part, native): index for index, part in sorted(pending.items())
@@ -93,7 +98,9 @@ def _run_pool(
                     "(is the machine out of memory?)"
                 ) from None
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            # waited for: the pool's own thread is gone before the interpreter exits, which else may
+            # find its pipe half closed ("Exception ignored in: <module 'threading'>...")
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from rushhour.board import Board, Move
 from rushhour.errors import RushHourError
 from rushhour.play.game import Solver
+from rushhour.workers import owned_by
 
 #: how much lower the search's priority is than the game's (``nice``)
 CHILD_NICENESS = 10
@@ -154,22 +155,24 @@ class ProcessWorker(Worker):
         # Ctrl-C waits until the child is known, so that a cancel or a close always finds it
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
+            owner = os.getpid()
             pid = os.fork()
             if pid == 0:  # the child: search, send, and leave without running the parent's clean-ups
                 os.close(read)
-                self._child(board, write, job)
+                self._child(board, write, job, owner)
             os.close(write)
             self._pid, self._fd, self._data = pid, read, bytearray()
             self.board, self.purpose, self.since = board, purpose, time.monotonic()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
-    def _child(self, board: Board, write: int, job: Job | None) -> None:
+    def _child(self, board: Board, write: int, job: Job | None, owner: int) -> None:
         status = 0
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the game's to answer
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             _let_go_of_the_terminal()
+            owned_by(owner)  # the search ends with the game, however the game ends (kill -9 too)
             os.nice(CHILD_NICENESS)  # on a busy machine, the game's keys come first
             for name in ("SIGTERM", "SIGHUP"):
                 if hasattr(signal, name):

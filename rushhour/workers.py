@@ -1,0 +1,115 @@
+"""Worker processes owned by the command that starts them.
+
+A command that starts worker processes owns them: when it ends, however it ends (SIGKILL included,
+which runs no code of its own), its workers end within a second and let go of what they inherited
+from it (its stdout and stderr among them), so that a program reading the command's output sees the
+end of it instead of waiting for orphans.
+
+Every pool of the package starts its workers with :func:`owned_by` (the pool's initializer), given
+the command's process id:
+
+* on Linux, ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills the worker as soon as its parent
+  ends.  With the fork and spawn start methods the parent is the command itself;
+* a thread that waits for the command to end and then ends the worker: on Linux by a pidfd (which
+  becomes readable the moment the process ends), elsewhere by asking every half second whether the
+  process id is still there.  It covers the forkserver start method, whose workers are children of
+  the forkserver, not of the command.
+
+:func:`context` gives the start method of the enumerator's pool: the forkserver on POSIX systems,
+which is told to die with the command too (it imports :mod:`rushhour._forkserver`).  With its
+workers gone it would end by itself anyway (they hold the pipe that keeps it alive), and so does
+multiprocessing's resource tracker once nobody holds its pipe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import multiprocessing.context
+import os
+import select
+import signal
+import sys
+import threading
+import time
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+POLL_SECONDS = 0.5
+#: the exit status of a worker that ends because the command that owned it has ended
+ORPHANED = 70
+
+
+def die_with_parent() -> bool:
+    """Ask the kernel to kill this process (SIGKILL) when its parent process ends; whether it was
+    done (Linux only: elsewhere there is no such request)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def wait_for_end(pid: int) -> None:
+    """Return when process ``pid`` has ended (at once if there is no such process)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+        while _exists(pid):
+            time.sleep(POLL_SECONDS)
+        return
+    try:
+        select.select([fd], [], [])
+    finally:
+        os.close(fd)
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, but another user's: the id was taken again
+        return False
+    return True
+
+
+def watch(owner: int) -> threading.Thread:
+    """A daemon thread that ends this process (status :data:`ORPHANED`) as soon as process ``owner``
+    ends."""
+
+    def run() -> None:
+        wait_for_end(owner)
+        os._exit(ORPHANED)
+
+    thread = threading.Thread(target=run, name=f"rushhour-owner-{owner}", daemon=True)
+    thread.start()
+    return thread
+
+
+def owned_by(owner: int) -> None:
+    """The initializer of a pool's worker: it ends when process ``owner`` (the command) ends."""
+    if os.name != "posix":
+        return
+    die_with_parent()
+    if os.getppid() != owner and not _exists(owner):
+        os._exit(ORPHANED)  # the command ended before the death signal was asked for
+    watch(owner)
+
+
+def context() -> multiprocessing.context.BaseContext:
+    """The start method of the enumerator's pool: the forkserver on POSIX systems, told to die with the
+    command; spawn elsewhere."""
+    if os.name != "posix":
+        return multiprocessing.get_context("spawn")
+    forkserver = multiprocessing.get_context("forkserver")
+    with contextlib.suppress(AttributeError, ValueError):
+        forkserver.set_forkserver_preload(["__main__", "rushhour._forkserver"])
+    return forkserver
+
+
+__all__ = ["ORPHANED", "context", "die_with_parent", "owned_by", "wait_for_end", "watch"]

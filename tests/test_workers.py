@@ -1,0 +1,245 @@
+"""Worker processes owned by the command that starts them (rushhour.workers): a worker ends when its
+command ends, however it ends, SIGKILL included.  Each wait below is a guard against a hang only."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rushhour.workers import ORPHANED
+from tests.processes import full_pipe, read_to_end, session
+from tests.terminal import default_signals
+
+PYTHON = [sys.executable, "-c"]
+GUARD = 30  # seconds; the ends come within a second
+posix = pytest.mark.skipif(os.name != "posix", reason="POSIX process ids and signals")
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a Linux death signal")
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie has ended too)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+
+def _wait_gone(pid: int) -> None:
+    deadline = time.monotonic() + GUARD
+    while not _gone(pid):
+        assert time.monotonic() < deadline, f"process {pid} is still there"
+        time.sleep(0.05)
+
+
+def _sleeper() -> subprocess.Popen[str]:
+    return subprocess.Popen([*PYTHON, "import time; time.sleep(600)"], text=True)
+
+
+WATCHER = """
+import os, sys, time
+from rushhour import workers
+if sys.argv[2] == "poll":  # as on a system without pidfds
+    def nope(pid):
+        raise OSError(38, "no pidfds here")
+    os.pidfd_open = nope
+workers.POLL_SECONDS = 0.05
+workers.owned_by(int(sys.argv[1]))
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+
+@posix
+@pytest.mark.parametrize("way", ["pidfd", "poll"])
+def test_a_worker_ends_when_its_owner_is_killed(way: str) -> None:
+    owner = _sleeper()
+    worker = subprocess.Popen([*PYTHON, WATCHER, str(owner.pid), way], stdout=subprocess.PIPE, text=True)
+    try:
+        assert worker.stdout is not None and worker.stdout.readline() == "ready\n"
+        assert worker.poll() is None  # the owner is alive: the worker goes on
+        owner.send_signal(signal.SIGKILL)
+        owner.wait()
+        assert worker.wait(timeout=GUARD) == ORPHANED
+    finally:
+        owner.kill()
+        worker.kill()
+
+
+@posix
+def test_a_worker_whose_owner_is_already_gone_ends_at_once() -> None:
+    owner = _sleeper()
+    owner.kill()
+    owner.wait()
+    worker = subprocess.Popen([*PYTHON, WATCHER, str(owner.pid), "pidfd"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert worker.wait(timeout=GUARD) == ORPHANED
+    finally:
+        worker.kill()
+
+
+PARENT = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1]], stdout=subprocess.PIPE, text=True)
+assert child.stdout.readline() == "ready\\n"
+print(child.pid, flush=True)
+time.sleep(600)
+"""
+CHILD = """
+from rushhour.workers import die_with_parent
+import time
+assert die_with_parent()
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+
+@linux
+def test_the_kernel_kills_a_child_that_asked_to_die_with_its_parent() -> None:
+    parent = subprocess.Popen([*PYTHON, PARENT, CHILD], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        assert not _gone(child)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        _wait_gone(child)
+    finally:
+        parent.kill()
+
+
+# --- commands killed with SIGKILL while their workers run ----------------------------------------------
+RUSHHOUR = [sys.executable, "-m", "rushhour"]
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the processes in /proc")
+
+
+def _killed_leaves_nothing(argv: list[str], helpers: int, cwd: Path) -> None:
+    """Start ``argv`` in a session of its own, with stdout and stderr on pipes that are full (so it cannot
+    finish: it waits at its first write), wait for ``helpers`` more processes in its session (its
+    workers...), kill it with SIGKILL: then readers of its pipes get to their end, and no process
+    of its session is left."""
+    out_r, out_w = full_pipe()
+    err_r, err_w = full_pipe()
+    proc = subprocess.Popen(argv, stdout=out_w, stderr=err_w, start_new_session=True, cwd=cwd)
+    os.close(out_w)
+    os.close(err_w)
+    try:
+        deadline = time.monotonic() + 120
+        while len(session(proc.pid)) < 1 + helpers:
+            assert proc.poll() is None, "the command ended before its workers were seen"
+            assert time.monotonic() < deadline, f"no {helpers} helper processes: {session(proc.pid)}"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        read_to_end([out_r, err_r], GUARD)
+        deadline = time.monotonic() + GUARD
+        while session(proc.pid):
+            assert time.monotonic() < deadline, f"left behind: {session(proc.pid)}"
+            time.sleep(0.05)
+    finally:
+        for pid in session(proc.pid):  # only when the test failed
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        os.close(out_r)
+        os.close(err_r)
+
+
+@needs_proc
+def test_an_enumeration_killed_with_sigkill_leaves_no_process_and_no_open_pipe(tmp_path: Path) -> None:
+    """The reproduction of issue 30 (its forkserver, resource tracker and both workers lived on, holding
+    its stdout and stderr): progress on, so that the full stderr holds the run at its first report."""
+    argv = [*RUSHHOUR, "enumerate", "--size", "5x5", "--walls", "0-1", "--workers", "2", "--out", "DIR"]
+    _killed_leaves_nothing(argv, 4, tmp_path)  # resource tracker, forkserver, two workers
+
+
+@needs_proc
+def test_a_batch_solve_killed_with_sigkill_leaves_no_process_and_no_open_pipe(tmp_path: Path) -> None:
+    lines = (Path(__file__).parent / "data" / "fogleman_slice_solve.txt").read_text()
+    (tmp_path / "many.txt").write_text(lines * 20)  # more lines of results than a pipe and a buffer hold
+    _killed_leaves_nothing([*RUSHHOUR, "solve", "--batch", "many.txt", "--jobs", "2"], 2, tmp_path)
+
+
+# --- nothing but the command's own words on stderr, on every way out -----------------------------------
+def _quiet_runs(count: int, tmp_path: Path) -> None:
+    for k in range(count):
+        argv = [*RUSHHOUR, "enumerate", "-q", "--size", "4x4", "--workers", "2", "--out", str(tmp_path / f"db{k}")]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), k
+
+
+def test_a_quiet_enumeration_by_a_pool_prints_nothing(tmp_path: Path) -> None:
+    _quiet_runs(3, tmp_path)
+
+
+@pytest.mark.slow
+def test_fifty_quiet_enumerations_by_a_pool_print_nothing(tmp_path: Path) -> None:
+    """Issue 30: 2 runs of 8 printed 'Exception ignored in: <module 'threading'...>' as they exited."""
+    _quiet_runs(50, tmp_path)
+
+
+@posix
+def test_an_interrupted_enumeration_by_a_pool_says_only_how_to_resume(tmp_path: Path) -> None:
+    argv = [*RUSHHOUR, "enumerate", "--size", "5x5", "--walls", "0-1", "--workers", "2", "--out", "DIR"]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, preexec_fn=default_signals
+    )
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # the first progress line: a part is done, the others run
+    assert first.startswith("enumerate: "), first
+    proc.send_signal(signal.SIGINT)
+    _, rest = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert [line for line in rest.splitlines() if not line.startswith("enumerate: ")] == [
+        "interrupted: the parts finished are saved in DIR; run the same command to resume"
+    ]
+
+
+@needs_proc
+def test_a_generation_killed_with_sigkill_leaves_no_process_and_no_open_pipe(tmp_path: Path) -> None:
+    argv = [*RUSHHOUR, "generate", "--count", "400", "--min-moves", "3", "--jobs", "2", "--seed", "3"]
+    _killed_leaves_nothing(argv, 2, tmp_path)
+
+
+GAME = """
+import time
+from rushhour.levels import resolve_board
+from rushhour.play.worker import ProcessWorker
+
+def endless(board):
+    time.sleep(600)
+
+worker = ProcessWorker(endless)
+worker.start(resolve_board("classic:1").board, "hint")
+print(worker._pid, flush=True)
+time.sleep(600)
+"""
+
+
+@needs_proc
+def test_the_search_beside_a_game_ends_with_the_game() -> None:
+    game = subprocess.Popen([*PYTHON, GAME], stdout=subprocess.PIPE, text=True)
+    search = 0
+    try:
+        assert game.stdout is not None
+        search = int(game.stdout.readline())
+        assert not _gone(search)
+        game.send_signal(signal.SIGKILL)
+        game.wait()
+        _wait_gone(search)
+    finally:
+        game.kill()
+        if search and not _gone(search):  # only when the test failed
+            os.kill(search, signal.SIGKILL)

@@ -30,12 +30,10 @@ Every solution is replayed by the rules before it is reported; every lower bound
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
 import queue
 import signal
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,6 +56,7 @@ from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import improve_search
 from rushhour.search.watch import Bound, Bounds
+from rushhour.workers import owned_by
 
 #: seconds of the first improve restart (each one after takes twice the one before), and of all of
 #: them (at most a quarter of the time limit), before the upper worker turns to SAT planning
@@ -135,11 +134,12 @@ def portfolio(
     share = context.Array("q", [state.lower, 0], lock=False)  # best lower bound, best length (0: none)
     out = context.Queue()
     memory = None if limits.memory is None else limits.memory.limit
+    me = os.getpid()
+    lower = (board, metric, share, out, limits, memory, me)
+    upper = (board, metric, share, out, limits, memory, seed or 0, me)
     workers = [
-        context.Process(target=_lower_worker, args=(board, metric, share, out, limits, memory), daemon=True),
-        context.Process(
-            target=_upper_worker, args=(board, metric, share, out, limits, memory, seed or 0), daemon=True
-        ),
+        context.Process(target=_lower_worker, args=lower, daemon=True),
+        context.Process(target=_upper_worker, args=upper, daemon=True),
     ]
     try:
         workers[0].start()
@@ -306,17 +306,11 @@ def _stop(state: _State, limits: Limits, metric: str) -> LimitReachedError:
 # --- the workers (child processes) ------------------------------------------------------------------
 
 
-def _worker_start() -> None:
-    """In a worker: die with the caller (Linux), leave Ctrl-C to the caller (which kills the workers)."""
+def _worker_start(owner: int) -> None:
+    """In a worker: end with the caller ``owner`` however it ends (:func:`rushhour.workers.owned_by`),
+    leave Ctrl-C to the caller (which kills the workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            import ctypes
-
-            libc = ctypes.CDLL("libc.so.6", use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            if os.getppid() == 1:  # the caller died before the line above
-                os._exit(0)
+    owned_by(owner)
 
 
 def _worker_limits(limits: Limits, memory: int | None) -> Limits:
@@ -326,9 +320,9 @@ def _worker_limits(limits: Limits, memory: int | None) -> Limits:
 
 
 def _lower_worker(
-    board: Board, metric: str, share: Any, out: Any, limits: Limits, memory: int | None
+    board: Board, metric: str, share: Any, out: Any, limits: Limits, memory: int | None, owner: int
 ) -> None:
-    _worker_start()
+    _worker_start(owner)
     try:
         _passes(board, metric, share, out, _worker_limits(limits, _share(memory, FRONTIER_MEMORY)))
     except RushHourError as err:
@@ -394,9 +388,16 @@ def _unsolvable(tables: Any, start: int, limits: Limits, out: Any) -> None:
 
 
 def _upper_worker(
-    board: Board, metric: str, share: Any, out: Any, limits: Limits, memory: int | None, seed: int
+    board: Board,
+    metric: str,
+    share: Any,
+    out: Any,
+    limits: Limits,
+    memory: int | None,
+    seed: int,
+    owner: int,
 ) -> None:
-    _worker_start()
+    _worker_start(owner)
     mine = _worker_limits(limits, None)
     try:
         _restarts(board, metric, share, out, mine, seed)

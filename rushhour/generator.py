@@ -44,6 +44,8 @@ from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.formats.single import board_ref
 from rushhour.search import Analysis, Solution, analyze, solve
 from rushhour.search.bfs import Limits
+from rushhour.search.frontier import frontier_available, one_pass
+from rushhour.search.tables import tables_for
 from rushhour.text import plural
 from rushhour.workers import owned_by
 
@@ -741,9 +743,6 @@ def shorter_exists(
     time ran out first.  The compiled frontier search bounded to ``length - 1`` moves answers when it
     serves the board (it leaves out every position that cannot lead to so short a solution); else a
     full search does."""
-    from rushhour.search.frontier import frontier_available, one_pass
-    from rushhour.search.tables import tables_for
-
     tables = tables_for(board.layout, "moves")
     limits = Limits(max_states, time_limit)
     if length > 1 and frontier_available(tables):

@@ -227,6 +227,11 @@ def option_seconds(text: str) -> float:
     return value
 
 
+def add_format_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--format`` (``args.fmt``): the board format a command writes, grid by default."""
+    parser.add_argument("--format", choices=FORMATS, type=str.lower, default="grid", dest="fmt", help=help)
+
+
 def add_color_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument(

@@ -11,12 +11,20 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from rushhour.cli.core import examples, option_count, option_jobs, option_range, option_seconds, refuse_given
+from rushhour.cli.core import (
+    add_format_option,
+    examples,
+    option_count,
+    option_jobs,
+    option_range,
+    option_seconds,
+    refuse_given,
+)
 from rushhour.cli.documents import emit, generate_body
 from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import write_text_atomic
-from rushhour.formats import FORMATS, fogleman, grid, jsonfmt, write_board
+from rushhour.formats import fogleman, grid, jsonfmt, write_board
 from rushhour.generator import (
     DEFAULT_METHOD,
     MAX_SIDE,
@@ -111,14 +119,7 @@ def register(sub: Any) -> None:
         "the right edge",
     )
     p.add_argument("--out", metavar="FILE|DIR", help="write to FILE, or one file per puzzle into DIR/")
-    p.add_argument(
-        "--format",
-        choices=FORMATS,
-        type=str.lower,
-        default="grid",
-        dest="fmt",
-        help="board format (default grid)",
-    )
+    add_format_option(p, "board format (default grid)")
     p.add_argument("--jobs", type=option_jobs, default=1, metavar="J", help="worker processes (default 1)")
     p.add_argument(
         "--max-tries",

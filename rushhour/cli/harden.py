@@ -11,6 +11,7 @@ from typing import Any
 from rushhour.cli.core import (
     add_board,
     add_color_flags,
+    add_format_option,
     board_summary,
     color_wanted,
     draw,
@@ -21,7 +22,7 @@ from rushhour.cli.core import (
 )
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.files import write_text_atomic
-from rushhour.formats import FORMATS, write_board
+from rushhour.formats import write_board
 from rushhour.harden import Improvement, improvements
 from rushhour.levels import resolve_board
 from rushhour.text import plural
@@ -66,14 +67,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="one rushhour.harden document per report (JSON Lines)")
     p.add_argument("--out", metavar="FILE", help="write the best board to FILE, again at each improvement")
-    p.add_argument(
-        "--format",
-        choices=FORMATS,
-        type=str.lower,
-        default="grid",
-        dest="fmt",
-        help="the format of --out (default grid)",
-    )
+    add_format_option(p, "the format of --out (default grid)")
     add_color_flags(p)
     p.set_defaults(func=cmd_harden)
 

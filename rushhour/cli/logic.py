@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import time
 from typing import Any
 
 from rushhour.board import Board, Move
@@ -451,8 +452,6 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    import time
-
     from rushhour.logic.counting import count_with_likelihoods, counter_name
 
     width, height = parse_size(args.size)

@@ -1,22 +1,6 @@
-"""The definitions of the complete database (docs/enumerate.md has the proofs): jobs, parts, shards
-and the lane rules.
-
-Definitions (docs/enumerate.md has the proofs):
-
-* A *layout* places vehicles of lengths 2 and 3 (horizontal or vertical) and 1x1 walls on the board;
-  the goal car ``A`` (horizontal, length 2) is the only horizontal vehicle of the goal row and leaves
-  through its right edge.  A position is *won* when the goal car stands against the exit.
-* A *cluster* is a set of positions reachable from each other.  It gives one database line when a won
-  position is reachable and its *hardest* position (the farthest from a win; ties by the least pair
-  (horizontal vehicles' cells, vertical vehicles' cells) of bitboards with bit ``row * width + col``)
-  is *minimal*: removing any vehicle but the goal car, or any wall, gives a shorter optimal solution.
-* Moves never change a *shard*: the walls, each row's lengths of horizontal vehicles in order and each
-  column's of vertical vehicles.  A *part* is the unit of work: the shards with given walls and given
-  sequences in the first rows (:func:`parts`).  Parts are independent; :mod:`.parallel` runs them.
-* Every cluster with a won position holds a *seed*: a won position where no other vehicle can move
-  left or up by one cell.  A part searches clusters only from its seeds, so it never explores a
-  cluster without a win.
-"""
+"""The definitions of the complete database: jobs, parts, shards and the lane rules.  The terms
+(layout, cluster, shard, part, seed) are defined in :mod:`rushhour.database`; docs/enumerate.md has the
+proofs."""
 
 from __future__ import annotations
 

@@ -14,7 +14,6 @@ import select
 import sys
 import textwrap
 import time
-from contextlib import suppress
 from typing import Any
 
 from rushhour.board import HORIZONTAL, Board, Vehicle
@@ -23,7 +22,14 @@ from rushhour.play.draft import Draft
 from rushhour.play.editor import KEYS, Editor, Mode
 from rushhour.play.screen import CELL_SIZES, Geometry, Painter, label_row
 from rushhour.play.session import Signalled, leave_on_signals
-from rushhour.play.tui import EOF_ERRORS, MOTION_OFF, MOTION_ON, TICK_MS, forget_curses_signals, key_name
+from rushhour.play.tui import (
+    EOF_ERRORS,
+    TICK_MS,
+    forget_curses_signals,
+    key_name,
+    mouse_motion,
+    setup_window,
+)
 from rushhour.render.palette import Colour, vehicle_colors, wall_color
 from rushhour.text import plural
 
@@ -269,20 +275,8 @@ def run(editor: Editor, *, color: bool) -> int:
     return 130 if editor.interrupted else 0
 
 
-def _setup(window: curses.window) -> None:
-    curses.raw()
-    curses.noecho()
-    window.keypad(True)
-    window.nodelay(True)
-    curses.mouseinterval(0)
-    curses.mousemask(curses.ALL_MOUSE_EVENTS | curses.REPORT_MOUSE_POSITION)
-    with suppress(curses.error):
-        curses.curs_set(0)
-    _write(MOTION_ON)
-
-
 def _main(window: curses.window, editor: Editor, color: bool) -> None:
-    _setup(window)
+    setup_window(window)
     screen = EditScreen(window, editor, color)
     errors = 0
     try:
@@ -299,13 +293,13 @@ def _main(window: curses.window, editor: Editor, color: bool) -> None:
             _one_key(key, editor, screen)
             if editor.mode is Mode.PLAY:
                 _play(window, editor, color)
-                _setup(window)
+                setup_window(window)
                 window.clear()
             screen.draw()  # the key answered first; then the check it asks for starts
             if editor.tick():
                 screen.draw()
     finally:
-        _write(MOTION_OFF)
+        mouse_motion(False)
 
 
 def _wait(editor: Editor, screen: EditScreen, errors: int) -> int:
@@ -390,12 +384,6 @@ def _play(window: curses.window, editor: Editor, color: bool) -> None:
         editor.message = "back from playing the board"
 
 
-def _write(text: str) -> None:
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except OSError:
-        pass
 
 
 __all__ = ["EditScreen", "edit_geometry", "run"]

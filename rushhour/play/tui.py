@@ -121,15 +121,7 @@ def forget_curses_signals() -> None:
 
 def _main(window: curses.window, controller: Controller, color: bool) -> bool:
     """The loop inside curses; True when the player left with Ctrl-C."""
-    curses.raw()
-    curses.noecho()
-    window.keypad(True)
-    window.nodelay(True)
-    curses.mouseinterval(0)
-    curses.mousemask(curses.ALL_MOUSE_EVENTS | curses.REPORT_MOUSE_POSITION)
-    with suppress(curses.error):  # some terminals cannot hide the cursor
-        curses.curs_set(0)
-    _write(MOTION_ON)
+    setup_window(window)
     screen = Screen(window, controller, color)
     last_key = ""
     try:
@@ -175,7 +167,7 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
             screen.draw()
     finally:
         controller.close()
-        _write(MOTION_OFF)
+        mouse_motion(False)
     return last_key == "ctrl-c"
 
 
@@ -200,12 +192,27 @@ def _mouse(screen: Screen, controller: Controller) -> None:
         controller.drag(cell)
 
 
-def _write(text: str) -> None:
+def setup_window(window: curses.window) -> None:
+    """The terminal as both full screens (the game, the editor) use it: keys as they come, not echoed,
+    never waited for; clicks at once, and drags reported while a button is down; no cursor."""
+    curses.raw()
+    curses.noecho()
+    window.keypad(True)
+    window.nodelay(True)
+    curses.mouseinterval(0)
+    curses.mousemask(curses.ALL_MOUSE_EVENTS | curses.REPORT_MOUSE_POSITION)
+    with suppress(curses.error):  # some terminals cannot hide the cursor
+        curses.curs_set(0)
+    mouse_motion(True)
+
+
+def mouse_motion(on: bool) -> None:
+    """Ask the terminal for motion reports while a button is down (mode 1002), or stop them."""
     try:
-        sys.stdout.write(text)
+        sys.stdout.write(MOTION_ON if on else MOTION_OFF)
         sys.stdout.flush()
     except OSError:
         pass
 
 
-__all__ = ["key_name", "play", "play_in", "run", "usable"]
+__all__ = ["key_name", "mouse_motion", "play", "play_in", "run", "setup_window", "usable"]

@@ -19,91 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    int n;
-    size_t count, capacity, slots;
-    unsigned char *states;
-    uint64_t *hash;
-    int32_t *dist;
-    uint32_t *table; /* index + 1, or 0 */
-} Set;
-
-static int set_init(Set *st, int n) {
-    memset(st, 0, sizeof *st);
-    st->n = n;
-    st->capacity = 1024;
-    st->slots = 4096;
-    st->states = malloc(st->capacity * (size_t)n);
-    st->hash = malloc(st->capacity * sizeof(uint64_t));
-    st->dist = malloc(st->capacity * sizeof(int32_t));
-    st->table = calloc(st->slots, sizeof(uint32_t));
-    return st->states && st->hash && st->dist && st->table ? 0 : -1;
-}
-
-static void set_free(Set *st) {
-    free(st->states);
-    free(st->hash);
-    free(st->dist);
-    free(st->table);
-}
-
-static int set_grow(Set *st) {
-    if (st->count + 1 > st->capacity) {
-        size_t cap = st->capacity * 2;
-        unsigned char *states = realloc(st->states, cap * (size_t)st->n);
-        if (!states) return -1;
-        st->states = states;
-        uint64_t *hash = realloc(st->hash, cap * sizeof(uint64_t));
-        if (!hash) return -1;
-        st->hash = hash;
-        int32_t *dist = realloc(st->dist, cap * sizeof(int32_t));
-        if (!dist) return -1;
-        st->dist = dist;
-        st->capacity = cap;
-    }
-    if ((st->count + 1) * 2 > st->slots) {
-        if (st->count + 1 >= UINT32_MAX / 2) return -1;
-        size_t slots = st->slots * 2;
-        uint32_t *table = calloc(slots, sizeof(uint32_t));
-        if (!table) return -1;
-        for (size_t i = 0; i < st->count; i++) {
-            size_t j = st->hash[i] & (slots - 1);
-            while (table[j]) j = (j + 1) & (slots - 1);
-            table[j] = (uint32_t)(i + 1);
-        }
-        free(st->table);
-        st->table = table;
-        st->slots = slots;
-    }
-    return 0;
-}
-
-/* the index of a stored position, or -1 */
-static int64_t set_find(const Set *st, const unsigned char *state, uint64_t hash) {
-    size_t j = hash & (st->slots - 1);
-    for (uint32_t k; (k = st->table[j]) != 0; j = (j + 1) & (st->slots - 1))
-        if (st->hash[k - 1] == hash && memcmp(st->states + (k - 1) * (size_t)st->n, state, (size_t)st->n) == 0)
-            return (int64_t)(k - 1);
-    return -1;
-}
-
-/* adds a position not stored yet: 0, or -1 when memory runs out */
-static int set_add(Set *st, const unsigned char *state, uint64_t hash) {
-    if (set_grow(st)) return -1;
-    size_t j = hash & (st->slots - 1);
-    while (st->table[j]) j = (j + 1) & (st->slots - 1);
-    size_t i = st->count++;
-    memcpy(st->states + i * (size_t)st->n, state, (size_t)st->n);
-    st->hash[i] = hash;
-    st->dist[i] = -1;
-    st->table[j] = (uint32_t)(i + 1);
-    return 0;
-}
+/* The cluster in the store of _native.c; each position's value is its distance to the nearest win
+ * (-1 until the second search reaches it). */
 
 /* calls visit(st, z, successor index or -1 when new, state, hash) for each move from position z */
-typedef int (*Visit)(Set *st, size_t z, int64_t at, const unsigned char *state, uint64_t hash, void *data);
+typedef int (*Visit)(Store *st, size_t z, int64_t at, const unsigned char *state, uint64_t hash, void *data);
 
-static int each_move(const Spec *s, Set *st, size_t z, Visit visit, void *data) {
+static int each_move(const Spec *s, Store *st, size_t z, Visit visit, void *data) {
     unsigned char grid[MAX_CELLS], state[MAX_VEHICLES];
     int moves[32];
     fill_grid(s, st->states + z * (size_t)s->n, grid);
@@ -114,33 +36,33 @@ static int each_move(const Spec *s, Set *st, size_t z, Visit visit, void *data) 
             memcpy(state, st->states + z * (size_t)s->n, (size_t)s->n);
             state[v] = (unsigned char)moves[i];
             uint64_t h = st->hash[z] ^ s->zobrist[v][offset] ^ s->zobrist[v][moves[i]];
-            int got = visit(st, z, set_find(st, state, h), state, h, data);
+            int got = visit(st, z, store_find(st, state, h), state, h, data);
             if (got) return got;
         }
     }
     return 0;
 }
 
-static int collect(Set *st, size_t z, int64_t at, const unsigned char *state, uint64_t hash, void *data) {
+static int collect(Store *st, size_t z, int64_t at, const unsigned char *state, uint64_t hash, void *data) {
     (void)z, (void)data;
-    return at >= 0 ? 0 : set_add(st, state, hash);
+    return at >= 0 ? 0 : store_add(st, state, hash, -1) == -2 ? -1 : 0;
 }
 
 typedef struct {
     size_t *queue, tail;
 } Rings;
 
-static int spread_distance(Set *st, size_t z, int64_t at, const unsigned char *state, uint64_t hash, void *data) {
+static int spread_distance(Store *st, size_t z, int64_t at, const unsigned char *state, uint64_t hash, void *data) {
     (void)state, (void)hash;
     Rings *r = data;
-    if (at < 0 || st->dist[at] >= 0) return 0;
-    st->dist[at] = st->dist[z] + 1;
+    if (at < 0 || st->value[at] >= 0) return 0;
+    st->value[at] = st->value[z] + 1;
     r->queue[r->tail++] = (size_t)at;
     return 0;
 }
 
 /* the whole cluster of the start (already stored): 1 done, 2 a limit, -1 out of memory, -2 a signal */
-static int cluster(const Spec *s, Set *st, Watch *w) {
+static int cluster(const Spec *s, Store *st, Watch *w) {
     for (size_t z = 0; z < st->count; z++) {
         if (each_move(s, st, z, collect, NULL)) return -1;
         if ((z + 1) % BATCH == 0) {
@@ -154,11 +76,11 @@ static int cluster(const Spec *s, Set *st, Watch *w) {
 
 /* the distances to the nearest win; the queue ends with the farthest positions.  Returns the number
  * of positions with a distance (0 when none is won), or -1 out of memory, -2 a signal, -3 a limit */
-static long long distances(const Spec *s, Set *st, Watch *w, size_t *queue) {
+static long long distances(const Spec *s, Store *st, Watch *w, size_t *queue) {
     Rings r = {queue, 0};
     for (size_t z = 0; z < st->count; z++)
         if (s->won[st->states[z * (size_t)s->n + s->goal]]) {
-            st->dist[z] = 0;
+            st->value[z] = 0;
             queue[r.tail++] = z;
         }
     for (size_t head = 0; head < r.tail; head++) {
@@ -183,7 +105,7 @@ static PyObject *state_tuple(int n, const unsigned char *state) {
 }
 
 /* the answer tuple of a finished analysis (see the top of this file) */
-static PyObject *answer(const Spec *s, const Set *st, const size_t *queue, long long reached) {
+static PyObject *answer(const Spec *s, const Store *st, const size_t *queue, long long reached) {
     int n = s->n;
     size_t smallest = 0;
     for (size_t z = 1; z < st->count; z++)
@@ -191,7 +113,7 @@ static PyObject *answer(const Spec *s, const Set *st, const size_t *queue, long 
     if (reached == 0)
         return Py_BuildValue("(inn()NiN)", 1, (Py_ssize_t)st->count, (Py_ssize_t)0,
                              state_tuple(n, st->states + smallest * n), -1, state_tuple(n, st->states + smallest * n));
-    int32_t top = st->dist[queue[reached - 1]];
+    int64_t top = st->value[queue[reached - 1]];
     size_t hardest = queue[reached - 1], won = 0;
     PyObject *hist = PyTuple_New(top + 1);
     if (!hist) return NULL;
@@ -202,14 +124,14 @@ static PyObject *answer(const Spec *s, const Set *st, const size_t *queue, long 
     }
     for (long long k = 0; k < reached; k++) {
         size_t z = queue[k];
-        counts[st->dist[z]]++;
-        won += st->dist[z] == 0;
-        if (st->dist[z] == top && memcmp(st->states + z * n, st->states + hardest * n, (size_t)n) < 0) hardest = z;
+        counts[st->value[z]]++;
+        won += st->value[z] == 0;
+        if (st->value[z] == top && memcmp(st->states + z * n, st->states + hardest * n, (size_t)n) < 0) hardest = z;
     }
     for (int32_t d = 0; d <= top; d++) PyTuple_SET_ITEM(hist, d, PyLong_FromLongLong(counts[d]));
     free(counts);
     return Py_BuildValue("(innNNiN)", 1, (Py_ssize_t)st->count, (Py_ssize_t)won, hist,
-                         state_tuple(n, st->states + hardest * n), (int)st->dist[0],
+                         state_tuple(n, st->states + hardest * n), (int)st->value[0],
                          state_tuple(n, st->states + smallest * n));
 }
 
@@ -221,19 +143,19 @@ PyObject *native_analyze(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOLd", &spec_obj, &start_obj, &max_states, &seconds)) return NULL;
     Spec *s = malloc(sizeof(Spec));
     if (!s) return PyErr_NoMemory();
-    Set st;
+    Store st;
     size_t *queue = NULL;
     unsigned char start[MAX_VEHICLES];
     if (read_spec(spec_obj, s) || read_state(s, start_obj, start)) goto fail;
-    if (set_init(&st, s->n)) {
-        set_free(&st);
+    if (store_init(&st, s->n)) {
+        store_free(&st);
         PyErr_NoMemory();
         goto fail;
     }
     uint64_t h = 0;
     for (int v = 0; v < s->n; v++) h ^= s->zobrist[v][start[v]];
-    if (set_add(&st, start, h)) {
-        set_free(&st);
+    if (store_add(&st, start, h, -1) == -2) {
+        store_free(&st);
         PyErr_NoMemory();
         goto fail;
     }
@@ -252,7 +174,7 @@ PyObject *native_analyze(PyObject *self, PyObject *args) {
     else if (result == 1) out = answer(s, &st, queue, reached);
     /* -2: the signal handler's error (KeyboardInterrupt) is set */
     free(queue);
-    set_free(&st);
+    store_free(&st);
 fail:
     free(s);
     return out;

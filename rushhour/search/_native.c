@@ -33,15 +33,6 @@
 
 
 
-typedef struct {
-    int n;
-    size_t count, capacity;     /* positions stored */
-    unsigned char *states;      /* count * n offsets */
-    int64_t *parent;
-    uint64_t *hash;
-    size_t slots;               /* a power of two, at least twice count */
-    uint32_t *table;            /* position index + 1, or 0 */
-} Store;
 
 /* ---------------------------------------------------------------- reading the spec from Python */
 
@@ -261,21 +252,21 @@ static int two_moves(const Spec *s, unsigned char *grid, const unsigned char *st
 
 /* ---------------------------------------------------------------- the store of positions */
 
-static int store_init(Store *st, int n) {
+int store_init(Store *st, int n) {
     memset(st, 0, sizeof *st);
     st->n = n;
     st->capacity = 1024;
     st->slots = 4096;
     st->states = malloc(st->capacity * (size_t)n);
-    st->parent = malloc(st->capacity * sizeof(int64_t));
+    st->value = malloc(st->capacity * sizeof(int64_t));
     st->hash = malloc(st->capacity * sizeof(uint64_t));
     st->table = calloc(st->slots, sizeof(uint32_t));
-    return st->states && st->parent && st->hash && st->table ? 0 : -1;
+    return st->states && st->value && st->hash && st->table ? 0 : -1;
 }
 
-static void store_free(Store *st) {
+void store_free(Store *st) {
     free(st->states);
-    free(st->parent);
+    free(st->value);
     free(st->hash);
     free(st->table);
 }
@@ -286,9 +277,9 @@ static int store_grow(Store *st) {
         unsigned char *states = realloc(st->states, cap * (size_t)st->n);
         if (!states) return -1;
         st->states = states;
-        int64_t *parent = realloc(st->parent, cap * sizeof(int64_t));
-        if (!parent) return -1;
-        st->parent = parent;
+        int64_t *value = realloc(st->value, cap * sizeof(int64_t));
+        if (!value) return -1;
+        st->value = value;
         uint64_t *hash = realloc(st->hash, cap * sizeof(uint64_t));
         if (!hash) return -1;
         st->hash = hash;
@@ -311,19 +302,26 @@ static int store_grow(Store *st) {
     return 0;
 }
 
-/* Add the position unless it is stored: its index, -1 when it was there, -2 when out of memory. */
-static int64_t store_add(Store *st, const unsigned char *state, uint64_t hash, int64_t parent) {
+/* The index of a stored position, or -1. */
+int64_t store_find(const Store *st, const unsigned char *state, uint64_t hash) {
     size_t j = hash & (st->slots - 1);
     for (uint32_t k; (k = st->table[j]) != 0; j = (j + 1) & (st->slots - 1)) {
         if (st->hash[k - 1] == hash && memcmp(st->states + (k - 1) * (size_t)st->n, state, (size_t)st->n) == 0)
-            return -1;
+            return (int64_t)(k - 1);
     }
+    return -1;
+}
+
+/* Add the position unless it is stored, with its ``value``: its index, -1 when it was there,
+ * -2 when out of memory. */
+int64_t store_add(Store *st, const unsigned char *state, uint64_t hash, int64_t value) {
+    if (store_find(st, state, hash) >= 0) return -1;
     if (store_grow(st)) return -2;
-    j = hash & (st->slots - 1);  /* again: growing may have rebuilt the table */
+    size_t j = hash & (st->slots - 1);
     while (st->table[j]) j = (j + 1) & (st->slots - 1);
     size_t i = st->count++;
     memcpy(st->states + i * (size_t)st->n, state, (size_t)st->n);
-    st->parent[i] = parent;
+    st->value[i] = value;
     st->hash[i] = hash;
     st->table[j] = (uint32_t)(i + 1);
     return (int64_t)i;
@@ -376,7 +374,7 @@ static PyObject *path_of(const Spec *s, const Store *st, const Answer *a) {
     PyObject *path = PyList_New(0);
     if (!path) return NULL;
     unsigned char state[MAX_VEHICLES];
-    for (int64_t i = a->at; i >= 0; i = st->parent[i])
+    for (int64_t i = a->at; i >= 0; i = st->value[i])
         if (append_state(path, s->n, st->states + i * s->n)) goto fail;
     if (PyList_Reverse(path)) goto fail;
     memcpy(state, st->states + a->at * s->n, (size_t)s->n);

@@ -49,6 +49,24 @@ double now(void);
 /* append the offsets of a position to the list ``path`` as a tuple; -1 on failure */
 int append_state(PyObject *path, int n, const unsigned char *state);
 
+/* The store of positions (_native.c): each position's offsets, its hash and one value (its parent's
+ * index in the searches, its distance to a win in the cluster analysis), found through an open
+ * addressing table. */
+typedef struct {
+    int n;
+    size_t count, capacity;     /* positions stored */
+    unsigned char *states;      /* count * n offsets */
+    int64_t *value;             /* per position: its parent's index, or its distance */
+    uint64_t *hash;
+    size_t slots;               /* a power of two, at least twice count */
+    uint32_t *table;            /* position index + 1, or 0 */
+} Store;
+
+int store_init(Store *st, int n);
+void store_free(Store *st);
+int64_t store_find(const Store *st, const unsigned char *state, uint64_t hash);
+int64_t store_add(Store *st, const unsigned char *state, uint64_t hash, int64_t value);
+
 /* The limits of a search running without the GIL, checked between batches by watch(): 0 go on, 2 a
  * limit was reached, -2 a signal handler raised (Ctrl-C: KeyboardInterrupt is then set). */
 typedef struct {

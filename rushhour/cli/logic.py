@@ -22,9 +22,12 @@ from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.levels import resolve_board
-from rushhour.logic import encode
+from rushhour.logic import encode, notation
+from rushhour.logic.claims import prove
+from rushhour.logic.counting import count_with_likelihoods, counter_name
 from rushhour.logic.encoding import WORD, Shape
 from rushhour.logic.oracle import MoveOracle, oracle_for
+from rushhour.logic.theorems import check_all
 from rushhour.numbers import quoted
 from rushhour.text import plural
 
@@ -261,8 +264,6 @@ def constraints_wanted(args: argparse.Namespace) -> bool:
 
 
 def cmd_constraints(args: argparse.Namespace, entry: Any) -> int:
-    from rushhour.logic import notation
-
     rules = oracle_for(entry.board).rules
     about = None
     if args.about is not None:
@@ -280,8 +281,6 @@ def cmd_constraints(args: argparse.Namespace, entry: Any) -> int:
 
 
 def constraints_document(entry: Any, rules: Any, chosen: list[Any]) -> dict[str, Any]:
-    from rushhour.logic import notation
-
     families: dict[str, dict[str, Any]] = {}
     for item in chosen:
         family = families.setdefault(
@@ -303,8 +302,6 @@ def constraints_document(entry: Any, rules: Any, chosen: list[Any]) -> dict[str,
 
 
 def constraints_text(rules: Any, chosen: list[Any], latex: bool = False) -> str:
-    from rushhour.logic import notation
-
     if not chosen:
         return "no constraint matches\n"
     by_title: dict[str, list[Any]] = {}
@@ -381,8 +378,6 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_theorems(args: argparse.Namespace) -> int:
-    from rushhour.logic.theorems import check_all
-
     width, height = parse_size(args.size)
     shape = Shape.generic(width, height)
     color = color_wanted(args)
@@ -426,8 +421,6 @@ def claim_target(args: argparse.Namespace) -> tuple[Any, Any]:
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
-    from rushhour.logic.claims import prove
-
     shape, entry = claim_target(args)
     scope = "position" if args.position else "reachable" if args.reachable else "shape"
     if entry is None and scope != "shape":
@@ -452,8 +445,6 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    from rushhour.logic.counting import count_with_likelihoods, counter_name
-
     width, height = parse_size(args.size)
     shape = Shape.generic(width, height)
     started = time.perf_counter()

@@ -55,7 +55,7 @@ class PlanResult:
 class _Formula:
     """The planning formula of one board, grown one step at a time in one solver."""
 
-    def __init__(self, board: Board, metric: str, backend: str | None) -> None:
+    def __init__(self, board: Board, metric: str, backend: str | None, canonical: bool = True) -> None:
         self.board = board
         self.layout: Layout = board.layout
         self.steps_metric = metric == "steps"
@@ -78,6 +78,13 @@ class _Formula:
         self.Occ: list[dict[tuple[int, int], int]] = []
         self.A: list[list[dict[int, int]]] = []
         self.M: list[list[int]] = []
+        # the canonical order of commuting moves (module notes); not on wrap-around lanes
+        self.canonical = canonical and not lay.wrap
+        self.lane_cells = self._lane_cells() if self.canonical else {}
+        self.below: list[list[list[int]]] = []  # below[t][i][q]: offset of i after t moves <= q
+        self.above: list[list[list[int]]] = []  # above[t][i][q]: that offset >= q
+        self.touched: list[dict[tuple[int, int], int]] = []  # touched[t][c]: move t+1 touched c
+        self.larger: list[list[int]] = []  # larger[t][j]: move t+1 is by a vehicle of index > j
         self.solver: Backend = new_backend([], backend, pysat_solver=INTERRUPTIBLE)
         self._add_position_layer()
         start = [[self.X[0][i][o]] for i, o in enumerate(board.state)]
@@ -105,6 +112,100 @@ class _Formula:
                     clauses.append([-v, occ[cell]])
         self.X.append(xs)
         self.Occ.append(occ)
+        self.solver.add_clauses(clauses)
+        if self.canonical:
+            self._add_ladders()
+
+    def _lane_cells(self) -> dict[tuple[int, int], list[tuple[int, int]]]:
+        """For each free cell, the vehicles whose lane holds it, with its place along that lane."""
+        lay = self.layout
+        found: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for i in range(len(lay.names)):
+            for p in range(lay.span(i)):
+                cell = (lay.lanes[i], p) if lay.orientations[i] == "H" else (p, lay.lanes[i])
+                if cell not in lay.walls:
+                    found.setdefault(cell, []).append((i, p))
+        return found
+
+    def _add_ladders(self) -> None:
+        """Order variables of the newest position: ``below[q]`` (offset <= q) and ``above[q]``
+        (offset >= q), implied by the offset (only that way: they occur negated, so a spurious true
+        only forbids more, never a canonical plan)."""
+        lay = self.layout
+        clauses: list[list[int]] = []
+        below: list[list[int]] = []
+        above: list[list[int]] = []
+        for i, here in enumerate(self.X[-1]):
+            top = lay.span(i) - lay.lengths[i]
+            low = [self.new_var() for _ in range(top + 1)]
+            high = [self.new_var() for _ in range(top + 1)]
+            for o, x in here.items():
+                clauses.extend(([-x, low[o]], [-x, high[o]]))
+            for q in range(top):
+                clauses.extend(([-low[q], low[q + 1]], [-high[q + 1], high[q]]))
+            below.append(low)
+            above.append(high)
+        self.below.append(below)
+        self.above.append(above)
+        self.solver.add_clauses(clauses)
+
+    def _add_touched(self, t: int) -> None:
+        """``touched[t][c]`` may be true only if move t+1 (from position t) touched cell c: the
+        moving vehicle covered c before it or after it, or passed over it.  A vehicle of length L
+        going from offset o to o' touches place p of its lane iff not both offsets are <= p - L
+        (wholly before p) and not both are >= p + 1 (wholly after)."""
+        lay = self.layout
+        moved = self.M[t]
+        clauses: list[list[int]] = []
+        touched: dict[tuple[int, int], int] = {}
+        for cell, lanes in self.lane_cells.items():
+            u = touched[cell] = self.new_var()
+            clauses.append([-u, *(moved[i] for i, _ in lanes)])
+            for i, p in lanes:
+                length, top = lay.lengths[i], lay.span(i) - lay.lengths[i]
+                if p - length >= 0:
+                    clauses.append(
+                        [-u, -moved[i], -self.below[t][i][p - length], -self.below[t + 1][i][p - length]]
+                    )
+                if p + 1 <= top:
+                    clauses.append([-u, -moved[i], -self.above[t][i][p + 1], -self.above[t + 1][i][p + 1]])
+        self.touched.append(touched)
+        self.solver.add_clauses(clauses)
+
+    def _add_larger(self, t: int) -> None:
+        """``larger[t][j]``: implied when move t+1 is by a vehicle of index above j."""
+        moved = self.M[t]
+        larger = [self.new_var() for _ in moved]
+        clauses = [[-moved[j + 1], larger[j]] for j in range(len(moved) - 1)]
+        clauses.extend([-larger[j + 1], larger[j]] for j in range(len(moved) - 1))
+        self.larger.append(larger)
+        self.solver.add_clauses(clauses)
+
+    def _add_canonical(self, t: int) -> None:
+        """Forbid move t+1 (by j) when it does not need a cell that move t touched and either move t
+        was by a vehicle of index above j (the two commute: the other order is canonical) or, in the
+        moves metric, move t-1 was by j as well (j's two moves could be made one after the other and
+        merged: the plan is not shortest)."""
+        self._add_touched(t)
+        self._add_larger(t)
+        if t == 0:
+            return
+        lay = self.layout
+        clauses: list[list[int]] = []
+        for j, acts in enumerate(self.A[t]):
+            trigger = self.larger[t - 1][j]
+            if not self.steps_metric and t >= 2:
+                trigger = self.new_var()
+                clauses.extend(([-self.larger[t - 1][j], trigger], [-self.M[t - 2][j], trigger]))
+            for o, x in self.X[t][j].items():
+                for d, a in acts.items():
+                    target = o + d
+                    if not 0 <= target <= lay.span(j) - lay.lengths[j] or target not in self.X[t + 1][j]:
+                        continue
+                    cells = self._swept(j, o, d)
+                    if any(c not in self.touched[t - 1] for c in cells):
+                        continue  # a wall on the way: the move is already forbidden
+                    clauses.append([-trigger, -a, -x, *(self.touched[t - 1][c] for c in cells)])
         self.solver.add_clauses(clauses)
 
     def _swept(self, i: int, o: int, d: int) -> list[tuple[int, int]]:
@@ -161,6 +262,8 @@ class _Formula:
         self.A.append(actions)
         self.M.append(moved)
         self.solver.add_clauses(clauses)
+        if self.canonical:
+            self._add_canonical(t)
 
     def goal_offsets(self) -> list[int]:
         g = self.layout.goal
@@ -208,6 +311,7 @@ def plan(
     time_limit: float | None = None,
     backend: str | None = None,
     watch: Watch | None = None,
+    canonical: bool = True,
 ) -> PlanResult:
     """A shortest plan by bounded SAT planning (see the module notes).
 
@@ -220,7 +324,8 @@ def plan(
     ``min_moves`` starts the lengths tried there instead (a bound proved elsewhere: the answer is then
     the shortest plan of at least ``min_moves`` moves, and ``optimal`` only when ``min_moves`` is at
     most the relaxed bound).  ``watch`` (see :data:`Watch`) is asked before each length, so that a
-    caller running other engines beside can move both ends while the planner works.
+    caller running other engines beside can move both ends while the planner works.  ``canonical``
+    False leaves out the clauses that put commuting moves in one order (for measuring them).
     """
     check_metric(metric)
     started = time.perf_counter()
@@ -230,7 +335,7 @@ def plan(
         raise SolverError(f"time_limit must be positive, not {time_limit:g}")
     if board.is_won():
         return PlanResult([], True, -1, time.perf_counter() - started)
-    formula = _Formula(board, metric, backend)
+    formula = _Formula(board, metric, backend, canonical)
     if not formula.goal_offsets():
         # the winning offset holds a wall: no plan of any length
         formula.solver.close()

@@ -36,6 +36,9 @@ from rushhour.text import plural
 
 __all__ = ["PlanResult", "plan", "relaxed_bound"]
 
+#: the least budget of the plain formula's short try at each length (conflicts; 0: no such try)
+PROBE_CONFLICTS = 1000
+
 
 @dataclass(frozen=True)
 class PlanResult:
@@ -85,6 +88,9 @@ class _Formula:
         self.above: list[list[list[int]]] = []  # above[t][i][q]: that offset >= q
         self.touched: list[dict[tuple[int, int], int]] = []  # touched[t][c]: move t+1 touched c
         self.larger: list[list[int]] = []  # larger[t][j]: move t+1 is by a vehicle of index > j
+        self.window: list[list[dict[tuple[int, int], int]]] = []  # window[t][j][c]: see _add_window
+        self.switch = self.new_var()  # assumed true: the clauses of the canonical order hold
+        self.last_refuted = 0  # the conflicts the last refuted length took
         self.solver: Backend = new_backend([], backend, pysat_solver=INTERRUPTIBLE)
         self._add_position_layer()
         start = [[self.X[0][i][o]] for i, o in enumerate(board.state)]
@@ -182,30 +188,58 @@ class _Formula:
         self.solver.add_clauses(clauses)
 
     def _add_canonical(self, t: int) -> None:
-        """Forbid move t+1 (by j) when it does not need a cell that move t touched and either move t
-        was by a vehicle of index above j (the two commute: the other order is canonical) or, in the
-        moves metric, move t-1 was by j as well (j's two moves could be made one after the other and
-        merged: the plan is not shortest)."""
+        """The clauses of move t+1 that put commuting moves in one order, and the variables they need
+        (module notes)."""
         self._add_touched(t)
         self._add_larger(t)
-        if t == 0:
-            return
+        if t >= 1:
+            self._forbid(t)
+        self._add_window(t)
+
+    def _forbid(self, t: int) -> None:
+        """Forbid each slide of move t+1 (by j) whose swept cells are all in j's window: the move
+        could come earlier, or be merged with j's previous move.  Each clause holds only under the
+        switch literal (an assumption), so that the same solver also serves the plain formula."""
         lay = self.layout
         clauses: list[list[int]] = []
         for j, acts in enumerate(self.A[t]):
-            trigger = self.larger[t - 1][j]
-            if not self.steps_metric and t >= 2:
-                trigger = self.new_var()
-                clauses.extend(([-self.larger[t - 1][j], trigger], [-self.M[t - 2][j], trigger]))
+            window = self.window[t][j]
             for o, x in self.X[t][j].items():
                 for d, a in acts.items():
                     target = o + d
                     if not 0 <= target <= lay.span(j) - lay.lengths[j] or target not in self.X[t + 1][j]:
                         continue
                     cells = self._swept(j, o, d)
-                    if any(c not in self.touched[t - 1] for c in cells):
-                        continue  # a wall on the way: the move is already forbidden
-                    clauses.append([-trigger, -a, -x, *(self.touched[t - 1][c] for c in cells)])
+                    if all(c in window for c in cells):  # else a wall on the way: already forbidden
+                        clauses.append([-self.switch, -a, -x, *(-window[c] for c in cells)])
+        self.solver.add_clauses(clauses)
+
+    def _add_window(self, t: int) -> None:
+        """``window[t+1][j][c]``: implied when, since the last move that touched c, a move was made by
+        a vehicle of index above j that did not touch c, or (moves metric) by j itself."""
+        lay = self.layout
+        touched, larger, moved = self.touched[t], self.larger[t], self.M[t]
+        before = self.window[t] if t < len(self.window) else None
+        clauses: list[list[int]] = []
+        after: list[dict[tuple[int, int], int]] = []
+        for j in range(len(lay.names)):
+            here: dict[tuple[int, int], int] = {}
+            for p in range(lay.span(j)):
+                c = (lay.lanes[j], p) if lay.orientations[j] == "H" else (p, lay.lanes[j])
+                if c in lay.walls:
+                    continue
+                w = here[c] = self.new_var()
+                if not self.steps_metric:
+                    clauses.append([-moved[j], w])
+                if j + 1 < len(lay.names):
+                    clauses.append([touched[c], -larger[j], w])
+                if before is not None:
+                    # in the steps metric the window ends at j's own move (its next depends on it)
+                    clauses.append([touched[c], -before[j][c], w, *([moved[j]] if self.steps_metric else [])])
+            after.append(here)
+        if not self.window:
+            self.window.append([{} for _ in after])
+        self.window.append(after)
         self.solver.add_clauses(clauses)
 
     def _swept(self, i: int, o: int, d: int) -> list[tuple[int, int]]:
@@ -278,6 +312,25 @@ class _Formula:
         selector = self.new_var()
         self.solver.add_clauses([[-selector, *wins]])
         return selector
+
+    def solve(self, k: int, time_limit: float | None) -> bool:
+        """Is there a plan of ``k`` moves?  With the canonical order, a short try of the plain formula
+        first (a plan is often found sooner where every order of it is a plan), with a budget of a
+        quarter of the conflicts the last refuted length took; then the canonical formula."""
+        goal = self.goal(k)
+        if not self.canonical:
+            return self.solver.solve([goal], time_limit)
+        began = time.perf_counter()
+        if PROBE_CONFLICTS > 0:
+            quick = self.solver.probe([goal, -self.switch], max(PROBE_CONFLICTS, self.last_refuted // 4))
+            if quick is not None:
+                return quick
+        if time_limit is not None:
+            time_limit -= time.perf_counter() - began
+        before = self.solver.conflicts()
+        found = self.solver.solve([goal, self.switch], time_limit)
+        self.last_refuted = 0 if found else self.solver.conflicts() - before
+        return found
 
     def extract(self, k: int) -> list[Move]:
         model = self.solver.model()
@@ -368,7 +421,7 @@ def plan(
             try:
                 if remaining is not None and remaining <= 0:
                     raise LimitReachedError("time limit")
-                sat = formula.solver.solve([formula.goal(k)], remaining)
+                sat = formula.solve(k, remaining)
             except LimitReachedError:
                 raise LimitReachedError(
                     f"time limit of {time_limit:g} s reached: "

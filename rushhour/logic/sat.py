@@ -83,6 +83,15 @@ class Backend:
         """Satisfiable under ``assumptions``?  Raises LimitReachedError when ``time_limit`` runs out."""
         raise NotImplementedError
 
+    def probe(self, assumptions: Sequence[int], conflicts: int) -> bool | None:
+        """Like :meth:`solve`, but giving up (None) after about ``conflicts`` conflicts; None at once
+        where the solver has no such budget."""
+        return None
+
+    def conflicts(self) -> int:
+        """The conflicts met by every call so far (0 where the solver does not count them)."""
+        return 0
+
     def model(self) -> list[int]:
         """After a satisfiable call: ``model()[v - 1] > 0`` iff variable ``v`` is true."""
         raise NotImplementedError
@@ -139,6 +148,18 @@ class PySatBackend(Backend):
         if result is None:
             raise LimitReachedError(f"time limit of {time_limit:g} s reached")
         return bool(result)
+
+    def probe(self, assumptions: Sequence[int], conflicts: int) -> bool | None:
+        self._solver.conf_budget(conflicts)
+        try:
+            result = _interruptible(lambda: self._solver.solve_limited(assumptions=assumptions))
+        finally:
+            self._solver.conf_budget(-1)  # no budget for the calls after
+        return None if result is None else bool(result)
+
+    def conflicts(self) -> int:
+        stats = self._solver.accum_stats() or {}
+        return int(stats.get("conflicts", 0))
 
     def model(self) -> list[int]:
         return list(self._solver.get_model() or [])

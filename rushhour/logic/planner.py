@@ -36,7 +36,7 @@ from rushhour.text import plural
 
 __all__ = ["PlanResult", "plan", "relaxed_bound"]
 
-#: the least budget of the plain formula's short try at each length (conflicts; 0: no such try)
+#: the first budget of conflicts of the plain formula at each length (0: the canonical formula alone)
 PROBE_CONFLICTS = 1000
 
 
@@ -90,7 +90,6 @@ class _Formula:
         self.larger: list[list[int]] = []  # larger[t][j]: move t+1 is by a vehicle of index > j
         self.window: list[list[dict[tuple[int, int], int]]] = []  # window[t][j][c]: see _add_window
         self.switch = self.new_var()  # assumed true: the clauses of the canonical order hold
-        self.last_refuted = 0  # the conflicts the last refuted length took
         self.solver: Backend = new_backend([], backend, pysat_solver=INTERRUPTIBLE)
         self._add_position_layer()
         start = [[self.X[0][i][o]] for i, o in enumerate(board.state)]
@@ -314,23 +313,24 @@ class _Formula:
         return selector
 
     def solve(self, k: int, time_limit: float | None) -> bool:
-        """Is there a plan of ``k`` moves?  With the canonical order, a short try of the plain formula
-        first (a plan is often found sooner where every order of it is a plan), with a budget of a
-        quarter of the conflicts the last refuted length took; then the canonical formula."""
+        """Is there a plan of ``k`` moves?  With the canonical order, the plain formula and the
+        canonical one take turns, with budgets of conflicts that double each round (one to four):
+        a plan is often found sooner by the plain formula, where every order of it is a plan, and a
+        length refuted sooner by the canonical one.  Either answer is sound (module notes)."""
         goal = self.goal(k)
         if not self.canonical:
             return self.solver.solve([goal], time_limit)
-        began = time.perf_counter()
-        if PROBE_CONFLICTS > 0:
-            quick = self.solver.probe([goal, -self.switch], max(PROBE_CONFLICTS, self.last_refuted // 4))
-            if quick is not None:
-                return quick
-        if time_limit is not None:
-            time_limit -= time.perf_counter() - began
-        before = self.solver.conflicts()
-        found = self.solver.solve([goal, self.switch], time_limit)
-        self.last_refuted = 0 if found else self.solver.conflicts() - before
-        return found
+        if PROBE_CONFLICTS <= 0 or not self.solver.has_budget:
+            return self.solver.solve([goal, self.switch], time_limit)
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        budget = PROBE_CONFLICTS
+        while True:
+            for assumptions, share in (([goal, -self.switch], 1), ([goal, self.switch], 4)):
+                left = None if deadline is None else deadline - time.perf_counter()
+                found = self.solver.probe(assumptions, budget * share, left)
+                if found is not None:
+                    return found
+            budget *= 2
 
     def extract(self, k: int) -> list[Move]:
         model = self.solver.model()

@@ -1,14 +1,16 @@
 """SAT planning with and without the canonical order of commuting moves, side by side in one run.
 
     .venv/bin/python bench/sat_planning.py [--repeat N] [--only NAME,...] [--hard]
+                                           [--encodings canonical,plain,canonical-alone]
 
 Each run is a fresh subprocess (its peak resident size, ``ru_maxrss``, is its own) that plans one
 board with ``rushhour.logic.planner.plan`` and prints one JSON record: the total wall-clock and CPU
 seconds, the seconds spent on the last refuted length (no plan of optimum - 1 moves: the proof of the
 lower bound) and on the length that is satisfiable (the plan found), and the peak resident size.  The
-two encodings (``canonical``: the default, ``plain``: ``canonical=False``) alternate within each
-repeat, so that both see the same load; the table shows medians and the ratio canonical / plain of
-each column.  ``--hard`` adds crowd12-01 from 16 moves (``min_moves=16``: the lengths 16 and 17 only;
+encodings (``canonical``: the default, ``plain``: ``canonical=False``, and on request
+``canonical-alone``: the canonical formula without the plain formula's turns) alternate within each
+repeat, so that they see the same load; the table shows medians and the ratio to plain of each
+column.  ``--hard`` adds crowd12-01 from 16 moves (``min_moves=16``: the lengths 16 and 17 only;
 about 15 minutes for the plain encoding on a shared machine).
 
 The seconds per length come from the planner's ``watch`` hook, called before each length is solved:
@@ -40,14 +42,16 @@ BOARDS: dict[str, tuple[str, int | None]] = {
     "crowd10-01": (f"{LARGE / 'crowded.txt'}:4", None),
 }
 HARD: dict[str, tuple[str, int | None]] = {"crowd12-01@16": (f"{LARGE / 'crowded.txt'}:1", 16)}
-ENCODINGS = ("canonical", "plain")
+ENCODINGS = ("canonical", "plain", "canonical-alone")
 
 
 def child(ref: str, min_moves: int | None, encoding: str) -> None:
     """Plan one board with one encoding and print one JSON record (run in a subprocess)."""
     from rushhour.levels import resolve_board
-    from rushhour.logic.planner import plan
+    from rushhour.logic import planner
 
+    if encoding == "canonical-alone":  # no turns of the plain formula
+        planner.PROBE_CONFLICTS = 0
     board = resolve_board(ref).board
     stamps: dict[int, float] = {}
     began = time.perf_counter()
@@ -55,7 +59,7 @@ def child(ref: str, min_moves: int | None, encoding: str) -> None:
     def watch(refuted: int) -> None:
         stamps[len(stamps) + 1] = time.perf_counter() - began
 
-    result = plan(board, min_moves=min_moves, canonical=encoding == "canonical", watch=watch)
+    result = planner.plan(board, min_moves=min_moves, canonical=encoding != "plain", watch=watch)
     total = time.perf_counter() - began
     k = result.length
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -87,14 +91,14 @@ def median(runs: list[dict[str, object]], key: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def row(name: str, runs: dict[str, list[dict[str, object]]]) -> str:
-    failed = [r for rs in runs.values() for r in rs if "failed" in r]
+def row(name: str, encoding: str, runs: dict[str, list[dict[str, object]]]) -> str:
+    failed = [r for e in (encoding, "plain") for r in runs[e] if "failed" in r]
     if failed:
-        return f"| {name} | FAILED: {failed[0]['failed']} |"
-    lengths = {str(r["length"]) for rs in runs.values() for r in rs}
-    cells = [name, "/".join(sorted(lengths))]
+        return f"| {name} | {encoding} | FAILED: {failed[0]['failed']} |"
+    lengths = {str(r["length"]) for e in (encoding, "plain") for r in runs[e]}
+    cells = [name, encoding, "/".join(sorted(lengths))]
     for key, unit in (("refute", "s"), ("find", "s"), ("seconds", "s"), ("cpu", "s"), ("maxrss_mb", "MB")):
-        new, old = median(runs["canonical"], key), median(runs["plain"], key)
+        new, old = median(runs[encoding], key), median(runs["plain"], key)
         if new is None or old is None:
             cells.append("-")
             continue
@@ -108,6 +112,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", default="", help="board names, comma-separated")
     parser.add_argument("--hard", action="store_true", help="also crowd12-01 from 16 moves")
+    parser.add_argument("--encodings", default="canonical,plain", help=f"from {', '.join(ENCODINGS)}")
     parser.add_argument("--child", nargs=3, metavar=("REF", "MIN", "ENCODING"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -118,15 +123,20 @@ def main() -> None:
     if args.only:
         boards = {name: boards[name] for name in args.only.split(",")}
     print(f"load average at the start: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("| board | length | refute optimum-1 | find the optimum | total | CPU | peak RSS |")
-    print("|---|---|---|---|---|---|---|")
-    print(f"| (canonical / plain, medians of {args.repeat}) | | | | | | |")
+    encodings = args.encodings.split(",")
+    if "plain" not in encodings:
+        parser.error("--encodings must hold plain, the baseline")
+    print("| board | encoding | length | refute optimum-1 | find the optimum | total | CPU | peak RSS |")
+    print("|---|---|---|---|---|---|---|---|")
+    print(f"| (each: encoding / plain, medians of {args.repeat}) | | | | | | | |")
     for name, (ref, low) in boards.items():
-        runs: dict[str, list[dict[str, object]]] = {e: [] for e in ENCODINGS}
+        runs: dict[str, list[dict[str, object]]] = {e: [] for e in encodings}
         for k in range(args.repeat):
-            for encoding in ENCODINGS if k % 2 == 0 else ENCODINGS[::-1]:
+            for encoding in encodings if k % 2 == 0 else encodings[::-1]:
                 runs[encoding].append(run_one(ref, low, encoding))
-        print(row(name, runs), flush=True)
+        for encoding in encodings:
+            if encoding != "plain":
+                print(row(name, encoding, runs), flush=True)
     print(f"load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

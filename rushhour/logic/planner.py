@@ -20,6 +20,42 @@ The planning formula is built directly over integers (it is specific to one boar
 * goal after k moves: the goal vehicle at a winning offset, passed as an assumption so that one
   incremental solver serves every k.
 
+**Commuting moves in one order** (bounded boards, both metrics; ``canonical=True``).  On a crowded
+board most consecutive moves are of vehicles that do not interact, and every order of them is a plan
+that a refutation must rule out.  A move *touches* the cells its vehicle covers before it or after it
+and every cell it passes over; it *sweeps* the cells it enters or passes over.
+
+* Swap: if move s+1 sweeps no cell that move s touched, the two can be made in the other order, and
+  both orders reach the same position.  The cells move s+1 sweeps were free after move s, which
+  vacated none of them, so they were free before it; the cells move s sweeps were free before it and
+  move s+1 enters none of them (they are touched by move s), so they stay free.
+* So a move of vehicle j at s whose swept cells no move of m, ..., s-1 touched (j not among their
+  vehicles) can be made just before move m, by swaps.  The formula refuses it when move m was by a
+  vehicle of larger index than j (the swaps give a plan of the same length to the same position that
+  is smaller, reading its vehicles' indices as a word), or, in the moves metric, when j itself made the
+  move just before m (j's two moves become adjacent and merge into one slide or cancel out: a shorter
+  plan).  In the steps metric a window ends at j's own move, which the next one depends on.
+* Optimality: among the shortest plans to a position (a won one in particular) take the smallest as
+  such a word.  Each refused move would give a smaller plan of the same length, or a shorter one, so
+  that plan breaks none of the added clauses: the formula of the optimal length stays satisfiable.
+  The clauses only remove plans, so every shorter length stays unsatisfiable, and the first length
+  found satisfiable is still the optimum.  (A length above the optimum may lose all its plans; the
+  planner never tries one without having refuted every shorter length.)
+* Variables: ``below[t][i][q]`` / ``above[t][i][q]`` (vehicle i's offset after t moves is at most / at
+  least q; implied by ``X``); ``touched[t][c]`` (true only if move t+1 touched c: a vehicle of length
+  L going from offset o to o' touches place p of its lane unless both offsets are at most p - L or
+  both at least p + 1); ``larger[t][j]`` (implied when move t+1 is by a vehicle of index above j);
+  ``window[t][j][c]`` (implied when, since the last move that touched c, a move by a vehicle above j
+  that did not touch c was made, or in the moves metric a move by j).  A slide of j whose swept cells
+  all have ``window`` true is refused.  Each variable is bounded only in the direction the clauses
+  need; with every variable at its exact value the smallest shortest plan satisfies them all.
+* The refusing clauses hold under a switch literal.  At each length the plain formula (switch false)
+  and the canonical one (switch true) take turns with doubling budgets of conflicts: a plan of either
+  is a plan, and either one unsatisfiable refutes the length.  Plans are found sooner by the plain
+  formula, where every order of a plan is a plan; refutations sooner by the canonical one.
+* Not on wrap-around boards: there a vehicle's range between two offsets is not an interval of its
+  lane (it may go either way round), and the clauses are left out.
+
 Every plan is replayed by the reference rules (:meth:`Board.apply`) before it is returned.
 """
 
@@ -374,11 +410,13 @@ def plan(
     ``time_limit`` (seconds) runs out, with ``lower_bound`` the proven lower bound on the optimal
     length (one more than the largest k proved impossible) and ``explored`` the lengths solved.
 
-    ``min_moves`` starts the lengths tried there instead (a bound proved elsewhere: the answer is then
-    the shortest plan of at least ``min_moves`` moves, and ``optimal`` only when ``min_moves`` is at
-    most the relaxed bound).  ``watch`` (see :data:`Watch`) is asked before each length, so that a
-    caller running other engines beside can move both ends while the planner works.  ``canonical``
-    False leaves out the clauses that put commuting moves in one order (for measuring them).
+    ``min_moves`` starts the lengths tried there instead (a lower bound proved elsewhere: the answer is
+    then a shortest plan, and ``optimal`` only when ``min_moves`` is at most the relaxed bound; from a
+    ``min_moves`` above the optimum a length that has plans may be refuted, since the formula keeps
+    only plans that no shorter plan could replace).  ``watch`` (see :data:`Watch`) is asked before
+    each length, so that a caller running other engines beside can move both ends while the planner
+    works.  ``canonical`` False leaves out the clauses that put commuting moves in one order (for
+    measuring them).
     """
     check_metric(metric)
     started = time.perf_counter()

@@ -50,8 +50,9 @@ def child(ref: str, min_moves: int | None, encoding: str) -> None:
     from rushhour.levels import resolve_board
     from rushhour.logic import planner
 
-    if encoding == "canonical-alone":  # no turns of the plain formula
+    if encoding == "canonical-alone":  # every length, no turns of the plain formula
         planner.PROBE_CONFLICTS = 0
+        planner.HARD_CONFLICTS = -1
     board = resolve_board(ref).board
     stamps: dict[int, float] = {}
     began = time.perf_counter()

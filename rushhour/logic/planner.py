@@ -74,6 +74,10 @@ __all__ = ["PlanResult", "plan", "relaxed_bound"]
 
 #: the first budget of conflicts of the plain formula at each length (0: the canonical formula alone)
 PROBE_CONFLICTS = 1000
+#: the canonical formula's budget at each turn, in budgets of the plain formula
+CANONICAL_SHARE = 4
+#: a length refuted by the plain formula in more conflicts than this brings in the canonical one (-1: at once)
+HARD_CONFLICTS = 50_000
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,7 @@ class _Formula:
         self.larger: list[list[int]] = []  # larger[t][j]: move t+1 is by a vehicle of index > j
         self.window: list[list[dict[tuple[int, int], int]]] = []  # window[t][j][c]: see _add_window
         self.switch = self.new_var()  # assumed true: the clauses of the canonical order hold
+        self.hard = False  # the lengths are hard: the canonical formula takes part (solve)
         self.solver: Backend = new_backend([], backend, pysat_solver=INTERRUPTIBLE)
         self._add_position_layer()
         start = [[self.X[0][i][o]] for i, o in enumerate(board.state)]
@@ -154,8 +159,6 @@ class _Formula:
         self.X.append(xs)
         self.Occ.append(occ)
         self.solver.add_clauses(clauses)
-        if self.canonical:
-            self._add_ladders()
 
     def _lane_cells(self) -> dict[tuple[int, int], list[tuple[int, int]]]:
         """For each free cell, the vehicles whose lane holds it, with its place along that lane."""
@@ -168,7 +171,17 @@ class _Formula:
                     found.setdefault(cell, []).append((i, p))
         return found
 
-    def _add_ladders(self) -> None:
+    def build_canonical(self) -> None:
+        """Add the canonical order's variables and clauses to every step not yet given them (they are
+        built only once the lengths get hard: before that they would only slow the plain formula)."""
+        if not self.canonical:
+            return
+        while len(self.below) < len(self.X):
+            self._add_ladders(len(self.below))
+        while len(self.touched) < len(self.A):
+            self._add_canonical(len(self.touched))
+
+    def _add_ladders(self, t: int) -> None:
         """Order variables of the newest position: ``below[q]`` (offset <= q) and ``above[q]``
         (offset >= q), implied by the offset (only that way: they occur negated, so a spurious true
         only forbids more, never a canonical plan)."""
@@ -176,7 +189,7 @@ class _Formula:
         clauses: list[list[int]] = []
         below: list[list[int]] = []
         above: list[list[int]] = []
-        for i, here in enumerate(self.X[-1]):
+        for i, here in enumerate(self.X[t]):
             top = lay.span(i) - lay.lengths[i]
             low = [self.new_var() for _ in range(top + 1)]
             high = [self.new_var() for _ in range(top + 1)]
@@ -331,8 +344,6 @@ class _Formula:
         self.A.append(actions)
         self.M.append(moved)
         self.solver.add_clauses(clauses)
-        if self.canonical:
-            self._add_canonical(t)
 
     def goal_offsets(self) -> list[int]:
         g = self.layout.goal
@@ -349,19 +360,30 @@ class _Formula:
         return selector
 
     def solve(self, k: int, time_limit: float | None) -> bool:
-        """Is there a plan of ``k`` moves?  With the canonical order, the plain formula and the
-        canonical one take turns, with budgets of conflicts that double each round (one to four):
-        a plan is often found sooner by the plain formula, where every order of it is a plan, and a
-        length refuted sooner by the canonical one.  Either answer is sound (module notes)."""
+        """Is there a plan of ``k`` moves?  The plain formula alone while lengths are refuted in fewer
+        than :data:`HARD_CONFLICTS` conflicts; from then on (or from the start when ``hard``) the
+        canonical one too (:meth:`_race`).  Either answer is sound (module notes)."""
         goal = self.goal(k)
         if not self.canonical:
             return self.solver.solve([goal], time_limit)
+        if not self.hard:
+            before = self.solver.conflicts()
+            found = self.solver.solve([goal, -self.switch], time_limit)
+            self.hard = not found and self.solver.conflicts() - before > HARD_CONFLICTS
+            return found
+        self.build_canonical()
         if PROBE_CONFLICTS <= 0 or not self.solver.has_budget:
             return self.solver.solve([goal, self.switch], time_limit)
+        return self._race(goal, time_limit)
+
+    def _race(self, goal: int, time_limit: float | None) -> bool:
+        """The plain formula and the canonical one take turns, with budgets of conflicts that double
+        each round (one to :data:`CANONICAL_SHARE`): a plan is often found sooner by the plain
+        formula, where every order of it is a plan, and a length refuted sooner by the canonical one."""
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         budget = PROBE_CONFLICTS
         while True:
-            for assumptions, share in (([goal, -self.switch], 1), ([goal, self.switch], 4)):
+            for assumptions, share in (([goal, -self.switch], 1), ([goal, self.switch], CANONICAL_SHARE)):
                 left = None if deadline is None else deadline - time.perf_counter()
                 found = self.solver.probe(assumptions, budget * share, left)
                 if found is not None:
@@ -438,6 +460,8 @@ def plan(
         bound = min(bound, max_moves)
         claimed = min(claimed, max_moves)
     solved = 0
+    # told a lower bound: the lengths from there on are the hard ones
+    formula.hard = claimed > bound or HARD_CONFLICTS < 0
     try:
         k = 0
         while max_moves is None or k < max_moves:

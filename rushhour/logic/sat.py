@@ -91,6 +91,10 @@ class Backend:
         where the solver has no such budget."""
         return None
 
+    def conflicts(self) -> int:
+        """The conflicts met by every call so far (0 where the solver does not count them)."""
+        return 0
+
     def model(self) -> list[int]:
         """After a satisfiable call: ``model()[v - 1] > 0`` iff variable ``v`` is true."""
         raise NotImplementedError
@@ -173,6 +177,9 @@ class PySatBackend(Backend):
         if result is None and fired.is_set():
             raise LimitReachedError(f"time limit of {time_limit:g} s reached")
         return None if result is None else bool(result)
+
+    def conflicts(self) -> int:
+        return int((self._solver.accum_stats() or {}).get("conflicts", 0))
 
     def model(self) -> list[int]:
         return list(self._solver.get_model() or [])

@@ -49,10 +49,15 @@ and every cell it passes over; it *sweeps* the cells it enters or passes over.
   that did not touch c was made, or in the moves metric a move by j).  A slide of j whose swept cells
   all have ``window`` true is refused.  Each variable is bounded only in the direction the clauses
   need; with every variable at its exact value the smallest shortest plan satisfies them all.
-* The refusing clauses hold under a switch literal.  At each length the plain formula (switch false)
-  and the canonical one (switch true) take turns with doubling budgets of conflicts: a plan of either
-  is a plan, and either one unsatisfiable refutes the length.  Plans are found sooner by the plain
-  formula, where every order of a plan is a plan; refutations sooner by the canonical one.
+* When: the clauses pay only where refutations are long (crowd12-01: the length 16 refuted about ten
+  times sooner), and cost where they are short (more variables to propagate; plans are found sooner
+  by the plain formula, where every order of a plan is a plan).  So they are built only once a length
+  has taken the plain formula more than :data:`HARD_CONFLICTS` conflicts, or at once when the caller
+  tells a lower bound (``min_moves``: the lengths from there on are the hard ones).  They hold under a
+  switch literal; from then on, at each length, the plain formula (switch false) and the canonical
+  one (switch true) take turns in the same solver with doubling budgets of conflicts: a plan of
+  either is a plan, and either one unsatisfiable refutes the length.  Figures:
+  docs/benchmarks-sat.md.
 * Not on wrap-around boards: there a vehicle's range between two offsets is not an interval of its
   lane (it may go either way round), and the clauses are left out.
 

@@ -112,6 +112,22 @@ def test_both_encodings_agree_with_bfs(monkeypatch: pytest.MonkeyPatch) -> None:
     assert checked >= 30
 
 
+def test_from_a_told_lower_bound_the_race_finds_the_optimum() -> None:
+    # a told bound brings in the canonical formula at once, racing the plain one at every length
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(60):
+        board = any_board(rng, min_side=4, max_side=6)
+        for metric in ("moves", "steps"):
+            want = bfs_distance(board, metric)
+            if want is None or want < 2 or want > 12:
+                continue
+            result = plan(board, metric=metric, min_moves=want - 1)
+            assert result.length == want, (metric, board)
+            checked += 1
+    assert checked >= 20
+
+
 def test_not_on_wrap_around_boards() -> None:
     # a vehicle may go round its lane in moves that do not commute as on a bounded lane
     wrap = Board(

@@ -20,6 +20,47 @@ The planning formula is built directly over integers (it is specific to one boar
 * goal after k moves: the goal vehicle at a winning offset, passed as an assumption so that one
   incremental solver serves every k.
 
+**Commuting moves in one order** (bounded boards, both metrics; ``canonical=True``).  On a crowded
+board most consecutive moves are of vehicles that do not interact, and every order of them is a plan
+that a refutation must rule out.  A move *touches* the cells its vehicle covers before it or after it
+and every cell it passes over; it *sweeps* the cells it enters or passes over.
+
+* Swap: if move s+1 sweeps no cell that move s touched, the two can be made in the other order, and
+  both orders reach the same position.  The cells move s+1 sweeps were free after move s, which
+  vacated none of them, so they were free before it; the cells move s sweeps were free before it and
+  move s+1 enters none of them (they are touched by move s), so they stay free.
+* So a move of vehicle j at s whose swept cells no move of m, ..., s-1 touched (j not among their
+  vehicles) can be made just before move m, by swaps.  The formula refuses it when move m was by a
+  vehicle of larger index than j (the swaps give a plan of the same length to the same position that
+  is smaller, reading its vehicles' indices as a word), or, in the moves metric, when j itself made the
+  move just before m (j's two moves become adjacent and merge into one slide or cancel out: a shorter
+  plan).  In the steps metric a window ends at j's own move, which the next one depends on.
+* Optimality: among the shortest plans to a position (a won one in particular) take the smallest as
+  such a word.  Each refused move would give a smaller plan of the same length, or a shorter one, so
+  that plan breaks none of the added clauses: the formula of the optimal length stays satisfiable.
+  The clauses only remove plans, so every shorter length stays unsatisfiable, and the first length
+  found satisfiable is still the optimum.  (A length above the optimum may lose all its plans; the
+  planner never tries one without having refuted every shorter length.)
+* Variables: ``below[t][i][q]`` / ``above[t][i][q]`` (vehicle i's offset after t moves is at most / at
+  least q; implied by ``X``); ``touched[t][c]`` (true only if move t+1 touched c: a vehicle of length
+  L going from offset o to o' touches place p of its lane unless both offsets are at most p - L or
+  both at least p + 1); ``larger[t][j]`` (implied when move t+1 is by a vehicle of index above j);
+  ``window[t][j][c]`` (implied when, since the last move that touched c, a move by a vehicle above j
+  that did not touch c was made, or in the moves metric a move by j).  A slide of j whose swept cells
+  all have ``window`` true is refused.  Each variable is bounded only in the direction the clauses
+  need; with every variable at its exact value the smallest shortest plan satisfies them all.
+* When: the clauses pay only where refutations are long (crowd12-01: the length 16 refuted in a
+  quarter of the CPU time), and cost where they are short (more variables to propagate; plans are found sooner
+  by the plain formula, where every order of a plan is a plan).  So they are built only once a length
+  has taken the plain formula more than :data:`HARD_CONFLICTS` conflicts, or at once when the caller
+  tells a lower bound (``min_moves``: the lengths from there on are the hard ones).  They hold under a
+  switch literal; from then on, at each length, the plain formula (switch false) and the canonical
+  one (switch true) take turns in the same solver with doubling budgets of conflicts: a plan of
+  either is a plan, and either one unsatisfiable refutes the length.  Figures:
+  docs/benchmarks-sat.md.
+* Not on wrap-around boards: there a vehicle's range between two offsets is not an interval of its
+  lane (it may go either way round), and the clauses are left out.
+
 Every plan is replayed by the reference rules (:meth:`Board.apply`) before it is returned.
 """
 
@@ -35,6 +76,13 @@ from rushhour.logic.sat import INTERRUPTIBLE, Backend, new_backend
 from rushhour.text import plural
 
 __all__ = ["PlanResult", "plan", "relaxed_bound"]
+
+#: the first budget of conflicts of the plain formula at each length (0: the canonical formula alone)
+PROBE_CONFLICTS = 1000
+#: the canonical formula's budget at each turn, in budgets of the plain formula
+CANONICAL_SHARE = 4
+#: a length refuted by the plain formula in more conflicts than this brings in the canonical one (-1: at once)
+HARD_CONFLICTS = 50_000
 
 
 @dataclass(frozen=True)
@@ -55,7 +103,7 @@ class PlanResult:
 class _Formula:
     """The planning formula of one board, grown one step at a time in one solver."""
 
-    def __init__(self, board: Board, metric: str, backend: str | None) -> None:
+    def __init__(self, board: Board, metric: str, backend: str | None, canonical: bool = True) -> None:
         self.board = board
         self.layout: Layout = board.layout
         self.steps_metric = metric == "steps"
@@ -78,6 +126,16 @@ class _Formula:
         self.Occ: list[dict[tuple[int, int], int]] = []
         self.A: list[list[dict[int, int]]] = []
         self.M: list[list[int]] = []
+        # the canonical order of commuting moves (module notes); not on wrap-around lanes
+        self.canonical = canonical and not lay.wrap
+        self.lane_cells = self._lane_cells() if self.canonical else {}
+        self.below: list[list[list[int]]] = []  # below[t][i][q]: offset of i after t moves <= q
+        self.above: list[list[list[int]]] = []  # above[t][i][q]: that offset >= q
+        self.touched: list[dict[tuple[int, int], int]] = []  # touched[t][c]: move t+1 touched c
+        self.larger: list[list[int]] = []  # larger[t][j]: move t+1 is by a vehicle of index > j
+        self.window: list[list[dict[tuple[int, int], int]]] = []  # window[t][j][c]: see _add_window
+        self.switch = self.new_var()  # assumed true: the clauses of the canonical order hold
+        self.hard = False  # the lengths are hard: the canonical formula takes part (solve)
         self.solver: Backend = new_backend([], backend, pysat_solver=INTERRUPTIBLE)
         self._add_position_layer()
         start = [[self.X[0][i][o]] for i, o in enumerate(board.state)]
@@ -105,6 +163,136 @@ class _Formula:
                     clauses.append([-v, occ[cell]])
         self.X.append(xs)
         self.Occ.append(occ)
+        self.solver.add_clauses(clauses)
+
+    def _lane_cells(self) -> dict[tuple[int, int], list[tuple[int, int]]]:
+        """For each free cell, the vehicles whose lane holds it, with its place along that lane."""
+        lay = self.layout
+        found: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for i in range(len(lay.names)):
+            for p in range(lay.span(i)):
+                cell = (lay.lanes[i], p) if lay.orientations[i] == "H" else (p, lay.lanes[i])
+                if cell not in lay.walls:
+                    found.setdefault(cell, []).append((i, p))
+        return found
+
+    def build_canonical(self) -> None:
+        """Add the canonical order's variables and clauses to every step not yet given them (they are
+        built only once the lengths get hard: before that they would only slow the plain formula)."""
+        if not self.canonical:
+            return
+        while len(self.below) < len(self.X):
+            self._add_ladders(len(self.below))
+        while len(self.touched) < len(self.A):
+            self._add_canonical(len(self.touched))
+
+    def _add_ladders(self, t: int) -> None:
+        """Order variables of the newest position: ``below[q]`` (offset <= q) and ``above[q]``
+        (offset >= q), implied by the offset (only that way: they occur negated, so a spurious true
+        only forbids more, never a canonical plan)."""
+        lay = self.layout
+        clauses: list[list[int]] = []
+        below: list[list[int]] = []
+        above: list[list[int]] = []
+        for i, here in enumerate(self.X[t]):
+            top = lay.span(i) - lay.lengths[i]
+            low = [self.new_var() for _ in range(top + 1)]
+            high = [self.new_var() for _ in range(top + 1)]
+            for o, x in here.items():
+                clauses.extend(([-x, low[o]], [-x, high[o]]))
+            for q in range(top):
+                clauses.extend(([-low[q], low[q + 1]], [-high[q + 1], high[q]]))
+            below.append(low)
+            above.append(high)
+        self.below.append(below)
+        self.above.append(above)
+        self.solver.add_clauses(clauses)
+
+    def _add_touched(self, t: int) -> None:
+        """``touched[t][c]`` may be true only if move t+1 (from position t) touched cell c: the
+        moving vehicle covered c before it or after it, or passed over it.  A vehicle of length L
+        going from offset o to o' touches place p of its lane iff not both offsets are <= p - L
+        (wholly before p) and not both are >= p + 1 (wholly after)."""
+        lay = self.layout
+        moved = self.M[t]
+        clauses: list[list[int]] = []
+        touched: dict[tuple[int, int], int] = {}
+        for cell, lanes in self.lane_cells.items():
+            u = touched[cell] = self.new_var()
+            clauses.append([-u, *(moved[i] for i, _ in lanes)])
+            for i, p in lanes:
+                length, top = lay.lengths[i], lay.span(i) - lay.lengths[i]
+                if p - length >= 0:
+                    clauses.append(
+                        [-u, -moved[i], -self.below[t][i][p - length], -self.below[t + 1][i][p - length]]
+                    )
+                if p + 1 <= top:
+                    clauses.append([-u, -moved[i], -self.above[t][i][p + 1], -self.above[t + 1][i][p + 1]])
+        self.touched.append(touched)
+        self.solver.add_clauses(clauses)
+
+    def _add_larger(self, t: int) -> None:
+        """``larger[t][j]``: implied when move t+1 is by a vehicle of index above j."""
+        moved = self.M[t]
+        larger = [self.new_var() for _ in moved]
+        clauses = [[-moved[j + 1], larger[j]] for j in range(len(moved) - 1)]
+        clauses.extend([-larger[j + 1], larger[j]] for j in range(len(moved) - 1))
+        self.larger.append(larger)
+        self.solver.add_clauses(clauses)
+
+    def _add_canonical(self, t: int) -> None:
+        """The clauses of move t+1 that put commuting moves in one order, and the variables they need
+        (module notes)."""
+        self._add_touched(t)
+        self._add_larger(t)
+        if t >= 1:
+            self._forbid(t)
+        self._add_window(t)
+
+    def _forbid(self, t: int) -> None:
+        """Forbid each slide of move t+1 (by j) whose swept cells are all in j's window: the move
+        could come earlier, or be merged with j's previous move.  Each clause holds only under the
+        switch literal (an assumption), so that the same solver also serves the plain formula."""
+        lay = self.layout
+        clauses: list[list[int]] = []
+        for j, acts in enumerate(self.A[t]):
+            window = self.window[t][j]
+            for o, x in self.X[t][j].items():
+                for d, a in acts.items():
+                    target = o + d
+                    if not 0 <= target <= lay.span(j) - lay.lengths[j] or target not in self.X[t + 1][j]:
+                        continue
+                    cells = self._swept(j, o, d)
+                    if all(c in window for c in cells):  # else a wall on the way: already forbidden
+                        clauses.append([-self.switch, -a, -x, *(-window[c] for c in cells)])
+        self.solver.add_clauses(clauses)
+
+    def _add_window(self, t: int) -> None:
+        """``window[t+1][j][c]``: implied when, since the last move that touched c, a move was made by
+        a vehicle of index above j that did not touch c, or (moves metric) by j itself."""
+        lay = self.layout
+        touched, larger, moved = self.touched[t], self.larger[t], self.M[t]
+        before = self.window[t] if t < len(self.window) else None
+        clauses: list[list[int]] = []
+        after: list[dict[tuple[int, int], int]] = []
+        for j in range(len(lay.names)):
+            here: dict[tuple[int, int], int] = {}
+            for p in range(lay.span(j)):
+                c = (lay.lanes[j], p) if lay.orientations[j] == "H" else (p, lay.lanes[j])
+                if c in lay.walls:
+                    continue
+                w = here[c] = self.new_var()
+                if not self.steps_metric:
+                    clauses.append([-moved[j], w])
+                if j + 1 < len(lay.names):
+                    clauses.append([touched[c], -larger[j], w])
+                if before is not None:
+                    # in the steps metric the window ends at j's own move (its next depends on it)
+                    clauses.append([touched[c], -before[j][c], w, *([moved[j]] if self.steps_metric else [])])
+            after.append(here)
+        if not self.window:
+            self.window.append([{} for _ in after])
+        self.window.append(after)
         self.solver.add_clauses(clauses)
 
     def _swept(self, i: int, o: int, d: int) -> list[tuple[int, int]]:
@@ -176,6 +364,37 @@ class _Formula:
         self.solver.add_clauses([[-selector, *wins]])
         return selector
 
+    def solve(self, k: int, time_limit: float | None) -> bool:
+        """Is there a plan of ``k`` moves?  The plain formula alone while lengths are refuted in fewer
+        than :data:`HARD_CONFLICTS` conflicts; from then on (or from the start when ``hard``) the
+        canonical one too (:meth:`_race`).  Either answer is sound (module notes)."""
+        goal = self.goal(k)
+        if not self.canonical:
+            return self.solver.solve([goal], time_limit)
+        if not self.hard:
+            before = self.solver.conflicts()
+            found = self.solver.solve([goal, -self.switch], time_limit)
+            self.hard = not found and self.solver.conflicts() - before > HARD_CONFLICTS
+            return found
+        self.build_canonical()
+        if PROBE_CONFLICTS <= 0 or not self.solver.has_budget:
+            return self.solver.solve([goal, self.switch], time_limit)
+        return self._race(goal, time_limit)
+
+    def _race(self, goal: int, time_limit: float | None) -> bool:
+        """The plain formula and the canonical one take turns, with budgets of conflicts that double
+        each round (one to :data:`CANONICAL_SHARE`): a plan is often found sooner by the plain
+        formula, where every order of it is a plan, and a length refuted sooner by the canonical one."""
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        budget = PROBE_CONFLICTS
+        while True:
+            for assumptions, share in (([goal, -self.switch], 1), ([goal, self.switch], CANONICAL_SHARE)):
+                left = None if deadline is None else deadline - time.perf_counter()
+                found = self.solver.probe(assumptions, budget * share, left)
+                if found is not None:
+                    return found
+            budget *= 2
+
     def extract(self, k: int) -> list[Move]:
         model = self.solver.model()
         true = {lit for lit in model if lit > 0}
@@ -208,6 +427,7 @@ def plan(
     time_limit: float | None = None,
     backend: str | None = None,
     watch: Watch | None = None,
+    canonical: bool = True,
 ) -> PlanResult:
     """A shortest plan by bounded SAT planning (see the module notes).
 
@@ -217,10 +437,13 @@ def plan(
     ``time_limit`` (seconds) runs out, with ``lower_bound`` the proven lower bound on the optimal
     length (one more than the largest k proved impossible) and ``explored`` the lengths solved.
 
-    ``min_moves`` starts the lengths tried there instead (a bound proved elsewhere: the answer is then
-    the shortest plan of at least ``min_moves`` moves, and ``optimal`` only when ``min_moves`` is at
-    most the relaxed bound).  ``watch`` (see :data:`Watch`) is asked before each length, so that a
-    caller running other engines beside can move both ends while the planner works.
+    ``min_moves`` starts the lengths tried there instead (a lower bound proved elsewhere: the answer is
+    then a shortest plan, and ``optimal`` only when ``min_moves`` is at most the relaxed bound; from a
+    ``min_moves`` above the optimum a length that has plans may be refuted, since the formula keeps
+    only plans that no shorter plan could replace).  ``watch`` (see :data:`Watch`) is asked before
+    each length, so that a caller running other engines beside can move both ends while the planner
+    works.  ``canonical`` False leaves out the clauses that put commuting moves in one order (for
+    measuring them).
     """
     check_metric(metric)
     started = time.perf_counter()
@@ -230,7 +453,7 @@ def plan(
         raise SolverError(f"time_limit must be positive, not {time_limit:g}")
     if board.is_won():
         return PlanResult([], True, -1, time.perf_counter() - started)
-    formula = _Formula(board, metric, backend)
+    formula = _Formula(board, metric, backend, canonical)
     if not formula.goal_offsets():
         # the winning offset holds a wall: no plan of any length
         formula.solver.close()
@@ -242,6 +465,8 @@ def plan(
         bound = min(bound, max_moves)
         claimed = min(claimed, max_moves)
     solved = 0
+    # told a lower bound: the lengths from there on are the hard ones
+    formula.hard = claimed > bound or HARD_CONFLICTS < 0
     try:
         k = 0
         while max_moves is None or k < max_moves:
@@ -263,7 +488,7 @@ def plan(
             try:
                 if remaining is not None and remaining <= 0:
                     raise LimitReachedError("time limit")
-                sat = formula.solver.solve([formula.goal(k)], remaining)
+                sat = formula.solve(k, remaining)
             except LimitReachedError:
                 raise LimitReachedError(
                     f"time limit of {time_limit:g} s reached: "

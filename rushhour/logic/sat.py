@@ -75,6 +75,7 @@ class Backend:
 
     name = ""
     has_cores = False
+    has_budget = False  # probe() can stop after a number of conflicts
 
     def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
         raise NotImplementedError
@@ -82,6 +83,17 @@ class Backend:
     def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> bool:
         """Satisfiable under ``assumptions``?  Raises LimitReachedError when ``time_limit`` runs out."""
         raise NotImplementedError
+
+    def probe(
+        self, assumptions: Sequence[int], conflicts: int, time_limit: float | None = None
+    ) -> bool | None:
+        """Like :meth:`solve`, but giving up (None) after about ``conflicts`` conflicts; None at once
+        where the solver has no such budget."""
+        return None
+
+    def conflicts(self) -> int:
+        """The conflicts met by every call so far (0 where the solver does not count them)."""
+        return 0
 
     def model(self) -> list[int]:
         """After a satisfiable call: ``model()[v - 1] > 0`` iff variable ``v`` is true."""
@@ -111,6 +123,7 @@ def _interruptible(call: Callable[[], Any]) -> Any:
 
 class PySatBackend(Backend):
     has_cores = True
+    has_budget = True
 
     def __init__(self, clauses: Iterable[Sequence[int]], solver: str = PYSAT_SOLVER) -> None:
         from pysat.solvers import Solver
@@ -125,20 +138,48 @@ class PySatBackend(Backend):
     def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> bool:
         if time_limit is None:
             return bool(_interruptible(lambda: self._solver.solve(assumptions=assumptions)))
-        if time_limit <= 0:
+        result = self._limited(assumptions, time_limit)
+        assert result is not None  # no conflict budget: only the time limit stops it
+        return result
+
+    def probe(
+        self, assumptions: Sequence[int], conflicts: int, time_limit: float | None = None
+    ) -> bool | None:
+        self._solver.conf_budget(conflicts)
+        try:
+            return self._limited(assumptions, time_limit)
+        finally:
+            self._solver.conf_budget(-1)  # no budget for the calls after
+
+    def _limited(self, assumptions: Sequence[int], time_limit: float | None) -> bool | None:
+        """A call stopped by the conflict budget (None) or by ``time_limit`` (LimitReachedError)."""
+        if time_limit is not None and time_limit <= 0:
             raise LimitReachedError("time limit reached")
-        timer = threading.Timer(time_limit, self._solver.interrupt)
-        timer.start()
+        fired = threading.Event()
+
+        def stop() -> None:
+            fired.set()
+            self._solver.interrupt()
+
+        timer = threading.Timer(time_limit, stop) if time_limit is not None else None
+        if timer is not None:
+            timer.start()
         try:
             result = _interruptible(
-                lambda: self._solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+                lambda: self._solver.solve_limited(
+                    assumptions=assumptions, expect_interrupt=timer is not None
+                )
             )
         finally:
-            timer.cancel()
-            self._solver.clear_interrupt()
-        if result is None:
+            if timer is not None:
+                timer.cancel()
+                self._solver.clear_interrupt()
+        if result is None and fired.is_set():
             raise LimitReachedError(f"time limit of {time_limit:g} s reached")
-        return bool(result)
+        return None if result is None else bool(result)
+
+    def conflicts(self) -> int:
+        return int((self._solver.accum_stats() or {}).get("conflicts", 0))
 
     def model(self) -> list[int]:
         return list(self._solver.get_model() or [])

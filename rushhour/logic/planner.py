@@ -57,7 +57,7 @@ and every cell it passes over; it *sweeps* the cells it enters or passes over.
   switch literal; from then on, at each length, the plain formula (switch false) and the canonical
   one (switch true) take turns in the same solver with doubling budgets of conflicts: a plan of
   either is a plan, and either one unsatisfiable refutes the length.  Figures:
-  docs/benchmarks-sat.md.
+  docs/benchmarks.md (SAT planning: commuting moves in one order).
 * Not on wrap-around boards: there a vehicle's range between two offsets is not an interval of its
   lane (it may go either way round), and the clauses are left out.
 

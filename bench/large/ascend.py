@@ -30,12 +30,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from climb import _place, _without
+from climb import _place, _without, optimum, print_board
 
 from rushhour.board import Board
-from rushhour.errors import LimitReachedError
 from rushhour.formats import grid
-from rushhour.search import solve
 from rushhour.search.bfs import Limits
 from rushhour.search.frontier import one_pass
 from rushhour.search.tables import tables_for
@@ -52,16 +50,6 @@ def optimum_upto(board: Board, bound: int, cap: int) -> int | None:
     if status == LIMIT:
         return None
     return bound + 1 if keys is None else len(keys) - 1
-
-
-def optimum(board: Board, cap: int) -> int | None:
-    """The optimal length proved by the bfs engine (its bounded passes) within ``cap`` positions (None:
-    unsolvable or not proved)."""
-    try:
-        found = solve(board, engine="bfs", max_states=cap)
-    except LimitReachedError:
-        return None
-    return found.length if found.solved else None
 
 
 def neighbours(board: Board, rng: random.Random) -> Iterator[tuple[str, Board]]:
@@ -146,15 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         f"--max-moves {args.max_moves} --seed {args.seed} --cap {args.cap} --steps {args.steps} "
         f"--name {args.name}"
     )
-    cells = sum(v.length for v in board.vehicles)
-    meta = {
-        "name": args.name,
-        "vehicles": f"{len(board.names)} ({cells} of {board.width * board.height} cells covered)",
-        "optimal": f"{length} (proved by the frontier passes)",
-        "made-by": command,
-    }
-    sys.stdout.write(grid.write_grid(board, meta))
-    print(f"made in {time.perf_counter() - began:.0f} s", file=sys.stderr)
+    print_board(board, args.name, f"{length} (proved by the frontier passes)", command, began)
     return 0
 
 

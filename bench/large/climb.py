@@ -131,16 +131,21 @@ def main(argv: list[str] | None = None) -> int:
         f"--max-moves {args.max_moves} --seed {args.seed} --walk {args.walk} --cap {args.cap} "
         f"--steps {args.steps} --minutes {args.minutes:g} --name {args.name}"
     )
+    print_board(board, args.name, f"{best} (proved by the bfs engine)", command, began)
+    return 0
+
+
+def print_board(board: Board, name: str, optimal: str, command: str, began: float) -> None:
+    """The board in the grid format on stdout with the bench set's header lines; the time on stderr."""
     cells = sum(v.length for v in board.vehicles)
     meta = {
-        "name": args.name,
+        "name": name,
         "vehicles": f"{len(board.names)} ({cells} of {board.width * board.height} cells covered)",
-        "optimal": f"{best} (proved by the bfs engine)",
+        "optimal": optimal,
         "made-by": command,
     }
     sys.stdout.write(grid.write_grid(board, meta))
     print(f"made in {time.perf_counter() - began:.0f} s", file=sys.stderr)
-    return 0
 
 
 if __name__ == "__main__":

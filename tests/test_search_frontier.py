@@ -22,7 +22,8 @@ from rushhour.formats import fogleman, read_file
 from rushhour.formats.grid import parse_grid
 from rushhour.search import bfs, native, solve
 from rushhour.search.bfs import Limits, reachable, shortest_python
-from rushhour.search.frontier import frontier, frontier_wanted
+from rushhour.search.contract import POLL_MILLISECONDS, STOPPED_BY_POLL
+from rushhour.search.frontier import frontier, frontier_wanted, one_pass
 from rushhour.search.native import native_available
 from rushhour.search.native_spec import CONSTANTS, SPEC_VERSION, NativeSpec, compatible
 from rushhour.search.solution import moves_of_path, verify
@@ -188,7 +189,17 @@ def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> N
     assert compatible(module)
     assert NativeSpec._fields == module.SPEC_FIELDS
     assert (module.BATCH, module.KEY_FIELD_BITS) == (bfs.BATCH, BITS)
-    assert set(CONSTANTS) == {"SPEC_VERSION", "BATCH", "KEY_FIELD_BITS", "NEAR_NONE", "NEAR_ONE", "NEAR_TWO", "NEAR_MAYBE"}
+    assert set(CONSTANTS) == {
+        "SPEC_VERSION",
+        "BATCH",
+        "POLL_MILLISECONDS",
+        "STOPPED_BY_POLL",
+        "KEY_FIELD_BITS",
+        "NEAR_NONE",
+        "NEAR_ONE",
+        "NEAR_TWO",
+        "NEAR_MAYBE",
+    }
     stale = types.ModuleType("stale")
     stale.__dict__.update(vars(module))
     stale.SPEC_VERSION = SPEC_VERSION + 1  # type: ignore[attr-defined]
@@ -269,6 +280,40 @@ def test_a_search_stopped_during_the_passes_reports_the_bound_they_proved() -> N
         frontier(tables, tables.pack(board.state), Limits(max_states=400_000))
     # the passes of bounds up to 10 end within 330,000 positions, each proving its bound
     assert stopped.value.lower_bound is not None and 11 <= stopped.value.lower_bound <= 13
+
+
+@needs_native
+def test_a_pass_calls_its_poll_while_it_runs_and_stops_when_asked() -> None:
+    """The portfolio reads its workers' news through ``poll`` while a pass runs in the caller: it is
+    called every POLL_MILLISECONDS, a true answer stops the pass (what it stored is counted, nothing
+    is claimed), and an error it raises comes through as Ctrl-C's does."""
+    board = read_file(str(OPEN12))[0].board
+    tables = Tables(board.layout)
+    start = tables.pack(board.state)
+    calls: list[float] = []
+
+    def stop_after_three() -> bool:
+        calls.append(time.perf_counter())
+        return len(calls) == 3
+
+    began = time.perf_counter()
+    status, stored, keys, _, _ = one_pass(tables, start, Limits(), 0, poll=stop_after_three)
+    assert status == native.compiled.STOPPED_BY_POLL == STOPPED_BY_POLL
+    assert keys is None and stored > 1 and len(calls) == 3
+    gaps = [b - a for a, b in zip([began, *calls], calls, strict=False)]
+    assert all(gap >= POLL_MILLISECONDS / 1000 * 0.9 for gap in gaps), gaps
+
+    class Raised(Exception):
+        pass
+
+    def raise_at_once() -> bool:
+        raise Raised
+
+    with pytest.raises(Raised):
+        one_pass(tables, start, Limits(), 0, poll=raise_at_once)
+    # a poll that never asks changes nothing: the pass of bound 13 proves 13 too short
+    quiet = one_pass(tables, start, Limits(), 13, poll=lambda: False)
+    assert quiet[0] == 0 and quiet[2] is None and quiet[1] == one_pass(tables, start, Limits(), 13)[1]
 
 
 @needs_native

@@ -29,16 +29,18 @@
  * is left out wherever it is reached later, with a larger depth), so the layers stay exact.  The
  * caller raises the bound until a solution is found (docs/solvers.md, "The bounded passes").
  *
- * frontier(spec, start, max_states, seconds, every=False, bound=0)
+ * frontier(spec, start, max_states, seconds, every=False, bound=0, poll=None)
  *     -> (status, explored, path or None, lower_bound, pruned)
  *   status 1: path (offset tuples, start first, ending with a won position); 0: no won position is
  *   reachable (explored: the reachable set), or with ``pruned`` none within the bound; 3: none is
  *   reachable, found with the vehicles that cannot matter left unmoved (explored counts fewer positions
  *   than the reachable set: ask again with ``every`` to move every vehicle); 2: max_states or the time
- *   limit stopped it; -1: the board is not supported (see above).  ``pruned``: whether the bound left
+ *   limit stopped it; STOPPED_BY_POLL (4): ``poll`` asked it to stop; -1: the board is not supported (see above).  ``pruned``: whether the bound left
  *   out a position from which a won position may be reachable (with a bound, positions whose goal can
  *   never get past a wall or a vehicle of its own lane are left out too, silently: none is).  KeyboardInterrupt (or any signal handler's error) is let through between
- *   batches.
+ *   batches.  ``poll``: None, or a callable called between batches every POLL_MILLISECONDS (with the
+ *   GIL held): a true answer stops the search with status STOPPED_BY_POLL (explored and lower_bound as for 2), an
+ *   exception it raises is let through as a signal's is.
  */
 #include "_native.h"
 #include <stdlib.h>
@@ -688,7 +690,7 @@ static int flush(Gather *g, u128 *buffer, size_t *fill, int all) {
     return 0;
 }
 
-/* 1 found, 0 none reachable, 2 a limit, -1 out of memory, -2 a signal */
+/* 1 found, 0 none reachable, 2 a limit, STOPPED_BY_POLL asked to stop, -1 out of memory, -2 a signal */
 static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bound, Watch *w, Layers *ls,
                Result *res) {
     int n = s->n, moves[32], status = -1;
@@ -878,8 +880,14 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
     long long max_states;
     double seconds;
     int every = 0, bound = 0;
-    if (!PyArg_ParseTuple(args, "OOLd|pi", &spec_obj, &start_obj, &max_states, &seconds, &every, &bound))
+    PyObject *poll = Py_None;
+    if (!PyArg_ParseTuple(args, "OOLd|piO", &spec_obj, &start_obj, &max_states, &seconds, &every, &bound,
+                          &poll))
         return NULL;
+    if (poll != Py_None && !PyCallable_Check(poll)) {
+        PyErr_SetString(PyExc_TypeError, "frontier: poll must be callable or None");
+        return NULL;
+    }
     Spec *s = malloc(sizeof(Spec));
     Ranks *r = malloc(sizeof(Ranks));
     PyObject *out = NULL;
@@ -906,7 +914,8 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
         if (every) r->relevant[v] = 1;
         frozen += !r->relevant[v];
     }
-    Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states};
+    Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states, poll == Py_None ? NULL : poll,
+               now() + POLL_MILLISECONDS / 1000.0};
     Result res;
     w.thread = PyEval_SaveThread();
     if (bound < 0) bound = 0;

@@ -347,9 +347,19 @@ int watch(Watch *w, size_t count) {
     if (w->max_states > 0 && (long long)count > w->max_states) return 2;
     if (w->deadline > 0 && now() > w->deadline) return 2;
     PyEval_RestoreThread(w->thread);
-    int raised = PyErr_CheckSignals();
+    int stop = PyErr_CheckSignals() ? -2 : 0;
+    if (!stop && w->poll) {
+        double t = now();
+        if (t >= w->next_poll) {
+            PyObject *answer = PyObject_CallNoArgs(w->poll);
+            int asked = answer ? PyObject_IsTrue(answer) : -1;
+            Py_XDECREF(answer);
+            stop = asked < 0 ? -2 : asked ? STOPPED_BY_POLL : 0;
+            w->next_poll = t + POLL_MILLISECONDS / 1000.0;
+        }
+    }
     w->thread = PyEval_SaveThread();
-    return raised ? -2 : 0;
+    return stop;
 }
 
 /* ---------------------------------------------------------------- the search */
@@ -717,6 +727,8 @@ PyMODINIT_FUNC PyInit__native(void) {
     failed = failed || !spec_fields || PyModule_AddObjectRef(m, "SPEC_FIELDS", spec_fields) < 0 ||
              PyModule_AddIntConstant(m, "SPEC_VERSION", SPEC_VERSION) < 0 ||
              PyModule_AddIntConstant(m, "BATCH", BATCH) < 0 ||
+             PyModule_AddIntConstant(m, "POLL_MILLISECONDS", POLL_MILLISECONDS) < 0 ||
+             PyModule_AddIntConstant(m, "STOPPED_BY_POLL", STOPPED_BY_POLL) < 0 ||
              PyModule_AddIntConstant(m, "KEY_FIELD_BITS", KEY_FIELD_BITS) < 0 ||
              PyModule_AddIntConstant(m, "NEAR_NONE", NEAR_NONE) < 0 ||
              PyModule_AddIntConstant(m, "NEAR_ONE", NEAR_ONE) < 0 ||

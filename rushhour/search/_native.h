@@ -68,11 +68,14 @@ int64_t store_find(const Store *st, const unsigned char *state, uint64_t hash);
 int64_t store_add(Store *st, const unsigned char *state, uint64_t hash, int64_t value);
 
 /* The limits of a search running without the GIL, checked between batches by watch(): 0 go on, 2 a
- * limit was reached, -2 a signal handler raised (Ctrl-C: KeyboardInterrupt is then set). */
+ * limit was reached, STOPPED_BY_POLL the poll callable answered true, -2 a signal handler or the poll
+ * callable raised (Ctrl-C: KeyboardInterrupt is then set). */
 typedef struct {
     PyThreadState *thread;  /* from PyEval_SaveThread() */
     double deadline;        /* 0: none */
     long long max_states;   /* 0: none */
+    PyObject *poll;         /* NULL, or called (GIL held) at most every POLL_MILLISECONDS */
+    double next_poll;
 } Watch;
 int watch(Watch *w, size_t count);
 

@@ -1,9 +1,13 @@
+from collections.abc import Callable
+
 from rushhour.search.native_spec import NativeSpec
 
 # The record the searches read (rushhour.search.native_spec) and the constants shared with Python.
 SPEC_VERSION: int
 SPEC_FIELDS: tuple[str, ...]
 BATCH: int
+POLL_MILLISECONDS: int
+STOPPED_BY_POLL: int
 KEY_FIELD_BITS: int
 NEAR_NONE: int
 NEAR_ONE: int
@@ -54,4 +58,5 @@ def frontier(
     seconds: float,
     every: bool = False,
     bound: int = 0,
+    poll: Callable[[], object] | None = None,
 ) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]: ...

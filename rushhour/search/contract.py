@@ -8,9 +8,13 @@ other numbers (the Python search is then used).  Only whole-number assignments b
 """
 
 #: the version of the record the compiled searches read (:class:`~rushhour.search.native_spec.NativeSpec`)
-SPEC_VERSION = 1
+SPEC_VERSION = 2
 #: positions expanded between two checks of the limits (time, positions, memory, Ctrl-C)
 BATCH = 512
+#: milliseconds between two calls of a frontier pass's ``poll`` callable (its caller's news, while it runs)
+POLL_MILLISECONDS = 100
+#: the frontier search's status when its ``poll`` callable answered true (asked it to stop)
+STOPPED_BY_POLL = 4
 #: bits of one vehicle's offset in a search key (:data:`rushhour.search.tables.BITS`)
 KEY_FIELD_BITS = 4
 #: what the two-moves-from-a-win table holds for a goal key: nothing, one winning slide, two slides

@@ -15,6 +15,7 @@ short random walk run once the search has stopped (:func:`best_so_far`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NoReturn
 
 from rushhour.board import Move
@@ -103,21 +104,35 @@ def frontier(
 
 
 def one_pass(
-    tables: Tables, start: int, limits: Limits, bound: int, used: int = 0
+    tables: Tables,
+    start: int,
+    limits: Limits,
+    bound: int,
+    used: int = 0,
+    poll: Callable[[], bool] | None = None,
 ) -> tuple[int, int, list[int] | None, int, int]:
     """One bounded pass of bound ``bound`` (0: none) from ``start``, as :func:`frontier` runs them:
-    the compiled search's status (2: stopped by a limit), the positions it stored, the keys of a
+    the compiled search's status (2: stopped by a limit; ``STOPPED_BY_POLL`` of
+    :mod:`~rushhour.search.contract`: stopped by ``poll``), the positions it stored, the keys of a
     shortest solution when one of at most ``bound`` moves exists (else None), the depth bound its
     completed layers prove, and how many positions the bound left out.  ``used``: positions stored by
-    passes before (``limits.max_states`` counts them all)."""
+    passes before (``limits.max_states`` counts them all).  ``poll``, when given, is called every
+    ``POLL_MILLISECONDS`` while the pass runs (the caller's chance to read news and show progress);
+    it answers True to stop the pass."""
     spec, state = tables.native_spec(), tables.unpack(start)
-    status, stored, path, layers_bound, pruned = _pass(spec, state, limits, used, bound)
+    status, stored, path, layers_bound, pruned = _pass(spec, state, limits, used, bound, poll=poll)
     keys = None if path is None else [tables.pack(s) for s in path]
     return status, stored, keys, layers_bound, pruned
 
 
 def _pass(
-    spec: NativeSpec, state: tuple[int, ...], limits: Limits, used: int, bound: int, every: bool = False
+    spec: NativeSpec,
+    state: tuple[int, ...],
+    limits: Limits,
+    used: int,
+    bound: int,
+    every: bool = False,
+    poll: Callable[[], bool] | None = None,
 ) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]:
     """One call of the compiled search, within what is left of the limits (``used``: positions stored
     by the passes before)."""
@@ -129,7 +144,7 @@ def _pass(
     if limits.memory is not None:
         room = max(1, (limits.memory.limit - limits.memory.used()) // BYTES_PER_POSITION)
         cap = room if cap == 0 else min(cap, room)
-    return compiled.frontier(spec, state, cap, bfs.seconds_left(limits), every, bound)
+    return compiled.frontier(spec, state, cap, bfs.seconds_left(limits), every, bound, poll)
 
 
 def _stopped(tables: Tables, start: int, limits: Limits, stored: int, bound: int) -> NoReturn:

@@ -1,28 +1,32 @@
 """The portfolio: every engine on one large board at once, each doing what it is good at.
 
 On a board the frontier search serves (larger than 6x6, no wrap-around, the compiled search built),
-``solve(board, engine="portfolio")`` first runs the frontier search alone in the caller for
-:data:`QUICK_SECONDS` (the smaller boards need no more), then two worker processes beside the caller
-(the second from :data:`UPPER_DELAY` seconds on, or a sixth of a shorter time limit):
+``solve(board, engine="portfolio")`` runs the lower bounds in the caller and the upper bounds in one
+worker process beside it:
 
-* the **lower** worker runs the frontier search's bounded passes (docs/solvers.md, "The bounded
-  passes"): the pass of bound U that ends without a solution proves that no solution has U moves or
-  fewer; a pass that finds one has found a shortest one.  It starts each pass at the best lower bound
-  known to the portfolio, and never runs a pass of a bound at or above the best solution known: when the
-  last needed pass (bound best - 1) ends empty, the best solution is proven optimal without the largest
-  pass of all.  Where the passes would go on without a bound, they go on with bound best - 1;
-* the **upper** worker first runs the ``improve`` engine with restarts (seeds ``seed``, ``seed + 1``,
-  ...; a few seconds each) for solutions within seconds, then SAT planning
-  (:func:`rushhour.logic.planner.plan`) from the best lower bound known upwards, its lengths capped by
-  the best solution known: each length it refutes raises the lower bound, and the first plan it finds
-  is optimal.
+* the **caller** runs the frontier search's bounded passes (docs/solvers.md, "The bounded passes"),
+  from the start, so that a board the passes prove in a second costs what the bfs engine costs: the
+  pass of bound U that ends without a solution proves that no solution has U moves or fewer; a pass
+  that finds one has found a shortest one.  Each pass starts at the best lower bound known to the
+  portfolio, and none runs at a bound at or above the best solution known: when the last needed pass
+  (bound best - 1) ends empty, the best solution is proven optimal without the largest pass of all.
+  Where the passes would go on without a bound, they go on with bound best - 1.  While a pass runs,
+  the compiled search calls back every :data:`~rushhour.search.contract.POLL_MILLISECONDS`: the caller
+  reads the worker's news then, shows it, and stops the pass when the bounds have met or another
+  engine has proved more than the pass's bound;
+* the **upper** worker, forked at the start (before the passes hold memory it would inherit) and idle
+  until :data:`UPPER_DELAY` seconds (or a sixth of a shorter time limit), first runs the ``improve``
+  engine with restarts (seeds ``seed``, ``seed + 1``, ...; a few seconds each) for solutions within
+  seconds, then SAT planning (:func:`rushhour.logic.planner.plan`) from the best lower bound known
+  upwards, its lengths capped by the best solution known: each length it refutes raises the lower
+  bound, and the first plan it finds is optimal.
 
-The caller keeps the bounds (a shared array both workers read between passes and lengths) and reports
-each improvement (:class:`~rushhour.search.watch.Bounds`, through the ``progress`` callback); it stops
+The caller keeps the bounds (a shared array the worker reads between lengths) and reports each
+improvement (:class:`~rushhour.search.watch.Bounds`, through the ``progress`` callback); it stops
 as soon as the lower bound meets the best solution.  At a limit (time, positions, memory) or when every
 worker has ended without meeting, it raises :class:`~rushhour.errors.LimitReachedError` with the best
-solution any engine found and the best lower bound any engine proved.  Workers are killed on every
-way out (an answer, a limit, Ctrl-C, an error) and die with the caller if it is killed (Linux).
+solution any engine found and the best lower bound any engine proved.  The worker is killed on every
+way out (an answer, a limit, Ctrl-C, an error) and dies with the caller if it is killed (Linux).
 
 Every solution is replayed by the rules before it is reported; every lower bound comes from a proof
 (a pass that ended empty, completed layers of a pass, refuted plan lengths, the relaxed bound).
@@ -42,6 +46,7 @@ from typing import Any
 from rushhour.board import Board, Move
 from rushhour.errors import LimitReachedError, RushHourError
 from rushhour.search.bfs import Limits
+from rushhour.search.contract import STOPPED_BY_POLL
 from rushhour.search.frontier import (
     GROWTH_FLOOR,
     SMALL_PASS,
@@ -66,20 +71,18 @@ IMPROVE_SECONDS = 30.0
 FRONTIER_MEMORY = 0.75
 #: seconds the passes run alone before the upper worker starts (a sixth of a shorter time limit)
 UPPER_DELAY = 10.0
-#: seconds the frontier search runs alone in the caller before the workers start
-QUICK_SECONDS = 0.5
 #: whether the upper worker turns to SAT planning after its restarts (bench/large.py measures both)
 SAT_PLANNING = True
 #: the passes go straight to the bound best - 1 once it is at most this far above the next pass
 #: (0: they never skip a bound)
 JUMP = 0
-#: seconds the caller waits past its deadline for the workers' last bounds before killing them
+#: seconds the caller waits past its deadline for the worker's last bounds before killing it
 GRACE = 1.5
 POLL = 0.2
 
 # what the workers tell the caller: (kind, value, engine[, metric])
 _LOWER, _BEST, _OPTIMAL, _UNSOLVABLE = "lower", "best", "optimal", "unsolvable"
-_STOPPED, _EXPLORED = "stopped", "explored"
+_STOPPED = "stopped"
 _FRONTIER = "frontier passes"
 
 
@@ -125,32 +128,23 @@ def portfolio(
 
     state = _State(time.perf_counter(), relaxed_bound(board, metric), "relaxed bound")
     state.record(_LOWER, state.lower, state.lower_by)
-    if _quick(board, metric, limits, state):
-        return (None if state.unsolvable else state.best), True, state.explored, tuple(state.history)
-    if limits.deadline is not None and time.perf_counter() >= limits.deadline:
-        raise _stop(state, limits, metric)
-    _report(state, metric, progress)
     context = multiprocessing.get_context("fork")
     share = context.Array("q", [state.lower, 0], lock=False)  # best lower bound, best length (0: none)
     out = context.Queue()
     memory = None if limits.memory is None else limits.memory.limit
-    me = os.getpid()
-    lower = (board, metric, share, out, limits, memory, me)
-    upper = (board, metric, share, out, limits, memory, seed or 0, me)
-    workers = [
-        context.Process(target=_lower_worker, args=lower, daemon=True),
-        context.Process(target=_upper_worker, args=upper, daemon=True),
-    ]
+    delay = UPPER_DELAY if limits.time_limit is None else min(UPPER_DELAY, limits.time_limit / 6)
+    # forked now, before the passes hold any memory it would inherit; it waits for its time
+    args = (board, metric, share, out, limits, memory, seed or 0, os.getpid(), state.began + delay)
+    upper = context.Process(target=_upper_worker, args=args, daemon=True)
+    news = _News(board, metric, state, share, out, upper, progress)
     try:
-        workers[0].start()
-        _coordinate(board, metric, state, share, out, workers, limits, progress)
+        upper.start()
+        if not _passes(board, metric, news, _share_limits(limits, FRONTIER_MEMORY)):
+            news.wait_for_last(limits)
     finally:
-        for worker in workers:
-            if worker.pid is None:
-                continue
-            if worker.is_alive():
-                worker.kill()
-            worker.join()
+        if upper.is_alive():
+            upper.kill()
+        upper.join()
         out.cancel_join_thread()
         out.close()
     if state.met:
@@ -163,81 +157,115 @@ def portfolio(
     raise _stop(state, limits, metric)
 
 
-def _quick(board: Board, metric: str, limits: Limits, state: _State) -> bool:
-    """The frontier search alone, in the caller, for :data:`QUICK_SECONDS`: most boards up to 9x9 need
-    no more (and no worker).  True when it answered; else ``state`` holds what it proved."""
+def _share_limits(limits: Limits, part: float) -> Limits:
+    """The caller's limits, with the same deadline and ``part`` of its memory (measured from now)."""
+    remaining = None if limits.deadline is None else max(1e-3, limits.deadline - time.perf_counter())
+    memory = None if limits.memory is None else _share(limits.memory.limit, part)
+    return Limits(limits.max_states, remaining, memory)
+
+
+class _News:
+    """The caller's side of the workers: their messages taken into the bounds and shown, between the
+    passes and every :data:`~rushhour.search.contract.POLL_MILLISECONDS` while one runs."""
+
+    def __init__(
+        self,
+        board: Board,
+        metric: str,
+        state: _State,
+        share: Any,
+        out: Any,
+        upper: Any,
+        progress: Callable[[Any], object] | None,
+    ) -> None:
+        self.board, self.metric, self.state, self.share = board, metric, state, share
+        self.out, self.upper, self.progress = out, upper, progress
+        self.bound = 0  # the bound of the pass under way (0: none)
+        _report(state, metric, progress)
+
+    def take(self, message: tuple[Any, ...]) -> None:
+        """One bound or answer, from a worker or from the passes."""
+        if _take(self.board, self.state, self.share, message):
+            _report(self.state, self.metric, self.progress)
+
+    def poll(self) -> bool:
+        """Read the workers' news; True when the pass under way has nothing left to find (the bounds
+        met, or another engine proved more than its bound)."""
+        while True:
+            try:
+                message = self.out.get_nowait()
+            except queue.Empty:
+                break
+            self.take(message)
+        return self.state.met or (self.bound > 0 and self.state.lower > self.bound)
+
+    def wait_for_last(self, limits: Limits) -> None:
+        """After the passes stopped at the time limit: the worker's last bounds, for at most
+        :data:`GRACE` seconds past the deadline."""
+        while not self.state.met and self.upper.is_alive():
+            if limits.deadline is None or time.perf_counter() > limits.deadline + GRACE:
+                return
+            try:
+                self.take(self.out.get(timeout=POLL))
+            except queue.Empty:
+                continue
+        self.poll()
+
+
+def _passes(board: Board, metric: str, news: _News, limits: Limits) -> bool:
+    """The bounded passes in the caller, from the best lower bound known, never at or above the best
+    solution known, until the bounds meet.  False when the time limit stopped them; True when they
+    ended otherwise (the bounds met, or ``--max-states`` or their memory stopped them: the portfolio
+    then stops, as the bfs engine does)."""
+    state = news.state
     tables = tables_for(board.layout, metric)
     start = tables.pack(board.state)
-    seconds = QUICK_SECONDS
-    if limits.deadline is not None:
-        seconds = max(1e-3, min(seconds, limits.deadline - time.perf_counter()))
-    memory = None if limits.memory is None else limits.memory.limit
-    began = time.perf_counter()
-    try:
-        found = frontier(tables, start, Limits(limits.max_states, seconds, memory))
-    except LimitReachedError as err:
-        state.explored += err.explored
-        if err.lower_bound is not None and err.lower_bound > state.lower:
-            state.lower, state.lower_by = err.lower_bound, "frontier passes"
-            state.record(_LOWER, state.lower, state.lower_by)
-        if err.best is not None:
-            state.best, state.best_by = err.best, "random walk"
-            state.record(_BEST, solution_length(err.best, metric == "steps"), state.best_by)
-        if time.perf_counter() - began < seconds:  # --max-states or the memory: stop as bfs stops
-            best = err.best or best_so_far(tables, start, limits)  # the walk bfs would have made
-            if best is not None and err.best is None:
-                state.record(_BEST, solution_length(best, metric == "steps"), "random walk")
-            raise LimitReachedError(
-                str(err),
-                explored=err.explored,
-                lower_bound=state.lower,
-                best=best,
-                bounds=tuple(state.history),
-            ) from None
-        return False
-    assert found is not None  # wanted() said the frontier search serves this board
-    path, state.explored = found
-    if path is None:
-        state.unsolvable = True
-        return True
-    moves = tuple(moves_of_path(tables, path))
-    state.best, state.best_by, state.optimal = moves, "frontier search", True
-    state.lower, state.lower_by = solution_length(moves, metric == "steps"), "frontier search"
-    state.record(_LOWER, state.lower, state.lower_by)
-    state.record(_BEST, state.lower, state.best_by)
-    return True
-
-
-def _coordinate(
-    board: Board,
-    metric: str,
-    state: _State,
-    share: Any,
-    out: Any,
-    workers: list[Any],
-    limits: Limits,
-    progress: Callable[[Any], object] | None,
-) -> None:
-    """Read the workers' news until the bounds meet, the limits pass or every worker has ended."""
-    upper = workers[1]
-    delay = UPPER_DELAY if limits.time_limit is None else min(UPPER_DELAY, limits.time_limit / 6)
-    while not state.met:
-        if upper.pid is None and time.perf_counter() - state.began >= delay:
-            upper.start()
+    bound, last, used = 1, 0, 0
+    steps = metric == "steps"
+    while True:
+        news.bound = 0
+        if news.poll():  # the bounds met
+            return True
+        best = 0 if state.best is None else solution_length(state.best, steps)
+        bound = max(bound, state.lower) if bound else bound
+        if best:
+            bound = best - 1 if bound == 0 else min(bound, best - 1)
+            if best - 1 - bound <= JUMP:  # near the best solution: straight to the pass that proves it
+                bound = best - 1
+        news.bound = bound
         try:
-            message = out.get(timeout=POLL)
-        except queue.Empty:
-            if limits.deadline is not None and time.perf_counter() > limits.deadline + GRACE:
-                return
-            if upper.pid is not None and not any(w.is_alive() for w in workers) and out.empty():
-                return
+            status, stored, keys, layers, pruned = one_pass(tables, start, limits, bound, used, news.poll)
+        except LimitReachedError:  # the time limit, passed before the pass began
+            return False
+        used += stored
+        state.explored += stored
+        if status == STOPPED_BY_POLL:
             continue
-        if message[0] == _STOPPED and message[2] == _FRONTIER:
-            # the passes reached --max-states or their memory: the portfolio stops there, as bfs does
-            _take(board, state, share, message)
-            return
-        if _take(board, state, share, message):
-            _report(state, metric, progress)
+        if status == 2:
+            # a pass of bound U keeps every position of every solution of at most U moves, so its
+            # completed layers prove their bound only up to U + 1
+            proven = min(layers, bound + 1) if bound else layers
+            news.take((_LOWER, proven, _pass_name(bound) + ", completed layers"))
+            if _out_of_time(limits, used):
+                return False
+            try:
+                limits.check(used)
+                budget = limits.memory.describe() if limits.memory else "?"
+                reason = f"stopped at the memory limit of {budget} after {used:,} positions without an answer"
+            except LimitReachedError as err:
+                reason = str(err)
+            news.take((_STOPPED, reason, _FRONTIER))
+            return True
+        if keys is not None:
+            news.take((_OPTIMAL, moves_of_path(tables, keys), _pass_name(bound), metric))
+            return True
+        if not pruned:
+            _unsolvable(tables, start, limits, news)
+            return True
+        news.take((_LOWER, bound + 1, _pass_name(bound)))
+        bound = 0 if stored >= SMALL_PASS and stored < last * GROWTH_FLOOR else bound + 1
+        last = stored
+    return True
 
 
 def _report(state: _State, metric: str, progress: Callable[[Any], object] | None) -> None:
@@ -253,9 +281,6 @@ def _report(state: _State, metric: str, progress: Callable[[Any], object] | None
 def _take(board: Board, state: _State, share: Any, message: tuple[Any, ...]) -> bool:
     """Take one worker's message into ``state`` and ``share``; True when a bound improved."""
     kind, value, engine = message[0], message[1], message[2]
-    if kind == _EXPLORED:
-        state.explored += value
-        return False
     if kind == _STOPPED:
         state.stopped.append(f"{value} ({engine})")
         return False
@@ -319,72 +344,29 @@ def _worker_limits(limits: Limits, memory: int | None) -> Limits:
     return Limits(limits.max_states, remaining, memory)
 
 
-def _lower_worker(
-    board: Board, metric: str, share: Any, out: Any, limits: Limits, memory: int | None, owner: int
-) -> None:
-    _worker_start(owner)
-    try:
-        _passes(board, metric, share, out, _worker_limits(limits, _share(memory, FRONTIER_MEMORY)))
-    except RushHourError as err:
-        out.put((_STOPPED, str(err), _FRONTIER))
-
-
 def _share(memory: int | None, part: float) -> int | None:
     return None if memory is None else max(1, int(memory * part))
 
 
-def _passes(board: Board, metric: str, share: Any, out: Any, limits: Limits) -> None:
-    """The bounded passes, from the best lower bound known, never at or above the best solution."""
-    tables = tables_for(board.layout, metric)
-    start = tables.pack(board.state)
-    bound, last, used = 1, 0, 0
-    while True:
-        lower, best = share[0], share[1]
-        bound = max(bound, lower) if bound else bound
-        if best:
-            if lower >= best:
-                return
-            bound = best - 1 if bound == 0 else min(bound, best - 1)
-            if best - 1 - bound <= JUMP:  # near the best solution: straight to the pass that proves it
-                bound = best - 1
-        status, stored, keys, layers, pruned = one_pass(tables, start, limits, bound, used)
-        used += stored
-        out.put((_EXPLORED, stored, _FRONTIER))
-        if status == 2:
-            try:
-                limits.check(used)
-                budget = limits.memory.describe() if limits.memory else "?"
-                reason = f"stopped at the memory limit of {budget} after {used:,} positions without an answer"
-            except LimitReachedError as err:
-                reason = str(err)
-            # a pass of bound U keeps every position of every solution of at most U moves, so its
-            # completed layers prove their bound only up to U + 1
-            proven = min(layers, bound + 1) if bound else layers
-            out.put((_LOWER, proven, _pass_name(bound) + ", completed layers"))
-            out.put((_STOPPED, reason, _FRONTIER))
-            return
-        if keys is not None:
-            out.put((_OPTIMAL, moves_of_path(tables, keys), _pass_name(bound), metric))
-            return
-        if not pruned:
-            _unsolvable(tables, start, limits, out)
-            return
-        out.put((_LOWER, bound + 1, _pass_name(bound)))
-        bound = 0 if stored >= SMALL_PASS and stored < last * GROWTH_FLOOR else bound + 1
-        last = stored
+def _out_of_time(limits: Limits, used: int) -> bool:
+    """Whether a pass that stopped at a limit stopped at the time limit (not at ``--max-states`` or
+    its memory)."""
+    if limits.max_states is not None and used >= limits.max_states:
+        return False
+    return limits.deadline is not None and time.perf_counter() >= limits.deadline
 
 
 def _pass_name(bound: int) -> str:
     return f"frontier pass {bound}" if bound else "frontier search"
 
 
-def _unsolvable(tables: Any, start: int, limits: Limits, out: Any) -> None:
+def _unsolvable(tables: Any, start: int, limits: Limits, news: _News) -> None:
     """A pass that left nothing out and found no win: the board is unsolvable; its whole reachable set
     is searched once more (as the bfs engine does) so that the count is the set's size."""
     found = frontier(tables, start, limits)
     if found is not None and found[0] is None:
-        out.put((_EXPLORED, found[1], "frontier search"))
-        out.put((_UNSOLVABLE, None, "frontier search"))
+        news.state.explored = found[1]
+        news.take((_UNSOLVABLE, None, "frontier search"))
 
 
 def _upper_worker(
@@ -396,8 +378,12 @@ def _upper_worker(
     memory: int | None,
     seed: int,
     owner: int,
+    start_at: float,
 ) -> None:
     _worker_start(owner)
+    time.sleep(max(0.0, start_at - time.perf_counter()))  # the passes alone until then
+    if share[1] and share[0] >= share[1]:
+        return
     mine = _worker_limits(limits, None)
     try:
         _restarts(board, metric, share, out, mine, seed)

@@ -139,8 +139,9 @@ def test_count_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "message"),
     [
         (["count", "--size", "7x7"], "a 7x7 board has 49 cells: exact counts go up to"),
-        (["count", "CMR(", "--size", "4x4"], "column 5: expected a number or a variable"),
-        (["count", "--size", "4x4", "--likelihood", "Foo(1,1)"], "unknown proposition Foo"),
+        (["count", "CMR(", "--size", "4x4"], "claim 'CMR(', column 5: expected a number or a variable"),
+        (["count", "--size", "4x4", "--likelihood", "Foo(1,1)"], "likelihood formula 'Foo(1,1)', column 1: unknown"),
+        (["count", "--size", "4x4", "--likelihood", "Won &"], "likelihood formula 'Won &', column 6: expected"),
         (["count", "Empty(4,0)", "--size", "4x4"], "cell (4,0) is off the 4x4 board"),
         (["count", "--size", "4x"], "cannot read size"),
     ],

@@ -267,7 +267,7 @@ def cmd_constraints(args: argparse.Namespace, entry: Any) -> int:
     rules = oracle_for(entry.board).rules
     about = None
     if args.about is not None:
-        formula = notation.parse_ground(args.about, rules)
+        formula = notation.parse_ground(args.about, rules, "--about")
         if not isinstance(formula, notation.Atom):
             raise RushHourError(f"--about {quoted(args.about)}: name one proposition, like 'CMR(2,4)'")
         about = formula.name

@@ -54,7 +54,7 @@ def odds_rules(
     """The count of :func:`count_rules` and the likelihood of each formula among its models (every
     formula is read before anything is counted, so a mistake is reported at once)."""
     check_size(rules.shape.width, rules.shape.height)
-    read = [fm.parse_ground(f, rules) if isinstance(f, str) else f for f in formulas]
+    read = [fm.parse_ground(f, rules, "likelihood formula") if isinstance(f, str) else f for f in formulas]
     base = _clauses(rules, claim, walls)
     total = _count(rules, base)
     if read and total == 0:

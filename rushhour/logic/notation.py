@@ -251,13 +251,14 @@ Tree = Union[Prop, Quant, Op, Const]  # noqa: UP007 - a runtime alias
 
 @dataclass(frozen=True)
 class Claim:
-    """A parsed formula and its text (errors found when grounding quote it)."""
+    """A parsed formula and its text (errors found when grounding quote it, named ``what``)."""
 
     text: str
     tree: Tree
+    what: str = "claim"
 
     def error(self, message: str, column: int) -> ParseError:
-        return ParseError(message, source=f"claim {self.text!r}", column=column)
+        return ParseError(message, source=f"{self.what} {self.text!r}", column=column)
 
 
 #: the most nested connectives and parentheses a claim may have
@@ -266,15 +267,17 @@ MAX_DEPTH = 100
 MAX_GROUND = 1_000_000
 
 
-def parse(text: str) -> Claim:
-    """Read a formula of the notation; a :class:`ParseError` names the column of the first mistake."""
-    parser = _Parser(text)
-    return Claim(text, parser.formula_to_end())
+def parse(text: str, what: str = "claim") -> Claim:
+    """Read a formula of the notation; a :class:`ParseError` names the column of the first mistake,
+    calling the text ``what`` (a claim, a likelihood formula, ...)."""
+    parser = _Parser(text, what)
+    return Claim(text, parser.formula_to_end(), what)
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, what: str = "claim") -> None:
         self.text = text
+        self.what = what
         self.tokens = list(self._lex(text))
         self.pos = 0
         self.depth = 0
@@ -295,7 +298,7 @@ class _Parser:
             at = m.end()
 
     def error(self, message: str, column: int) -> ParseError:
-        return ParseError(message, source=f"claim {self.text!r}", column=column)
+        return ParseError(message, source=f"{self.what} {self.text!r}", column=column)
 
     @property
     def tok(self) -> _Tok:
@@ -488,7 +491,7 @@ class _Grounder:
         rules = self.rules
         self.size += 1
         if self.size > MAX_GROUND:
-            raise self.claim.error(f"the claim expands to more than {MAX_GROUND:,} propositions", p.column)
+            raise self.claim.error(f"the formula expands to more than {MAX_GROUND:,} propositions", p.column)
         if p.family not in self.families:
             known = ", ".join(sorted(self.families))
             raise self.claim.error(f"unknown proposition {p.family}: the propositions are {known}", p.column)
@@ -566,9 +569,9 @@ def _fold(kind: str, args: list[Formula]) -> Formula:
     return Iff(left, right)
 
 
-def parse_ground(text: str, rules: RulesEncoding) -> Formula:
-    """``ground(parse(text), rules)``."""
-    return ground(parse(text), rules)
+def parse_ground(text: str, rules: RulesEncoding, what: str = "claim") -> Formula:
+    """``ground(parse(text, what), rules)``."""
+    return ground(parse(text, what), rules)
 
 
 # --- meaning ------------------------------------------------------------------------------------

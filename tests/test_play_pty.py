@@ -177,6 +177,41 @@ def test_solve_shows_the_rest_and_leaves_the_board(tmp_path: Path, level: Path) 
     finish(child)
 
 
+def test_the_logic_says_why_a_move_was_refused_and_shows_a_vehicle(tmp_path: Path, level: Path) -> None:
+    """``l`` in the line mode: the last refused slide's unsatisfiable core from the SAT oracle (the
+    full screen's logic view, as lines), then a vehicle's propositions; a refusal is forgotten once a
+    move is played, and the goal vehicle is shown then."""
+    child = spawn(tmp_path, "play", str(level), "--no-save", "--no-color")
+    child.expect(PROMPT)
+    child.sendline("A+1")
+    child.expect("A\\+1 is illegal: B is in the way \\(l: why")
+    child.expect(PROMPT)
+    child.sendline("l")
+    child.expect("A\\+1 refused: B is in the way")
+    child.expect("core: CMR\\(2,1\\), V2\\(2,2\\)")
+    child.expect(PROMPT)
+    child.sendline("l c")  # names ignore case, as moves do
+    child.expect("A\\+1 refused")  # still this position's refusal
+    child.expect("C: horizontal car")
+    child.expect("T H2\\(3,2\\) Part0\\(3,2\\) EndL\\(3,2\\)")
+    child.expect("its moves:")
+    child.expect(PROMPT)
+    child.sendline("l Q")
+    child.expect("no vehicle named 'Q'")
+    child.expect(PROMPT)
+    child.sendline("B-1")
+    child.expect(PROMPT)
+    child.sendline("logic")
+    child.expect("Logic, from the SAT oracle")
+    child.expect("A: horizontal car, the goal vehicle")
+    assert "refused" not in (child.before or "")  # a move was played since
+    child.expect("T CMR\\(2,1\\)")  # B has gone: A can move right, up to the exit
+    child.expect("T SlideR\\(2,1,3\\)")
+    child.expect(PROMPT)
+    child.sendline("q")
+    finish(child)
+
+
 def test_end_of_input_leaves_cleanly(tmp_path: Path, level: Path) -> None:
     child = spawn(tmp_path, "play", str(level))
     child.expect(PROMPT)

@@ -20,9 +20,10 @@ from rushhour.errors import RushHourError
 from rushhour.numbers import is_whole
 from rushhour.play.game import Game, MoveSource, Solver
 from rushhour.play.level import Level, next_level
+from rushhour.play.logic_view import logic_view, ready_oracle
 from rushhour.play.saves import Saves
 from rushhour.play.session import Session, Signalled, leave_on_signals
-from rushhour.play.sources import SOLVER_SECONDS, optimal_plan, oracle_moves
+from rushhour.play.sources import SOLVER_SECONDS, optimal_plan, oracle_moves, oracle_ready, wait_for_oracle
 from rushhour.play.words import NO_WIN, describe, goal_text, optimal_text, status_parts, time_line, win_lines
 from rushhour.play.worker import Worker, worker_for
 from rushhour.render.palette import BASIC, Colour, vehicle_colors
@@ -33,6 +34,8 @@ from rushhour.text import plural
 OPTIONS_WIDTH = 78
 #: how long the first drawing of a level waits for its optimum before it is left to search beside
 OPTIMUM_GRACE = 0.3
+#: how long ``l`` (the logic) waits for the SAT oracle of a new shape to be compiled
+ORACLE_WAIT = 30.0
 
 HELP = """\
 Type a move as a vehicle and a signed distance (A+2 slides A two cells right or down, B-1 one cell
@@ -41,6 +44,8 @@ left or up), or the number of one of the listed moves.  Commands:
   h  hint        the next move of an optimal solution from here
   s  solve       show the rest of an optimal solution, move by move (the board stays as it is)
   reset          back to the start (r replays the moves)
+  l  logic       the SAT oracle's words: why the last move was refused (its unsatisfiable cores),
+                 else the goal vehicle's propositions; l B shows vehicle B's
   ?  help        this text                      q  quit      leave (also Ctrl-D or Ctrl-C)
 """
 
@@ -59,6 +64,8 @@ COMMANDS = {
     "exit": "quit",
     "?": "help",
     "help": "help",
+    "l": "logic",
+    "logic": "logic",
     "": "show",
 }
 
@@ -122,6 +129,7 @@ class LineMode:
         self._write = write or _write_stdout
         self.echo = echo
         self.started = time.monotonic()  # when the level being played was started
+        self.refused: tuple[Board, Move] | None = None  # the last refused slide and its position
 
     # small helpers
     def say(self, text: str = "") -> None:
@@ -283,6 +291,10 @@ class LineMode:
         while True:
             line = self.ask("your move (A+2, a number, or ? for help)> ")
             word = line.strip().lower()
+            first, _, rest = line.strip().partition(" ")
+            if COMMANDS.get(first.lower()) == "logic":
+                self.show_logic(game, rest.strip() or None)
+                continue
             if word in COMMANDS:
                 if self.command(COMMANDS[word], game, level):
                     self.draw(game, level)
@@ -290,10 +302,16 @@ class LineMode:
                 continue
             try:
                 move = game.resolve(line)
-                game.play(move)
             except RushHourError as err:
                 self.say(f"{err} (? for help)")
                 continue
+            try:
+                game.play(move)
+            except RushHourError as err:
+                self.refused = (game.position, move)
+                self.say(f"{err} (l: why, in the logic's words; ? for help)")
+                continue
+            self.refused = None
             if is_whole(line.strip()):  # a number picked from the list: say which move it was
                 self.say(f"played {line.strip()}) {move}")
             self.draw(game, level, highlight=move.vehicle)
@@ -338,6 +356,30 @@ class LineMode:
         except RushHourError as err:
             self.say(str(err))
         return False
+
+    def show_logic(self, game: Game, name: str | None) -> None:
+        """The logic view of the full screen, as lines: the last refused slide's cores (while the
+        position is the one it was refused in), then vehicle ``name``'s propositions (the goal
+        vehicle's when none is named)."""
+        board = game.position
+        refused = self.refused[1] if self.refused is not None and self.refused[0] == board else None
+        try:
+            shown = board.layout.vehicle_name(name) if name is not None else None
+        except RushHourError as err:
+            self.say(f"{err} (l B shows vehicle B)")
+            return
+        if shown is None and refused is None:
+            shown = board.goal
+        if not oracle_ready(board):
+            self.say("compiling the rules of this board's shape (once a shape)...")
+            if not wait_for_oracle(board, ORACLE_WAIT):
+                self.say(f"not ready after {ORACLE_WAIT:g} s: ask again in a moment")
+                return
+        view = logic_view(board, shown, refused, None, ready_oracle(board))
+        self.say("Logic, from the SAT oracle (T true, F false in the position's model):")
+        for line in view.text()[1:]:  # below the full screen's title; no marks on this board
+            line = line.replace(" (cells marked ! on the board)", "")
+            self.say("\n".join(textwrap.wrap(line, OPTIONS_WIDTH, subsequent_indent="    ")))
 
     def show_solution(self, game: Game) -> bool:
         """Show the rest of an optimal solution; True when the board should be drawn again."""

@@ -59,6 +59,14 @@ def oracle_ready(board: Board) -> bool:
     return not _BUILDING[board.layout].is_alive()
 
 
+def wait_for_oracle(board: Board, seconds: float) -> bool:
+    """Wait up to ``seconds`` for the SAT oracle of ``board``'s shape (its build started if need be);
+    whether it is ready.  For the line mode, whose prompt waits for the player anyway."""
+    warm_oracle(board)
+    _BUILDING[board.layout].join(seconds)
+    return oracle_ready(board)
+
+
 def oracle_moves(board: Board) -> list[Move]:
     """The legal moves of a position, from the SAT move oracle; while it is being built for a new shape
     (:func:`warm_oracle`), from the reference rules (the same list, as the tests check on many

@@ -73,6 +73,7 @@ from dataclasses import dataclass
 from rushhour.board import Board, Layout, Move, check_metric
 from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
 from rushhour.logic.sat import INTERRUPTIBLE, Backend, new_backend
+from rushhour.search.heuristics import relaxed_bound
 from rushhour.text import plural
 
 __all__ = ["PlanResult", "plan", "relaxed_bound"]
@@ -508,34 +509,6 @@ def plan(
         return PlanResult(None, False, max(bound, claimed), time.perf_counter() - started)
     finally:
         formula.solver.close()
-
-
-def relaxed_bound(board: Board, metric: str = "moves") -> int:
-    """A lower bound on the optimal length from a relaxation (every other rule dropped): the goal
-    vehicle must reach a winning offset along its lane, which takes one move (in steps, one step per
-    cell), and every other vehicle standing on a cell it must cross moves at least once.  The least
-    over the winning offsets; 0 on a won board, 1 on wrap-around lanes (two ways round)."""
-    check_metric(metric)
-    if board.is_won():
-        return 0
-    lay = board.layout
-    g = lay.goal
-    if lay.wrap:
-        return 1
-    here = board.state[g]
-    owner = {cell: i for i, o in enumerate(board.state) if i != g for cell in lay.cells(i, o)}
-    best: int | None = None
-    for w in lay.goal_offsets():
-        lo, hi = min(here, w), max(here, w) + lay.lengths[g] - 1
-        line = [
-            (lay.lanes[g], p) if lay.orientations[g] == "H" else (p, lay.lanes[g]) for p in range(lo, hi + 1)
-        ]
-        if any(cell in lay.walls for cell in line):
-            continue
-        blockers = {owner[cell] for cell in line if cell in owner}
-        cost = (abs(w - here) if metric == "steps" else 1) + len(blockers)
-        best = cost if best is None else min(best, cost)
-    return 1 if best is None else best
 
 
 def _replay(board: Board, moves: list[Move]) -> None:

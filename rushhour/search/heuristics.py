@@ -1,4 +1,5 @@
-"""Admissible lower bounds on the number of moves (or steps) left, for the A* engine.
+"""Admissible lower bounds on the number of moves (or steps) left, for the A* engine, and the
+relaxed bound (:func:`relaxed_bound`) SAT planning and the portfolio start from.
 
 A *route* is one way for the goal vehicle to reach a winning offset: on a bounded board the one
 straight slide to its exit, on a wrap-around lane the way forward or the way back round to each
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rushhour.board import Board, check_metric
 from rushhour.search.tables import FIELD, Tables
 
 HEURISTICS = ("blocked", "blockers", "zero")
@@ -229,3 +231,31 @@ def _escapes(tables: Tables, i: int, offset: int, cell: int) -> Escapes | None:
                 out.append((k, swept))
                 break
     return tuple(out)
+
+
+def relaxed_bound(board: Board, metric: str = "moves") -> int:
+    """A lower bound on the optimal length from a relaxation (every other rule dropped): the goal
+    vehicle must reach a winning offset along its lane, which takes one move (in steps, one step per
+    cell), and every other vehicle standing on a cell it must cross moves at least once.  The least
+    over the winning offsets; 0 on a won board, 1 on wrap-around lanes (two ways round)."""
+    check_metric(metric)
+    if board.is_won():
+        return 0
+    lay = board.layout
+    g = lay.goal
+    if lay.wrap:
+        return 1
+    here = board.state[g]
+    owner = {cell: i for i, o in enumerate(board.state) if i != g for cell in lay.cells(i, o)}
+    best: int | None = None
+    for w in lay.goal_offsets():
+        lo, hi = min(here, w), max(here, w) + lay.lengths[g] - 1
+        line = [
+            (lay.lanes[g], p) if lay.orientations[g] == "H" else (p, lay.lanes[g]) for p in range(lo, hi + 1)
+        ]
+        if any(cell in lay.walls for cell in line):
+            continue
+        blockers = {owner[cell] for cell in line if cell in owner}
+        cost = (abs(w - here) if metric == "steps" else 1) + len(blockers)
+        best = cost if best is None else min(best, cost)
+    return 1 if best is None else best

@@ -55,6 +55,7 @@ from rushhour.search.frontier import (
     frontier_wanted,
     one_pass,
 )
+from rushhour.search.heuristics import relaxed_bound
 from rushhour.search.memory import MemoryBudget
 from rushhour.search.shorten import solution_length
 from rushhour.search.solution import moves_of_path, verify
@@ -124,8 +125,6 @@ def portfolio(
 ) -> tuple[tuple[Move, ...] | None, bool, int, tuple[Bound, ...]]:
     """The best solution (None: the board is unsolvable), whether it is proven optimal (always, unless
     :class:`LimitReachedError` is raised), the positions the passes stored and the bounds' history."""
-    from rushhour.logic.planner import relaxed_bound
-
     state = _State(time.perf_counter(), relaxed_bound(board, metric), "relaxed bound")
     state.record(_LOWER, state.lower, state.lower_by)
     context = multiprocessing.get_context("fork")

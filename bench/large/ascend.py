@@ -28,12 +28,10 @@ import random
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-from climb import _place, _without, optimum, print_board
+from climb import _place, _without, optimum, picked, print_board
 
 from rushhour.board import Board
-from rushhour.formats import grid
 from rushhour.search.bfs import Limits
 from rushhour.search.frontier import one_pass
 from rushhour.search.tables import tables_for
@@ -89,14 +87,11 @@ def step(board: Board, length: int, args: argparse.Namespace, rng: random.Random
 
 
 def start(args: argparse.Namespace) -> tuple[Board, int]:
-    for record in grid.parse_document(Path(args.source).read_text(), source=args.source).records:
-        if record.meta.get("name") == args.pick:
-            board = record.board
-            length = optimum(board, args.cap)
-            if length is None or length > args.max_moves:
-                raise SystemExit(f"error: {args.pick}: no optimal length proved within the cap")
-            return board, length
-    raise SystemExit(f"error: no board called {args.pick} in {args.source}")
+    board = picked(args.source, args.pick)
+    length = optimum(board, args.cap)
+    if length is None or length > args.max_moves:
+        raise SystemExit(f"error: {args.pick}: no optimal length proved within the cap")
+    return board, length
 
 
 def main(argv: list[str] | None = None) -> int:

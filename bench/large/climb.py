@@ -23,6 +23,7 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Vehicle
 from rushhour.errors import LimitReachedError
@@ -133,6 +134,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     print_board(board, args.name, f"{best} (proved by the bfs engine)", command, began)
     return 0
+
+
+def picked(source: str, name: str) -> Board:
+    """The board called ``name`` in the pack file ``source`` (the ascent's and the growth's start)."""
+    for record in grid.parse_document(Path(source).read_text(), source=source).records:
+        if record.meta.get("name") == name:
+            return record.board
+    raise SystemExit(f"error: no board called {name} in {source}")
 
 
 def print_board(board: Board, name: str, optimal: str, command: str, began: float) -> None:

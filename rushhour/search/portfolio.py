@@ -138,7 +138,7 @@ def portfolio(
     news = _News(board, metric, state, share, out, upper, progress)
     try:
         upper.start()
-        if not _passes(board, metric, news, _share_limits(limits, FRONTIER_MEMORY)):
+        if not _passes(board, metric, news, _limits_from_now(limits, _share(memory, FRONTIER_MEMORY))):
             news.wait_for_last(limits)
     finally:
         if upper.is_alive():
@@ -154,13 +154,6 @@ def portfolio(
         if walked is not None:
             _take(board, state, share, (_BEST, walked, "random walk", metric))
     raise _stop(state, limits, metric)
-
-
-def _share_limits(limits: Limits, part: float) -> Limits:
-    """The caller's limits, with the same deadline and ``part`` of its memory (measured from now)."""
-    remaining = None if limits.deadline is None else max(1e-3, limits.deadline - time.perf_counter())
-    memory = None if limits.memory is None else _share(limits.memory.limit, part)
-    return Limits(limits.max_states, remaining, memory)
 
 
 class _News:
@@ -264,7 +257,6 @@ def _passes(board: Board, metric: str, news: _News, limits: Limits) -> bool:
         news.take((_LOWER, bound + 1, _pass_name(bound)))
         bound = 0 if stored >= SMALL_PASS and stored < last * GROWTH_FLOOR else bound + 1
         last = stored
-    return True
 
 
 def _report(state: _State, metric: str, progress: Callable[[Any], object] | None) -> None:
@@ -278,7 +270,8 @@ def _report(state: _State, metric: str, progress: Callable[[Any], object] | None
 
 
 def _take(board: Board, state: _State, share: Any, message: tuple[Any, ...]) -> bool:
-    """Take one worker's message into ``state`` and ``share``; True when a bound improved."""
+    """Take one message (a worker's, or the passes') into ``state`` and ``share``; True when a bound
+    improved."""
     kind, value, engine = message[0], message[1], message[2]
     if kind == _STOPPED:
         state.stopped.append(f"{value} ({engine})")
@@ -337,8 +330,9 @@ def _worker_start(owner: int) -> None:
     owned_by(owner)
 
 
-def _worker_limits(limits: Limits, memory: int | None) -> Limits:
-    """The caller's limits, with the same deadline, in a worker (the memory budget is the worker's own)."""
+def _limits_from_now(limits: Limits, memory: int | None) -> Limits:
+    """The caller's limits with the same deadline and a budget of ``memory`` bytes measured from now
+    (in the worker, or for the passes' share in the caller)."""
     remaining = None if limits.deadline is None else max(1e-3, limits.deadline - time.perf_counter())
     return Limits(limits.max_states, remaining, memory)
 
@@ -383,7 +377,7 @@ def _upper_worker(
     time.sleep(max(0.0, start_at - time.perf_counter()))  # the passes alone until then
     if share[1] and share[0] >= share[1]:
         return
-    mine = _worker_limits(limits, None)
+    mine = _limits_from_now(limits, None)
     try:
         _restarts(board, metric, share, out, mine, seed)
         if SAT_PLANNING:

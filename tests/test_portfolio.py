@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import queue
 import random
 import signal
 import subprocess
@@ -32,6 +33,7 @@ from tests.test_json import VALIDATORS
 needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
 OPEN12 = Path(__file__).parent / "data" / "open12.txt"
 CROWDED9 = Path(__file__).parent / "data" / "crowded9.txt"
+CROWD12 = Path(__file__).parent / "data" / "crowd12.txt"
 
 
 def _boards(seed: int, number: int) -> list[tuple[Board, int]]:
@@ -82,6 +84,36 @@ def test_the_portfolio_answers_as_plain_search_in_the_steps_metric() -> None:
         if want is not None:
             ran += _check(board, want, "steps")
     assert ran >= 3
+
+
+@needs_native
+def test_passes_polled_while_they_run_still_end_with_the_optimum() -> None:
+    """crowd12-02's last passes run through several polls (every 100 ms, the worker's news read): the
+    polls must let each pass finish, and the portfolio answer the optimum, as bfs does."""
+    board = read_file(str(CROWD12))[0].board
+    solution = solve(board, engine="portfolio", time_limit=60)
+    assert solution.solved and solution.optimal and solution.length == 10
+    verify(board, solution.moves)
+    assert solution.bounds and solution.bounds[-1].engine == "frontier pass 10"
+
+
+def test_a_pass_is_stopped_only_when_it_has_nothing_left_to_find() -> None:
+    """The poll's answer to the pass under way: stop when the bounds met, or when another engine proved
+    more than the pass's bound; go on when the lower bound is the pass's own bound (the pass may find
+    a solution of exactly that length)."""
+    board = read_file(str(CROWD12))[0].board
+    out: queue.Queue[tuple[object, ...]] = queue.Queue()
+    state = portfolio_module._State(time.perf_counter(), 9, "relaxed bound")
+    news = portfolio_module._News(board, "moves", state, [9, 0], out, None, None)
+    news.bound = 9
+    assert not news.poll()  # lower bound 9, pass of bound 9: it may find a solution of 9
+    out.put(("lower", 10, "sat planning"))
+    assert news.poll() and state.lower == 10  # no solution of 9: the pass has nothing left to find
+    news.bound = 0
+    assert not news.poll()  # a pass without a bound goes on
+    solution = solve(board, engine="bfs")
+    out.put(("optimal", tuple(solution.moves), "sat planning", "moves"))
+    assert news.poll() and state.met
 
 
 def _small_hard_boards(seed: int, number: int) -> list[tuple[Board, int]]:

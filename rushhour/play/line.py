@@ -311,7 +311,6 @@ class LineMode:
                 self.refused = (game.position, move)
                 self.say(f"{err} (l: why, in the logic's words; ? for help)")
                 continue
-            self.refused = None
             if is_whole(line.strip()):  # a number picked from the list: say which move it was
                 self.say(f"played {line.strip()}) {move}")
             self.draw(game, level, highlight=move.vehicle)

@@ -29,7 +29,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-from climb import _place, _without, optimum, picked, print_board
+from climb import _place, _without, command_line, optimum, picked, print_board
 
 from rushhour.board import Board
 from rushhour.search.bfs import Limits
@@ -124,11 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # the first board of the length reached: --target set to it makes it again
         print(f"interrupted at {length} moves", file=sys.stderr)
         board, args.target = reached, length
-    command = (
-        f"python bench/large/ascend.py --source {args.source} --pick {args.pick} --target {args.target} "
-        f"--max-moves {args.max_moves} --seed {args.seed} --cap {args.cap} --steps {args.steps} "
-        f"--name {args.name}"
-    )
+    command = command_line("ascend.py", args)
     print_board(board, args.name, f"{length} (proved by the frontier passes)", command, began)
     return 0
 

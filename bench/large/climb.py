@@ -127,13 +127,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     began = time.perf_counter()
     board, best = climb(args)
-    command = (
-        f"python bench/large/climb.py --side {args.side} --vehicles {args.vehicles} --target {args.target} "
-        f"--max-moves {args.max_moves} --seed {args.seed} --walk {args.walk} --cap {args.cap} "
-        f"--steps {args.steps} --minutes {args.minutes:g} --name {args.name}"
-    )
-    print_board(board, args.name, f"{best} (proved by the bfs engine)", command, began)
+    print_board(board, args.name, f"{best} (proved by the bfs engine)", command_line("climb.py", args), began)
     return 0
+
+
+def command_line(script: str, args: argparse.Namespace) -> str:
+    """The command that makes a board again: ``python bench/large/SCRIPT`` with every option as
+    parsed (the ``made-by`` line of the bench set)."""
+    options = [
+        f"--{key.replace('_', '-')} {value:g}"
+        if isinstance(value, float)
+        else f"--{key.replace('_', '-')} {value}"
+        for key, value in vars(args).items()
+    ]
+    return " ".join([f"python bench/large/{script}", *options])
 
 
 def picked(source: str, name: str) -> Board:

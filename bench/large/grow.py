@@ -37,7 +37,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-from climb import picked, print_board
+from climb import command_line, picked, print_board
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Move, Vehicle
 from rushhour.errors import LimitReachedError, RushHourError
@@ -86,9 +86,7 @@ def plays(board: Board, moves: tuple[Move, ...]) -> bool:
     return True
 
 
-def harder(
-    there: Board, length: int, pool: list[tuple[Move, ...]], args: argparse.Namespace, began: float
-) -> str:
+def harder(there: Board, length: int, pool: list[tuple[Move, ...]], args: argparse.Namespace) -> str:
     """``"same"`` (``length`` moves), ``"harder"`` (at least ``length + 1``, proved) or ``"unknown"``."""
     if any(plays(there, moves) for moves in pool):
         return "same"
@@ -153,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         while length < args.target and len(board.names) < args.max_vehicles:
             counts = {"same": 0, "unknown": 0}
             for there in additions(board, rng):
-                verdict = harder(there, length, pool, args, began)
+                verdict = harder(there, length, pool, args)
                 if verdict != "harder":
                     counts[verdict] += 1
                     continue
@@ -175,14 +173,8 @@ def main(argv: list[str] | None = None) -> int:
                 break
     except KeyboardInterrupt:
         log(f"interrupted at {length} moves", began)
-    command = (
-        f"python bench/large/grow.py --source {args.source} --pick {args.pick} --target {args.target} "
-        f"--max-moves {args.max_moves} --max-vehicles {args.max_vehicles} --seed {args.seed} "
-        f"--sat-seconds {args.sat_seconds:g} --name {args.name}"
-    )
-    print_board(
-        board, args.name, f"{length} (SAT planning: a plan of {length}, none of {length - 1})", command, began
-    )
+    optimal = f"{length} (SAT planning: a plan of {length}, none of {length - 1})"
+    print_board(board, args.name, optimal, command_line("grow.py", args), began)
     return 0
 
 

@@ -355,3 +355,23 @@ def test_the_cleared_bound_follows_the_vehicles_a_blocker_pushes_along_its_lane(
     assert _one_pass(tables, start, 12, cap) == (0, None, True, 1)
     assert _one_pass(tables, start, 13, cap)[3] > 1
     assert _one_pass(tables, start, 14, cap)[:3] == (0, None, True)
+
+
+# crowd12-04 of bench/large/crowded.txt: 45 vehicles, 23 moves; a blocker's requirements chain deep.
+CROWD12_LONG = Path(__file__).parent / "data" / "crowd12_long.txt"
+
+
+@needs_native
+def test_the_cleared_bound_is_searched_only_as_far_as_a_pass_needs() -> None:
+    """A pass asks whether a position's cleared bound exceeds what its depth leaves, so the search over
+    the sides stops every choice there: its budget then covers every choice, and the bound is the full
+    one.  On crowd12-04 the passes of bounds 16 and 17 prove their bound within 30,000 and 250,000
+    positions (24,459 and 202,215; 1,379,552 and 6,550,756 when the budget ran out first), and the pass
+    of bound 14 keeps a few positions only."""
+    board = read_file(str(CROWD12_LONG))[0].board
+    tables = Tables(board.layout)
+    start = tables.pack(board.state)
+    assert _one_pass(tables, start, 14, 1_000)[:3] == (0, None, True)
+    status, got, pruned, stored = _one_pass(tables, start, 16, 30_000)
+    assert (status, got, pruned) == (0, None, True) and stored > 1_000
+    assert _one_pass(tables, start, 17, 250_000)[:3] == (0, None, True)

@@ -323,6 +323,7 @@ typedef struct {
     const Spec *s;
     const unsigned char *grid, *state;
     int budget;
+    int cut; /* the caller only asks whether the bound reaches this: a set this large is as good as any */
 } Clear;
 
 /* A requirement: vehicle `v` (number plus one) must leave the cell `at` by either side (`dir` 0), or
@@ -333,8 +334,10 @@ typedef struct {
 } Need;
 
 /* the smallest set reachable from `in` (of `count` vehicles) and the pending requirements
- * `need[0..n)`; NO_WAY when every choice closes */
+ * `need[0..n)`, or c->cut when it is at least that large (the search stops there); NO_WAY when every
+ * choice closes */
 static int clear_fewest(Clear *c, const VSet *in, int count, const Need *need, int n) {
+    if (count >= c->cut) return c->cut;
     if (n == 0 || --c->budget <= 0) return count;
     const Spec *s = c->s;
     Need want = need[n - 1];
@@ -397,9 +400,11 @@ static int clear_fewest(Clear *c, const VSet *in, int count, const Need *need, i
     return best;
 }
 
-/* the cleared bound of a position (above): the smallest over the winning offsets */
+/* the cleared bound of a position (above): the smallest over the winning offsets, or `cut` when it is
+ * at least `cut` (a pass only asks whether a position's bound exceeds what its depth leaves; stopping
+ * each choice there is what keeps the bound cheap); NO_WAY when every way is closed */
 static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, const unsigned char *state,
-                   uint32_t occ, uint32_t same) {
+                   uint32_t occ, uint32_t same, int cut) {
     int g = s->goal, span = s->span[g], length = s->length[g], go = state[g], best = NO_WAY;
     const int *lane = s->lane[g] + 16;
     uint32_t walled = r->gwalls | same;
@@ -418,7 +423,7 @@ static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, con
             vset_add(&in, grid[cell]);
             if (n < CLEAR_PENDING) need[n].v = grid[cell], need[n].at = cell, need[n++].dir = 0;
         }
-        Clear c = {s, grid, state, CLEAR_BUDGET};
+        Clear c = {s, grid, state, CLEAR_BUDGET, cut};
         int got = clear_fewest(&c, &in, count, need, n);
         if (got < best) best = got;
     }
@@ -756,7 +761,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
                 here = blockers(s, state[s->goal], occ, same, r->gwalls);
                 /* a position whose stronger bound already exceeds the bound is not expanded */
                 if (here <= room + 1) {
-                    int h = cleared(s, r, grid, state, occ, same);
+                    int h = cleared(s, r, grid, state, occ, same, room + 2);
                     if (h > room + 1) {
                         res->pruned |= h < NO_WAY;
                         goto next;

@@ -133,12 +133,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def command_line(script: str, args: argparse.Namespace) -> str:
     """The command that makes a board again: ``python bench/large/SCRIPT`` with every option as
-    parsed (the ``made-by`` line of the bench set)."""
+    parsed, but those left empty (the ``made-by`` line of the bench set)."""
     options = [
         f"--{key.replace('_', '-')} {value:g}"
         if isinstance(value, float)
         else f"--{key.replace('_', '-')} {value}"
         for key, value in vars(args).items()
+        if value != ""
     ]
     return " ".join([f"python bench/large/{script}", *options])
 

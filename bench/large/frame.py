@@ -57,7 +57,7 @@ def into(small: Board, frame: Board, row: int, col: int) -> Board:
             if ch != ".":
                 spots.setdefault(ch, []).append((r, c))
     free = iter(ch for ch in VEHICLE_CHARS if ch not in set("".join(inner)))
-    for ch, where in spots.items():
+    for where in spots.values():
         inside = any(row <= r < row + len(inner) and col <= c < col + len(inner[0]) for r, c in where)
         if not inside:
             name = next(free)
@@ -90,7 +90,8 @@ def main() -> int:
         if before is None:
             raise SystemExit(f"error: the optimum of {args.pick} is not proved within {args.cap:,} positions")
         tables = tables_for(made.layout, "moves")
-        status, stored, keys, _, _ = one_pass(tables, tables.pack(made.state), Limits(args.cap, None), before - 1)
+        start = tables.pack(made.state)
+        status, stored, keys, _, _ = one_pass(tables, start, Limits(args.cap, None), before - 1)
         if status == 2:
             optimal = f"at most {before} (the pass of bound {before - 1} reached the cap)"
         elif keys is not None:

@@ -146,7 +146,11 @@ def command_line(script: str, args: argparse.Namespace) -> str:
 
 def picked(source: str, name: str) -> Board:
     """The board called ``name`` in the pack file ``source`` (the ascent's and the growth's start)."""
-    for record in grid.parse_document(Path(source).read_text(), source=source).records:
+    try:
+        text = Path(source).read_text()
+    except OSError as err:
+        raise SystemExit(f"error: cannot read {source}: {err.strerror or err}") from None
+    for record in grid.parse_document(text, source=source).records:
         if record.meta.get("name") == name:
             return record.board
     raise SystemExit(f"error: no board called {name} in {source}")

@@ -746,7 +746,8 @@ def shorter_exists(
     tables = tables_for(board.layout, "moves")
     limits = Limits(max_states, time_limit)
     if length > 1 and frontier_available(tables):
-        status = one_pass(tables, tables.pack(board.state), limits, length - 1)[0]
+        # one thread: the generator's jobs share the cores already
+        status = one_pass(tables, tables.pack(board.state), limits, length - 1, threads=1)[0]
         if status != -1:
             return None if status == 2 else status == 1
     try:

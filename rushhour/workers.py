@@ -40,6 +40,14 @@ POLL_SECONDS = 0.5
 ORPHANED = 70
 
 
+def usable_cores() -> int:
+    """The cores this process may use (its affinity on Linux, else every core)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def die_with_parent() -> bool:
     """Ask the kernel to kill this process (SIGKILL) when its parent process ends; whether it was
     done (Linux only: elsewhere there is no such request)."""

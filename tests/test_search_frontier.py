@@ -142,13 +142,17 @@ def test_a_stopped_solve_prints_its_lower_bound() -> None:
     assert len(lines) == 3 and lines[0].startswith("stopped after 2")
     # the optimum is 11: a bound is proven by the bounded passes, and never above it
     # (the default engine, the portfolio, says which of its engines proved it and found the best)
-    proven = re.fullmatch(r"Proven: no solution is shorter than (\d+) moves \(by frontier [^)]*\)\.", lines[1])
+    proven = re.fullmatch(
+        r"Proven: no solution is shorter than (\d+) moves \(by frontier [^)]*\)\.", lines[1]
+    )
     assert proven is not None and 2 <= int(proven.group(1)) <= 11
     # and the best solution found so far: its first moves on stderr, all of them in the JSON document
     count, shown = re.sub(r"^Best found \(by [^)]*\): ", "", lines[2]).split(" moves: ")
     assert int(count) >= 11
     assert shown.endswith(f" ... ({int(count) - 20:,} more: --json lists them all)") or int(count) <= 20
-    document = json.loads(subprocess.run(command + ["--json"], capture_output=True, text=True, timeout=60).stdout)
+    document = json.loads(
+        subprocess.run(command + ["--json"], capture_output=True, text=True, timeout=60).stdout
+    )
     found = [Move.parse(m) for m in document["best"]]
     assert len(found) == int(count) and shown.split(" ...")[0].split() == document["best"][:20]
     verify(read_file(str(CROWDED9))[0].board, found)
@@ -194,6 +198,7 @@ def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> N
         "BATCH",
         "POLL_MILLISECONDS",
         "STOPPED_BY_POLL",
+        "FRONTIER_THREADS",
         "KEY_FIELD_BITS",
         "NEAR_NONE",
         "NEAR_ONE",
@@ -326,7 +331,9 @@ def test_the_cleared_bound_never_hides_a_shortest_solution_on_crowded_boards(met
     for _ in range(600):
         size = (rng.randint(6, 8), rng.randint(6, 8))
         area = size[0] * size[1]
-        board = random_board(rng, wrap=False, size=size, count=rng.randint(area // 4, area // 3), walls=rng.randint(0, 3))
+        board = random_board(
+            rng, wrap=False, size=size, count=rng.randint(area // 4, area // 3), walls=rng.randint(0, 3)
+        )
         board = random_walk(board, rng, rng.randint(0, 6))
         reference = _reference(board, metric)
         if reference is None or reference[2] is None or reference[2] < 2:
@@ -375,3 +382,55 @@ def test_the_cleared_bound_is_searched_only_as_far_as_a_pass_needs() -> None:
     status, got, pruned, stored = _one_pass(tables, start, 16, 30_000)
     assert (status, got, pruned) == (0, None, True) and stored > 1_000
     assert _one_pass(tables, start, 17, 250_000)[:3] == (0, None, True)
+
+
+def _threaded(tables: Tables, start: int, bound: int, threads: int, cap: int = 0) -> tuple[object, ...]:
+    """What one pass on ``threads`` threads answers: status, path, proven bound, pruned, and the positions
+    stored when it ended without a solution (with one, the count of the layer under way depends on how
+    far the other threads had got in it)."""
+    module = native.compiled
+    assert module is not None
+    spec, state = tables.native_spec(), tables.unpack(start)
+    status, stored, path, proven, pruned = module.frontier(spec, state, cap, 0.0, False, bound, None, threads)
+    return status, path, proven, pruned, None if path else stored
+
+
+@needs_native
+def test_a_pass_answers_the_same_on_any_number_of_threads() -> None:
+    """The threads expand a layer's positions in blocks and merge what they gather: the layers are the
+    same sets, so a pass stores the same positions, proves the same bound and finds the same shortest
+    solution (the one of the first position in the layer's order) on one thread as on two or three, with
+    and without a bound.  Boards whose layers are large enough to be shared between threads."""
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(400):
+        size = (rng.randint(7, 9), rng.randint(7, 9))
+        board = random_board(rng, wrap=False, size=size, count=rng.randint(14, 22), walls=rng.randint(0, 2))
+        tables = Tables(board.layout, "moves")
+        start = tables.pack(board.state)
+        if tables.is_won(start):
+            continue
+        module = native.compiled
+        assert module is not None
+        status, stored = module.frontier(tables.native_spec(), tables.unpack(start), 200_000, 0.0)[:2]
+        if status != 1 or stored < 60_000:  # layers of thousands of positions are shared between threads
+            continue
+        alone = _threaded(tables, start, 0, 1)
+        assert alone == _threaded(tables, start, 0, 2) == _threaded(tables, start, 0, 3), board
+        path = alone[1]
+        assert isinstance(path, list)
+        verify(board, moves_of_path(tables, [tables.pack(s) for s in path]))
+        optimum = len(path) - 1
+        for bound in (optimum - 1, optimum):
+            assert _threaded(tables, start, bound, 1) == _threaded(tables, start, bound, 3), (board, bound)
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
+    # a pass of crowd12-04 that ends empty, its bound leaving out most positions
+    board = read_file(str(CROWD12_LONG))[0].board
+    tables = Tables(board.layout)
+    start = tables.pack(board.state)
+    alone = _threaded(tables, start, 17, 1)
+    assert alone[:2] == (0, None) and alone[3] and int(alone[4]) > 100_000  # type: ignore[call-overload]
+    assert _threaded(tables, start, 17, 3) == alone

@@ -33,10 +33,7 @@ RETRIES = 3  # times a part is tried again after its worker was lost
 
 def default_workers() -> int:
     """All the cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return workers_module.usable_cores()
 
 
 def run(

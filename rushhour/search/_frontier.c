@@ -27,9 +27,15 @@
  * bound never exceeds its true distance), so such a solution is still found, at the same depth; and
  * leaving positions out keeps "a successor lies in layer d - 1, d or d + 1" true (a position left out
  * is left out wherever it is reached later, with a larger depth), so the layers stay exact.  The
- * caller raises the bound until a solution is found (docs/solvers.md, "The bounded passes").
+ * caller raises the bound until a solution is found (docs/solvers.md, "The bounded passes").  A
+ * position whose cleared bound is one too many for its successors' depth leaves out, where they are
+ * made, the successors whose move changes nothing that bound read (see Reads): theirs is the same.
  *
- * frontier(spec, start, max_states, seconds, every=False, bound=0, poll=None)
+ * Threads.  With ``threads`` > 1 the positions of a layer are expanded by that many threads at once, each
+ * gathering its own runs; the layer is the same set, and the answer the same path, on any number of
+ * threads (see "Threads" below).
+ *
+ * frontier(spec, start, max_states, seconds, every=False, bound=0, poll=None, threads=1)
  *     -> (status, explored, path or None, lower_bound, pruned)
  *   status 1: path (offset tuples, start first, ending with a won position); 0: no won position is
  *   reachable (explored: the reachable set), or with ``pruned`` none within the bound; 3: none is
@@ -319,11 +325,25 @@ typedef struct {
 static inline int vset_has(const VSet *a, int x) { return (int)(a->w[x >> 6] >> (x & 63) & 1); }
 static inline void vset_add(VSet *a, int x) { a->w[x >> 6] |= (uint64_t)1 << (x & 63); }
 
+/* What a computation of the bound read: the cells it looked at and the vehicles it found there.  A move
+ * that changes none of them (its vehicle not found, its new cells not looked at) leaves every read, and
+ * so the whole computation and its result, the same: the moved position's bound is known unread. */
+typedef struct {
+    uint64_t cells[MAX_CELLS / 64];
+    VSet vehicles;
+} Reads;
+
+static inline void reads_note(Reads *seen, int cell, unsigned char x) {
+    seen->cells[cell >> 6] |= (uint64_t)1 << (cell & 63);
+    if (x && x != WALL) vset_add(&seen->vehicles, x);
+}
+
 typedef struct {
     const Spec *s;
     const unsigned char *grid, *state;
     int budget;
     int cut; /* the caller only asks whether the bound reaches this: a set this large is as good as any */
+    Reads *seen;
 } Clear;
 
 /* A requirement: vehicle `v` (number plus one) must leave the cell `at` by either side (`dir` 0), or
@@ -366,6 +386,7 @@ static int clear_fewest(Clear *c, const VSet *in, int count, const Need *need, i
         VSet seen = *in;
         for (int p = from; p <= to && open[side]; p++) {
             unsigned char x = c->grid[lane[p]];
+            reads_note(c->seen, lane[p], x);
             if (x == WALL) open[side] = 0;
             else if (x && !vset_has(&seen, x) && nfound[side] < CLEAR_SWEEP) {
                 vset_add(&seen, x);
@@ -404,7 +425,7 @@ static int clear_fewest(Clear *c, const VSet *in, int count, const Need *need, i
  * at least `cut` (a pass only asks whether a position's bound exceeds what its depth leaves; stopping
  * each choice there is what keeps the bound cheap); NO_WAY when every way is closed */
 static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, const unsigned char *state,
-                   uint32_t occ, uint32_t same, int cut) {
+                   uint32_t occ, uint32_t same, int cut, Reads *seen) {
     int g = s->goal, span = s->span[g], length = s->length[g], go = state[g], best = NO_WAY;
     const int *lane = s->lane[g] + 16;
     uint32_t walled = r->gwalls | same;
@@ -420,14 +441,24 @@ static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, con
         vset_add(&in, g + 1);
         for (uint32_t m = occ & way; m; m &= m - 1) {
             int cell = lane[__builtin_ctz(m)];
+            reads_note(seen, cell, grid[cell]);
             vset_add(&in, grid[cell]);
             if (n < CLEAR_PENDING) need[n].v = grid[cell], need[n].at = cell, need[n++].dir = 0;
         }
-        Clear c = {s, grid, state, CLEAR_BUDGET, cut};
+        Clear c = {s, grid, state, CLEAR_BUDGET, cut, seen};
         int got = clear_fewest(&c, &in, count, need, n);
         if (got < best) best = got;
     }
     return best;
+}
+
+/* whether moving vehicle v to offset `to` changes nothing the bound read (see Reads) */
+static inline int unread(const Spec *s, const Reads *seen, int v, int to) {
+    if (vset_has(&seen->vehicles, v + 1)) return 0;
+    const int *lane = s->lane[v] + 16 + to;
+    for (int q = 0; q < s->length[v]; q++)
+        if (seen->cells[lane[q] >> 6] >> (lane[q] & 63) & 1) return 0;
+    return 1;
 }
 
 static uint32_t same_lane(const Ranks *r, const Spec *s, const unsigned char *state) {
@@ -595,7 +626,7 @@ static void run_release(Run *r, size_t upto) {
 typedef struct {
     Run *layers;
     size_t nlayers, cap;
-    size_t stored;   /* keys in layers and runs */
+    size_t stored;   /* keys in the layers (and, once the search ends, in the runs of the last) */
 } Layers;
 
 /* sort, make unique and remove the keys found in the sorted arrays of ``sets``: the new length */
@@ -651,13 +682,13 @@ typedef struct {
     int pruned;                /* whether the bound left out any position */
 } Result;
 
-/* The runs of the layer being built from layer cur (prev before it). */
+/* The runs of the layer being built from layer cur (prev before it), by one thread. */
 typedef struct {
     Run *runs;
     size_t nruns, runcap;
     const Run *cur, *prev;
     int shift;
-    Layers *ls;
+    size_t stored;   /* keys in its runs */
 } Gather;
 
 /* The buffer's keys sorted, unique and new, as one more run (the buffer is emptied); with ``all``,
@@ -682,7 +713,7 @@ static int flush(Gather *g, u128 *buffer, size_t *fill, int all) {
     memcpy(r->keys, buffer, kept * sizeof(u128));
     r->count = kept;
     g->nruns++;
-    g->ls->stored += kept;
+    __atomic_add_fetch(&g->stored, kept, __ATOMIC_RELAXED);
     *fill = 0;
     /* runs of like sizes are merged (as a binary counter): few runs, each key merged a few times */
     while (g->nruns >= 2 && (all || g->runs[g->nruns - 2].count <= 2 * g->runs[g->nruns - 1].count)) {
@@ -690,21 +721,182 @@ static int flush(Gather *g, u128 *buffer, size_t *fill, int all) {
         size_t before = a->count + b->count;
         if (merge_two(a, b, a)) return -1;
         g->nruns--;
-        g->ls->stored -= before - a->count;
+        __atomic_sub_fetch(&g->stored, before - a->count, __ATOMIC_RELAXED);
     }
     return 0;
 }
 
-/* 1 found, 0 none reachable, 2 a limit, STOPPED_BY_POLL asked to stop, -1 out of memory, -2 a signal */
-static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bound, Watch *w, Layers *ls,
-               Result *res) {
-    int n = s->n, moves[32], status = -1;
+/* Threads.  Layer d is expanded by up to `threads` threads at once (the caller's and the others it
+ * starts for the layer): each takes the next BLOCK positions of the layer in turn and gathers their
+ * successors in runs of its own; the runs of all of them are merged into layer d + 1 at the end.  The
+ * layer is the same set whatever the number of threads.  A won position found while expanding the
+ * position of index z stops the blocks after z; the one of the smallest z is the answer, as one thread
+ * would have found it first.  Only the caller's thread takes the GIL (the limits, `poll`, signals): it
+ * tells the others to stop through `stop`. */
+#define BLOCK 1024
+#define THREADS_FROM 4096  /* a layer smaller than this is expanded by the caller's thread alone */
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#define HAVE_THREADS 1
+#endif
+
+typedef struct {
+    const Spec *s;
+    const Ranks *r;
+    int bound, d;
+    const Run *cur;
+    size_t next;       /* the next block's first index (taken atomically) */
+    size_t win_at;     /* the smallest index of a position with a won successor, or SIZE_MAX */
+    int stop;          /* nonzero: every thread stops (the caller's status for it) */
+} Layer;
+
+typedef struct {
+    Layer *layer;
+    Gather g;
+    u128 *buffer;
+    size_t chunk, fill;
+    int pruned, failed;
+    size_t win_z;      /* its own first won position's index, or SIZE_MAX */
+    unsigned char t[MAX_VEHICLES];
+    int win;
+} Worker;
+
+/* Expand the positions of index [from, to) of the layer; 1 when a limit check is due (the caller's
+ * thread only: `check` nonzero), -1 out of memory. */
+static int expand(Worker *k, size_t from, size_t to) {
+    Layer *L = k->layer;
+    const Spec *s = L->s;
+    const Ranks *r = L->r;
+    int n = s->n, moves[32], bound = L->bound, d = L->d;
     unsigned char state[MAX_VEHICLES], grid[MAX_CELLS];
-    int shift = 120;  /* the stored keys are spread over all 128 bits (see MIX) */
-    Gather g = {NULL, 0, 0, NULL, NULL, shift, ls};
-    size_t chunk = CHUNK_MIN, fill = 0;
-    u128 *buffer = malloc(chunk * sizeof(u128));
-    if (!buffer) return -1;
+    for (size_t z = from; z < to; z++) {
+        if (z > __atomic_load_n(&L->win_at, __ATOMIC_RELAXED)) return 0;
+        u128 key = L->cur->keys[z];
+        state_of_key(r, key, state);
+        fill_grid(s, state, grid);
+        uint32_t occ = goal_lane(s, r, state);
+        /* with a bound: a successor is kept when its depth plus its lower bound is within it */
+        uint32_t same = bound ? same_lane(r, s, state) : 0;
+        int room = bound ? bound - d - 1 : NO_WAY, here = NO_WAY, tight = 0, h = NO_WAY;
+        Reads seen;
+        if (bound) {
+            here = blockers(s, state[s->goal], occ, same, r->gwalls);
+            /* a position whose stronger bound already exceeds the bound is not expanded */
+            if (here <= room + 1) {
+                memset(&seen, 0, sizeof seen);
+                h = cleared(s, r, grid, state, occ, same, room + 2, &seen);
+                if (h > room + 1) {
+                    k->pruned |= h < NO_WAY;
+                    continue;
+                }
+                /* its successors by a move the bound did not read have the same bound: one too many
+                 * for their depth */
+                tight = h > room;
+            }
+        }
+        for (int v = 0; v < n; v++) {
+            if (!r->relevant[v]) continue;
+            int offset = state[v], count = slides(s, grid, v, offset, moves);
+            for (int i = 0; i < count; i++) {
+                int to = moves[i];
+                if (v == s->goal || r->touches[v]) {
+                    uint32_t change = v == s->goal ? 0 : r->gmask[v][offset] ^ r->gmask[v][to];
+                    uint32_t after = occ ^ change;
+                    int go = v == s->goal ? to : state[s->goal];
+                    if (bound) {
+                        int b = blockers(s, go, after, r->same[v] ? same ^ change : same, r->gwalls);
+                        if (b > room) {
+                            k->pruned |= b < NO_WAY;
+                            continue;
+                        }
+                        /* the goal's lane as it was (the vehicle stays on it, or off it) */
+                        if (tight && !change && v != s->goal && unread(s, &seen, v, to)) {
+                            k->pruned |= h < NO_WAY;
+                            continue;
+                        }
+                    }
+                    int win = win_in_one(s, go, after);
+                    if (win >= 0) {
+                        if (z < k->win_z) {
+                            k->win_z = z;
+                            memcpy(k->t, state, (size_t)n);
+                            k->t[v] = (unsigned char)to;
+                            k->win = win;
+                        }
+                        /* the smallest index any thread found */
+                        size_t was = __atomic_load_n(&L->win_at, __ATOMIC_RELAXED);
+                        while (z < was && !__atomic_compare_exchange_n(&L->win_at, &was, z, 0,
+                                                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                            ;
+                        return 0;
+                    }
+                }
+                else if (here > room) {
+                    k->pruned |= here < NO_WAY;
+                    continue;
+                }
+                else if (tight && unread(s, &seen, v, to)) {
+                    k->pruned |= h < NO_WAY;
+                    continue;
+                }
+                if (k->fill == k->chunk && flush(&k->g, k->buffer, &k->fill, 0)) return -1;
+                k->buffer[k->fill++] = key - r->term[v][offset] + r->term[v][to];
+            }
+        }
+    }
+    return 0;
+}
+
+/* The blocks of the layer, taken in turn, until none is left or the threads are told to stop. */
+static int expand_blocks(Worker *k) {
+    Layer *L = k->layer;
+    for (;;) {
+        if (__atomic_load_n(&L->stop, __ATOMIC_RELAXED)) return 0;
+        size_t from = __atomic_fetch_add(&L->next, BLOCK, __ATOMIC_RELAXED);
+        if (from >= L->cur->count || from > __atomic_load_n(&L->win_at, __ATOMIC_RELAXED)) return 0;
+        size_t to = from + BLOCK < L->cur->count ? from + BLOCK : L->cur->count;
+        if (expand(k, from, to)) {
+            k->failed = 1;
+            __atomic_store_n(&L->stop, -1, __ATOMIC_RELAXED);
+            return -1;
+        }
+    }
+}
+
+#ifdef HAVE_THREADS
+static void *expand_thread(void *arg) {
+    expand_blocks((Worker *)arg);
+    return NULL;
+}
+#endif
+
+/* the positions stored: the layers' and every thread's runs */
+static size_t stored_now(const Layers *ls, Worker *ks, int nk) {
+    size_t total = ls->stored;
+    for (int i = 0; i < nk; i++) total += __atomic_load_n(&ks[i].g.stored, __ATOMIC_RELAXED);
+    return total;
+}
+
+/* 1 found, 0 none reachable, 2 a limit, STOPPED_BY_POLL asked to stop, -1 out of memory, -2 a signal */
+static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bound, int threads, Watch *w,
+               Layers *ls, Result *res) {
+    int n = s->n, status = -1;
+    if (threads < 1) threads = 1;
+    if (threads > FRONTIER_THREADS) threads = FRONTIER_THREADS;
+#ifndef HAVE_THREADS
+    threads = 1;
+#endif
+    Worker *ks = calloc((size_t)threads, sizeof(Worker));
+    if (!ks) return -1;
+    Layer L = {s, r, bound, 0, NULL, 0, SIZE_MAX, 0};
+    for (int i = 0; i < threads; i++) {
+        ks[i].layer = &L;
+        ks[i].g.shift = 120;  /* the stored keys are spread over all 128 bits (see MIX) */
+        ks[i].chunk = CHUNK_MIN;
+        ks[i].buffer = malloc(CHUNK_MIN * sizeof(u128));
+        if (!ks[i].buffer) goto done;
+    }
     res->depth = 0;
     res->lower_bound = 0;
     res->pruned = 0;
@@ -735,89 +927,100 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
     ls->layers[0].count = 1;
     ls->nlayers = 1;
     ls->stored = 1;
-    size_t since = 0;
     for (;;) {
         size_t d = ls->nlayers - 1;
-        const Run *cur = g.cur = &ls->layers[d];
-        g.prev = d ? &ls->layers[d - 1] : NULL;
-        /* the buffer grows with what is stored, up to CHUNK: small searches stay small */
-        if (chunk < CHUNK && ls->stored > chunk) {
-            size_t want = ls->stored < CHUNK ? ls->stored : CHUNK;
-            u128 *more = realloc(buffer, want * sizeof(u128));
-            if (!more) goto done;
-            buffer = more;
-            chunk = want;
+        L.d = (int)d, L.cur = &ls->layers[d], L.next = 0;
+        int nk = L.cur->count >= THREADS_FROM ? threads : 1;
+        for (int i = 0; i < threads; i++) {
+            Worker *k = &ks[i];
+            k->g.cur = L.cur, k->g.prev = d ? &ls->layers[d - 1] : NULL;
+            k->fill = 0, k->win_z = SIZE_MAX;
+            /* the buffer grows with what is stored, up to CHUNK: small searches stay small */
+            if (k->chunk < CHUNK && ls->stored > k->chunk) {
+                size_t want = ls->stored < CHUNK ? ls->stored : CHUNK;
+                u128 *more = realloc(k->buffer, want * sizeof(u128));
+                if (!more) goto done;
+                k->buffer = more;
+                k->chunk = want;
+            }
         }
-        fill = 0;
-        for (size_t z = 0; z < cur->count; z++) {
-            u128 key = cur->keys[z];
-            state_of_key(r, key, state);
-            fill_grid(s, state, grid);
-            occ = goal_lane(s, r, state);
-            /* with a bound: a successor is kept when its depth plus its lower bound is within it */
-            uint32_t same = bound ? same_lane(r, s, state) : 0;
-            int room = bound ? bound - (int)d - 1 : NO_WAY, here = NO_WAY;
-            if (bound) {
-                here = blockers(s, state[s->goal], occ, same, r->gwalls);
-                /* a position whose stronger bound already exceeds the bound is not expanded */
-                if (here <= room + 1) {
-                    int h = cleared(s, r, grid, state, occ, same, room + 2);
-                    if (h > room + 1) {
-                        res->pruned |= h < NO_WAY;
-                        goto next;
-                    }
-                }
+#ifdef HAVE_THREADS
+        pthread_t tid[FRONTIER_THREADS];
+        pthread_attr_t attr;
+        int started = 0, attr_ok = nk > 1 && pthread_attr_init(&attr) == 0;
+        /* the cleared bound recurses (up to CLEAR_BUDGET frames of about 1.5 kB): the stack of the
+         * caller's thread, not the smaller default of some systems' other threads */
+        if (attr_ok) pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+        for (int i = 1; i < nk && i < FRONTIER_THREADS; i++) {
+            if (pthread_create(&tid[started], attr_ok ? &attr : NULL, expand_thread, &ks[i])) break;
+            started++;
+        }
+        if (attr_ok) pthread_attr_destroy(&attr);
+#endif
+        /* the caller's thread: its blocks, and the limits between them */
+        Worker *k = &ks[0];
+        size_t since = 0;
+        for (;;) {
+            if (L.stop) break;
+            size_t from = __atomic_fetch_add(&L.next, CHECK_EVERY, __ATOMIC_RELAXED);
+            if (from >= L.cur->count || from > __atomic_load_n(&L.win_at, __ATOMIC_RELAXED)) break;
+            size_t to = from + CHECK_EVERY < L.cur->count ? from + CHECK_EVERY : L.cur->count;
+            if (expand(k, from, to)) {
+                k->failed = 1;
+                __atomic_store_n(&L.stop, -1, __ATOMIC_RELAXED);
+                break;
             }
-            for (int v = 0; v < n; v++) {
-                if (!r->relevant[v]) continue;
-                int offset = state[v], count = slides(s, grid, v, offset, moves);
-                for (int i = 0; i < count; i++) {
-                    int to = moves[i];
-                    if (v == s->goal || r->touches[v]) {
-                        uint32_t change = v == s->goal ? 0 : r->gmask[v][offset] ^ r->gmask[v][to];
-                        uint32_t after = occ ^ change;
-                        int go = v == s->goal ? to : state[s->goal];
-                        if (bound) {
-                            int h = blockers(s, go, after, r->same[v] ? same ^ change : same, r->gwalls);
-                            if (h > room) {
-                                res->pruned |= h < NO_WAY;
-                                continue;
-                            }
-                        }
-                        win = win_in_one(s, go, after);
-                        if (win >= 0) {
-                            memcpy(res->t, state, (size_t)n);
-                            res->t[v] = (unsigned char)to;
-                            res->depth = (int)d + 1, res->win = win;
-                            status = 1;
-                            goto done;
-                        }
-                    }
-                    else if (here > room) {
-                        res->pruned |= here < NO_WAY;
-                        continue;
-                    }
-                    if (fill == chunk && flush(&g, buffer, &fill, 0)) goto done;
-                    buffer[fill++] = key - r->term[v][offset] + r->term[v][to];
-                }
-            }
-        next:
-            if (++since >= CHECK_EVERY) {
+            since += to - from;
+            if (since >= CHECK_EVERY) {
                 since = 0;
                 /* the buffer holds duplicates: counted once they are sorted out */
-                if (w->max_states > 0 && (long long)(ls->stored + fill) > w->max_states &&
-                    flush(&g, buffer, &fill, 0))
-                    goto done;
-                int stop = watch(w, ls->stored);
-                if (stop) { status = stop; goto done; }
+                if (w->max_states > 0 && (long long)(stored_now(ls, ks, threads) + k->fill) > w->max_states &&
+                    flush(&k->g, k->buffer, &k->fill, 0)) {
+                    k->failed = 1;
+                    __atomic_store_n(&L.stop, -1, __ATOMIC_RELAXED);
+                    break;
+                }
+                int stop = watch(w, stored_now(ls, ks, threads));
+                if (stop) {
+                    __atomic_store_n(&L.stop, stop, __ATOMIC_RELAXED);
+                    break;
+                }
             }
         }
-        /* the last run, then layer d + 1 */
-        if (flush(&g, buffer, &fill, 1)) goto done;  /* and merges every run into one */
-        Run next = g.runs[0];
-        g.nruns = 0;
-        if (next.count == 0) {
-            run_free(&next);
+#ifdef HAVE_THREADS
+        for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+#endif
+        for (int i = 0; i < threads; i++) {
+            res->pruned |= ks[i].pruned;
+            if (ks[i].failed) goto done;  /* out of memory */
+        }
+        if (L.stop) {
+            status = L.stop;
+            goto done;
+        }
+        if (L.win_at != SIZE_MAX) {
+            for (int i = 0; i < threads; i++)
+                if (ks[i].win_z == L.win_at) {
+                    memcpy(res->t, ks[i].t, (size_t)n);
+                    res->depth = (int)d + 1, res->win = ks[i].win;
+                }
+            status = 1;
+            goto done;
+        }
+        /* the last runs, then layer d + 1: every thread's runs merged into one */
+        Run next = {NULL, 0, 0, 0};
+        int have = 0;
+        for (int i = 0; i < threads; i++) {
+            Worker *t = &ks[i];
+            if (flush(&t->g, t->buffer, &t->fill, 1)) goto done;
+            if (!t->g.nruns) continue;
+            Run one = t->g.runs[0];
+            t->g.nruns = 0, t->g.stored = 0;
+            if (!have) next = one, have = 1;
+            else if (merge_two(&next, &one, &next)) goto done;
+        }
+        if (!have || next.count == 0) {
+            if (have) run_free(&next);
             status = 0;
             goto done;
         }
@@ -828,14 +1031,20 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
             ls->cap *= 2;
         }
         ls->layers[ls->nlayers++] = next;
+        ls->stored += next.count;
         res->lower_bound = (int)d + 3;  /* layer d + 1 is complete and checked */
         int stop = watch(w, ls->stored);
         if (stop) { status = stop; goto done; }
     }
 done:
-    free(buffer);
-    for (size_t i = 0; i < g.nruns; i++) run_free(&g.runs[i]);
-    free(g.runs);
+    for (int i = 0; i < threads; i++) {
+        Worker *k = &ks[i];
+        ls->stored += k->g.stored;
+        free(k->buffer);
+        for (size_t j = 0; j < k->g.nruns; j++) run_free(&k->g.runs[j]);
+        free(k->g.runs);
+    }
+    free(ks);
     return status;
 }
 
@@ -884,10 +1093,10 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
     PyObject *spec_obj, *start_obj;
     long long max_states;
     double seconds;
-    int every = 0, bound = 0;
+    int every = 0, bound = 0, threads = 1;
     PyObject *poll = Py_None;
-    if (!PyArg_ParseTuple(args, "OOLd|piO", &spec_obj, &start_obj, &max_states, &seconds, &every, &bound,
-                          &poll))
+    if (!PyArg_ParseTuple(args, "OOLd|piOi", &spec_obj, &start_obj, &max_states, &seconds, &every, &bound,
+                          &poll, &threads))
         return NULL;
     if (poll != Py_None && !PyCallable_Check(poll)) {
         PyErr_SetString(PyExc_TypeError, "frontier: poll must be callable or None");
@@ -924,7 +1133,7 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
     Result res;
     w.thread = PyEval_SaveThread();
     if (bound < 0) bound = 0;
-    int status = run(s, r, start, bound, &w, &ls, &res);
+    int status = run(s, r, start, bound, threads, &w, &ls, &res);
     PyEval_RestoreThread(w.thread);
     if (status == -1) {
         PyErr_NoMemory();

@@ -729,6 +729,7 @@ PyMODINIT_FUNC PyInit__native(void) {
              PyModule_AddIntConstant(m, "BATCH", BATCH) < 0 ||
              PyModule_AddIntConstant(m, "POLL_MILLISECONDS", POLL_MILLISECONDS) < 0 ||
              PyModule_AddIntConstant(m, "STOPPED_BY_POLL", STOPPED_BY_POLL) < 0 ||
+             PyModule_AddIntConstant(m, "FRONTIER_THREADS", FRONTIER_THREADS) < 0 ||
              PyModule_AddIntConstant(m, "KEY_FIELD_BITS", KEY_FIELD_BITS) < 0 ||
              PyModule_AddIntConstant(m, "NEAR_NONE", NEAR_NONE) < 0 ||
              PyModule_AddIntConstant(m, "NEAR_ONE", NEAR_ONE) < 0 ||

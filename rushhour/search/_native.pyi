@@ -59,4 +59,5 @@ def frontier(
     every: bool = False,
     bound: int = 0,
     poll: Callable[[], object] | None = None,
+    threads: int = 1,
 ) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]: ...

@@ -15,6 +15,8 @@ BATCH = 512
 POLL_MILLISECONDS = 100
 #: the frontier search's status when its ``poll`` callable answered true (asked it to stop)
 STOPPED_BY_POLL = 4
+#: threads a frontier pass expands a layer on, at most (:func:`rushhour.search.frontier.pass_threads`)
+FRONTIER_THREADS = 16
 #: bits of one vehicle's offset in a search key (:data:`rushhour.search.tables.BITS`)
 KEY_FIELD_BITS = 4
 #: what the two-moves-from-a-win table holds for a goal key: nothing, one winning slide, two slides

@@ -22,11 +22,13 @@ from rushhour.board import Move
 from rushhour.errors import LimitReachedError
 from rushhour.search import bfs, native
 from rushhour.search.bfs import Limits
+from rushhour.search.contract import FRONTIER_THREADS
 from rushhour.search.native_spec import NativeSpec
 from rushhour.search.shorten import shortest_within
 from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import Tables
 from rushhour.search.walk import random_walk
+from rushhour.workers import usable_cores
 
 #: boards of more cells than this are solved by the frontier search (on the classic 6x6 board the
 #: search of rushhour.search.bfs is faster: its hash table stays in the cache)
@@ -41,6 +43,13 @@ BYTES_PER_POSITION = 24
 #: SMALL_PASS positions stores fewer than GROWTH_FLOOR times the positions of the pass before
 SMALL_PASS = 10_000
 GROWTH_FLOOR = 1.25
+
+
+def pass_threads() -> int:
+    """The threads a frontier pass expands its layers on: every core this process may use, at most
+    :data:`~rushhour.search.contract.FRONTIER_THREADS`.  A layer is the same set on any number of
+    threads, and so is the answer (docs/solvers.md, "Threads")."""
+    return min(FRONTIER_THREADS, usable_cores())
 
 
 def frontier_available(tables: Tables) -> bool:
@@ -110,6 +119,7 @@ def one_pass(
     bound: int,
     used: int = 0,
     poll: Callable[[], bool] | None = None,
+    threads: int | None = None,
 ) -> tuple[int, int, list[int] | None, int, int]:
     """One bounded pass of bound ``bound`` (0: none) from ``start``, as :func:`frontier` runs them:
     the compiled search's status (2: stopped by a limit; ``STOPPED_BY_POLL`` of
@@ -118,9 +128,12 @@ def one_pass(
     completed layers prove, and how many positions the bound left out.  ``used``: positions stored by
     passes before (``limits.max_states`` counts them all).  ``poll``, when given, is called every
     ``POLL_MILLISECONDS`` while the pass runs (the caller's chance to read news and show progress);
-    it answers True to stop the pass."""
+    it answers True to stop the pass.  ``threads``: how many to expand its layers on (None:
+    :func:`pass_threads`; 1 in a worker of a pool, which shares the cores with the others)."""
     spec, state = tables.native_spec(), tables.unpack(start)
-    status, stored, path, layers_bound, pruned = _pass(spec, state, limits, used, bound, poll=poll)
+    status, stored, path, layers_bound, pruned = _pass(
+        spec, state, limits, used, bound, poll=poll, threads=threads
+    )
     keys = None if path is None else [tables.pack(s) for s in path]
     return status, stored, keys, layers_bound, pruned
 
@@ -133,9 +146,10 @@ def _pass(
     bound: int,
     every: bool = False,
     poll: Callable[[], bool] | None = None,
+    threads: int | None = None,
 ) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]:
     """One call of the compiled search, within what is left of the limits (``used``: positions stored
-    by the passes before)."""
+    by the passes before), on ``threads`` threads (None: :func:`pass_threads`)."""
     compiled = native.compiled
     assert compiled is not None
     cap = 0
@@ -144,7 +158,8 @@ def _pass(
     if limits.memory is not None:
         room = max(1, (limits.memory.limit - limits.memory.used()) // BYTES_PER_POSITION)
         cap = room if cap == 0 else min(cap, room)
-    return compiled.frontier(spec, state, cap, bfs.seconds_left(limits), every, bound, poll)
+    threads = pass_threads() if threads is None else threads
+    return compiled.frontier(spec, state, cap, bfs.seconds_left(limits), every, bound, poll, threads)
 
 
 def _stopped(tables: Tables, start: int, limits: Limits, stored: int, bound: int) -> NoReturn:

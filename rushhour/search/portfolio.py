@@ -4,16 +4,16 @@ On a board the frontier search serves (larger than 6x6, no wrap-around, the comp
 ``solve(board, engine="portfolio")`` runs the lower bounds in the caller and the upper bounds in one
 worker process beside it:
 
-* the **caller** runs the frontier search's bounded passes (docs/solvers.md, "The bounded passes"),
-  from the start, so that a board the passes prove in a second costs what the bfs engine costs: the
-  pass of bound U that ends without a solution proves that no solution has U moves or fewer; a pass
-  that finds one has found a shortest one.  Each pass starts at the best lower bound known to the
-  portfolio, and none runs at a bound at or above the best solution known: when the last needed pass
-  (bound best - 1) ends empty, the best solution is proven optimal without the largest pass of all.
-  Where the passes would go on without a bound, they go on with bound best - 1.  While a pass runs,
-  the compiled search calls back every :data:`~rushhour.search.contract.POLL_MILLISECONDS`: the caller
-  reads the worker's news then, shows it, and stops the pass when the bounds have met or another
-  engine has proved more than the pass's bound;
+* the **caller** runs the frontier search's bounded passes (docs/solvers.md, "The bounded passes"), on every
+  core (docs/solvers.md, "Threads"), from the start, so that a board the passes prove in a second costs what
+  the bfs engine costs: the pass of bound U that ends without a solution proves that no solution has U moves
+  or fewer; a pass that finds one has found a shortest one. Each pass starts at the best lower bound known
+  to the portfolio, and none runs at a bound at or above the best solution known: when the last needed pass
+  (bound best - 1) ends empty, the best solution is proven optimal without the largest pass of all. Where
+  the passes would go on without a bound, they go on with bound best - 1. While a pass runs, the compiled
+  search calls back every :data:`~rushhour.search.contract.POLL_MILLISECONDS`: the caller reads the worker's
+  news then, shows it, and stops the pass when the bounds have met or another engine has proved more than
+  the pass's bound;
 * the **upper** worker, forked at the start (before the passes hold memory it would inherit) and idle
   until :data:`UPPER_DELAY` seconds (or a sixth of a shorter time limit), first runs the ``improve``
   engine with restarts (seeds ``seed``, ``seed + 1``, ...; a few seconds each) for solutions within

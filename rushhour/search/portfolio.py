@@ -65,9 +65,10 @@ from rushhour.search.watch import Bound, Bounds
 from rushhour.workers import owned_by
 
 #: seconds of the first improve restart (each one after takes twice the one before), and of all of
-#: them (at most a quarter of the time limit), before the upper worker turns to SAT planning
+#: them (at most a quarter of the time limit), before the upper worker turns to SAT planning: the
+#: fourth restart (32 s) gives one walk time to be shortened beside the passes on every core
 RESTART_SECONDS = 4.0
-IMPROVE_SECONDS = 30.0
+IMPROVE_SECONDS = 60.0
 #: the share of ``max_memory`` the frontier passes may take (the rest: SAT planning and the caller)
 FRONTIER_MEMORY = 0.75
 #: seconds the passes run alone before the upper worker starts (a sixth of a shorter time limit)

@@ -434,3 +434,19 @@ def test_a_pass_answers_the_same_on_any_number_of_threads() -> None:
     alone = _threaded(tables, start, 17, 1)
     assert alone[:2] == (0, None) and alone[3] and int(alone[4]) > 100_000  # type: ignore[call-overload]
     assert _threaded(tables, start, 17, 3) == alone
+
+
+@needs_native
+def test_a_pass_on_several_threads_stops_close_to_max_states() -> None:
+    """Every thread counts the others' buffers and sorts its own out as the count nears ``max_states``,
+    so a pass stopped by it on two or three threads stores at most a few thousand positions more than the
+    limit, as on one (the pass of bound 13 on open12 would store millions)."""
+    board = read_file(str(Path(__file__).parent / "data" / "open12.txt"))[0].board
+    tables = Tables(board.layout)
+    module = native.compiled
+    assert module is not None
+    spec, state = tables.native_spec(), tables.unpack(tables.pack(board.state))
+    for threads in (1, 2, 3):
+        status, stored, path, _, _ = module.frontier(spec, state, 300_000, 0.0, False, 13, None, threads)
+        assert status == 2 and path is None
+        assert 300_000 < stored <= 306_000, (threads, stored)

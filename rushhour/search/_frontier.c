@@ -741,6 +741,8 @@ static int flush(Gather *g, u128 *buffer, size_t *fill, int all) {
 #define HAVE_THREADS 1
 #endif
 
+typedef struct Worker Worker;
+
 typedef struct {
     const Spec *s;
     const Ranks *r;
@@ -749,18 +751,47 @@ typedef struct {
     size_t next;       /* the next block's first index (taken atomically) */
     size_t win_at;     /* the smallest index of a position with a won successor, or SIZE_MAX */
     int stop;          /* nonzero: every thread stops (the caller's status for it) */
+    long long max_states;  /* 0: none */
+    const Layers *ls;
+    Worker *ks;
+    int nks;
 } Layer;
 
-typedef struct {
+struct Worker {
     Layer *layer;
     Gather g;
     u128 *buffer;
     size_t chunk, fill;
+    size_t shown;      /* its fill as of its last block, for the other threads' count */
     int pruned, failed;
     size_t win_z;      /* its own first won position's index, or SIZE_MAX */
     unsigned char t[MAX_VEHICLES];
     int win;
-} Worker;
+};
+
+/* the positions stored: the layers' and every thread's runs */
+static size_t stored_now(const Layers *ls, Worker *ks, int nk) {
+    size_t total = ls->stored;
+    for (int i = 0; i < nk; i++) total += __atomic_load_n(&ks[i].g.stored, __ATOMIC_RELAXED);
+    return total;
+}
+
+/* With max_states: when the buffers of all threads would take the count past it, a thread sorts its
+ * buffer out, so that the caller's thread, which stops the search, counts it (a buffer holds
+ * duplicates). */
+static int count_in(Worker *k) {
+    Layer *L = k->layer;
+    if (L->max_states <= 0) return 0;
+    __atomic_store_n(&k->shown, k->fill, __ATOMIC_RELAXED);
+    size_t total = stored_now(L->ls, L->ks, L->nks);
+    for (int i = 0; i < L->nks; i++) total += __atomic_load_n(&L->ks[i].shown, __ATOMIC_RELAXED);
+    if (k->fill && (long long)total > L->max_states) {
+        int failed = flush(&k->g, k->buffer, &k->fill, 0);
+        __atomic_store_n(&k->shown, 0, __ATOMIC_RELAXED);
+        return failed;
+    }
+    return 0;
+}
 
 /* Expand the positions of index [from, to) of the layer; 1 when a limit check is due (the caller's
  * thread only: `check` nonzero), -1 out of memory. */
@@ -851,16 +882,20 @@ static int expand(Worker *k, size_t from, size_t to) {
 /* The blocks of the layer, taken in turn, until none is left or the threads are told to stop. */
 static int expand_blocks(Worker *k) {
     Layer *L = k->layer;
+    /* with max_states, blocks as small as the caller's: the count is checked as often */
+    size_t block = L->max_states > 0 ? CHECK_EVERY : BLOCK;
     for (;;) {
         if (__atomic_load_n(&L->stop, __ATOMIC_RELAXED)) return 0;
-        size_t from = __atomic_fetch_add(&L->next, BLOCK, __ATOMIC_RELAXED);
+        size_t from = __atomic_fetch_add(&L->next, block, __ATOMIC_RELAXED);
         if (from >= L->cur->count || from > __atomic_load_n(&L->win_at, __ATOMIC_RELAXED)) return 0;
-        size_t to = from + BLOCK < L->cur->count ? from + BLOCK : L->cur->count;
-        if (expand(k, from, to)) {
+        size_t to = from + block < L->cur->count ? from + block : L->cur->count;
+        if (expand(k, from, to) || count_in(k)) {
             k->failed = 1;
             __atomic_store_n(&L->stop, -1, __ATOMIC_RELAXED);
             return -1;
         }
+        /* past max_states: the caller's thread stops the search at its next check */
+        if (L->max_states > 0 && (long long)stored_now(L->ls, L->ks, L->nks) > L->max_states) return 0;
     }
 }
 
@@ -870,13 +905,6 @@ static void *expand_thread(void *arg) {
     return NULL;
 }
 #endif
-
-/* the positions stored: the layers' and every thread's runs */
-static size_t stored_now(const Layers *ls, Worker *ks, int nk) {
-    size_t total = ls->stored;
-    for (int i = 0; i < nk; i++) total += __atomic_load_n(&ks[i].g.stored, __ATOMIC_RELAXED);
-    return total;
-}
 
 /* 1 found, 0 none reachable, 2 a limit, STOPPED_BY_POLL asked to stop, -1 out of memory, -2 a signal */
 static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bound, int threads, Watch *w,
@@ -889,7 +917,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
 #endif
     Worker *ks = calloc((size_t)threads, sizeof(Worker));
     if (!ks) return -1;
-    Layer L = {s, r, bound, 0, NULL, 0, SIZE_MAX, 0};
+    Layer L = {s, r, bound, 0, NULL, 0, SIZE_MAX, 0, w->max_states, ls, ks, threads};
     for (int i = 0; i < threads; i++) {
         ks[i].layer = &L;
         ks[i].g.shift = 120;  /* the stored keys are spread over all 128 bits (see MIX) */
@@ -934,7 +962,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
         for (int i = 0; i < threads; i++) {
             Worker *k = &ks[i];
             k->g.cur = L.cur, k->g.prev = d ? &ls->layers[d - 1] : NULL;
-            k->fill = 0, k->win_z = SIZE_MAX;
+            k->fill = 0, k->shown = 0, k->win_z = SIZE_MAX;
             /* the buffer grows with what is stored, up to CHUNK: small searches stay small */
             if (k->chunk < CHUNK && ls->stored > k->chunk) {
                 size_t want = ls->stored < CHUNK ? ls->stored : CHUNK;
@@ -974,8 +1002,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
             if (since >= CHECK_EVERY) {
                 since = 0;
                 /* the buffer holds duplicates: counted once they are sorted out */
-                if (w->max_states > 0 && (long long)(stored_now(ls, ks, threads) + k->fill) > w->max_states &&
-                    flush(&k->g, k->buffer, &k->fill, 0)) {
+                if (count_in(k)) {
                     k->failed = 1;
                     __atomic_store_n(&L.stop, -1, __ATOMIC_RELAXED);
                     break;

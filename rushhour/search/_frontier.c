@@ -910,6 +910,7 @@ static void *expand_thread(void *arg) {
 static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bound, int threads, Watch *w,
                Layers *ls, Result *res) {
     int n = s->n, status = -1;
+    size_t at_stop = 0;
     if (threads < 1) threads = 1;
     if (threads > FRONTIER_THREADS) threads = FRONTIER_THREADS;
 #ifndef HAVE_THREADS
@@ -1007,9 +1008,13 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
                     __atomic_store_n(&L.stop, -1, __ATOMIC_RELAXED);
                     break;
                 }
-                int stop = watch(w, stored_now(ls, ks, threads));
+                size_t count = stored_now(ls, ks, threads);
+                int stop = watch(w, count);
                 if (stop) {
                     __atomic_store_n(&L.stop, stop, __ATOMIC_RELAXED);
+                    /* the count that passed the limit: a run another thread merges before it stops
+                     * may shed duplicates, and the caller reads the count to tell which limit */
+                    at_stop = count;
                     break;
                 }
             }
@@ -1064,9 +1069,10 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
         if (stop) { status = stop; goto done; }
     }
 done:
+    for (int i = 0; i < threads; i++) ls->stored += ks[i].g.stored;
+    if (ls->stored < at_stop) ls->stored = at_stop;
     for (int i = 0; i < threads; i++) {
         Worker *k = &ks[i];
-        ls->stored += k->g.stored;
         free(k->buffer);
         for (size_t j = 0; j < k->g.nruns; j++) run_free(&k->g.runs[j]);
         free(k->g.runs);

@@ -752,6 +752,7 @@ typedef struct {
     size_t win_at;     /* the smallest index of a position with a won successor, or SIZE_MAX */
     int stop;          /* nonzero: every thread stops (the caller's status for it) */
     long long max_states;  /* 0: none */
+    size_t at_stop;    /* the count the caller's thread stopped at, for a limit */
     const Layers *ls;
     Worker *ks;
     int nks;
@@ -793,8 +794,7 @@ static int count_in(Worker *k) {
     return 0;
 }
 
-/* Expand the positions of index [from, to) of the layer; 1 when a limit check is due (the caller's
- * thread only: `check` nonzero), -1 out of memory. */
+/* Expand the positions of index [from, to) of the layer; -1 when out of memory. */
 static int expand(Worker *k, size_t from, size_t to) {
     Layer *L = k->layer;
     const Spec *s = L->s;
@@ -879,29 +879,41 @@ static int expand(Worker *k, size_t from, size_t to) {
     return 0;
 }
 
-/* The blocks of the layer, taken in turn, until none is left or the threads are told to stop. */
-static int expand_blocks(Worker *k) {
+/* The blocks of the layer, taken in turn, until none is left or the threads are told to stop.  The
+ * caller's thread (`w` given) takes CHECK_EVERY positions at a time and checks the limits after each
+ * block; with max_states the other threads take blocks as small, so that the count is as fresh. */
+static void expand_blocks(Worker *k, Watch *w) {
     Layer *L = k->layer;
-    /* with max_states, blocks as small as the caller's: the count is checked as often */
-    size_t block = L->max_states > 0 ? CHECK_EVERY : BLOCK;
+    size_t block = w || L->max_states > 0 ? CHECK_EVERY : BLOCK;
     for (;;) {
-        if (__atomic_load_n(&L->stop, __ATOMIC_RELAXED)) return 0;
+        if (__atomic_load_n(&L->stop, __ATOMIC_RELAXED)) return;
         size_t from = __atomic_fetch_add(&L->next, block, __ATOMIC_RELAXED);
-        if (from >= L->cur->count || from > __atomic_load_n(&L->win_at, __ATOMIC_RELAXED)) return 0;
+        if (from >= L->cur->count || from > __atomic_load_n(&L->win_at, __ATOMIC_RELAXED)) return;
         size_t to = from + block < L->cur->count ? from + block : L->cur->count;
         if (expand(k, from, to) || count_in(k)) {
             k->failed = 1;
             __atomic_store_n(&L->stop, -1, __ATOMIC_RELAXED);
-            return -1;
+            return;
+        }
+        size_t count = stored_now(L->ls, L->ks, L->nks);
+        if (w) {
+            int stop = watch(w, count);
+            if (stop) {
+                /* the count that passed the limit: a run another thread merges before it stops may
+                 * shed duplicates, and the caller reads the count to tell which limit */
+                L->at_stop = count;
+                __atomic_store_n(&L->stop, stop, __ATOMIC_RELAXED);
+                return;
+            }
         }
         /* past max_states: the caller's thread stops the search at its next check */
-        if (L->max_states > 0 && (long long)stored_now(L->ls, L->ks, L->nks) > L->max_states) return 0;
+        else if (L->max_states > 0 && (long long)count > L->max_states) return;
     }
 }
 
 #ifdef HAVE_THREADS
 static void *expand_thread(void *arg) {
-    expand_blocks((Worker *)arg);
+    expand_blocks((Worker *)arg, NULL);
     return NULL;
 }
 #endif
@@ -910,7 +922,6 @@ static void *expand_thread(void *arg) {
 static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bound, int threads, Watch *w,
                Layers *ls, Result *res) {
     int n = s->n, status = -1;
-    size_t at_stop = 0;
     if (threads < 1) threads = 1;
     if (threads > FRONTIER_THREADS) threads = FRONTIER_THREADS;
 #ifndef HAVE_THREADS
@@ -918,7 +929,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
 #endif
     Worker *ks = calloc((size_t)threads, sizeof(Worker));
     if (!ks) return -1;
-    Layer L = {s, r, bound, 0, NULL, 0, SIZE_MAX, 0, w->max_states, ls, ks, threads};
+    Layer L = {s, r, bound, 0, NULL, 0, SIZE_MAX, 0, w->max_states, 0, ls, ks, threads};
     for (int i = 0; i < threads; i++) {
         ks[i].layer = &L;
         ks[i].g.shift = 120;  /* the stored keys are spread over all 128 bits (see MIX) */
@@ -986,39 +997,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
         }
         if (attr_ok) pthread_attr_destroy(&attr);
 #endif
-        /* the caller's thread: its blocks, and the limits between them */
-        Worker *k = &ks[0];
-        size_t since = 0;
-        for (;;) {
-            if (L.stop) break;
-            size_t from = __atomic_fetch_add(&L.next, CHECK_EVERY, __ATOMIC_RELAXED);
-            if (from >= L.cur->count || from > __atomic_load_n(&L.win_at, __ATOMIC_RELAXED)) break;
-            size_t to = from + CHECK_EVERY < L.cur->count ? from + CHECK_EVERY : L.cur->count;
-            if (expand(k, from, to)) {
-                k->failed = 1;
-                __atomic_store_n(&L.stop, -1, __ATOMIC_RELAXED);
-                break;
-            }
-            since += to - from;
-            if (since >= CHECK_EVERY) {
-                since = 0;
-                /* the buffer holds duplicates: counted once they are sorted out */
-                if (count_in(k)) {
-                    k->failed = 1;
-                    __atomic_store_n(&L.stop, -1, __ATOMIC_RELAXED);
-                    break;
-                }
-                size_t count = stored_now(ls, ks, threads);
-                int stop = watch(w, count);
-                if (stop) {
-                    __atomic_store_n(&L.stop, stop, __ATOMIC_RELAXED);
-                    /* the count that passed the limit: a run another thread merges before it stops
-                     * may shed duplicates, and the caller reads the count to tell which limit */
-                    at_stop = count;
-                    break;
-                }
-            }
-        }
+        expand_blocks(&ks[0], w);  /* the caller's thread, which checks the limits */
 #ifdef HAVE_THREADS
         for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
 #endif
@@ -1070,7 +1049,7 @@ static int run(const Spec *s, const Ranks *r, const unsigned char *start, int bo
     }
 done:
     for (int i = 0; i < threads; i++) ls->stored += ks[i].g.stored;
-    if (ls->stored < at_stop) ls->stored = at_stop;
+    if (ls->stored < L.at_stop) ls->stored = L.at_stop;
     for (int i = 0; i < threads; i++) {
         Worker *k = &ks[i];
         free(k->buffer);

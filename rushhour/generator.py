@@ -487,6 +487,13 @@ class _OutOfTime(Exception):
 
 #: the reason of a try cut short by the run's --time-limit (not counted: the run stops there)
 OUT_OF_TIME = "stopped at the time limit"
+#: the reason of a try whose puzzle, once a vehicle that does not matter is dropped, has a cluster
+#: larger than the checks may explore
+TOO_LOOSE = "cluster too large without a vehicle that does not matter"
+#: the reasons of a try whose hardest distance is out of the range asked for, at once or once a vehicle
+#: that does not matter is dropped
+OUT_OF_RANGE = "length out of range"
+SHORT_WITHOUT = "length out of range without a vehicle that does not matter"
 
 
 class _Try:
@@ -612,14 +619,15 @@ class _Try:
         until a puzzle is made or :data:`ANNEAL_STALL` changes pass without a new best."""
         s, rng = self.s, self.rng
         best, best_e = a, self.energy(a)
-        e, since, failed = best_e, 0, set()
+        e, since = best_e, 0
+        failed: dict[tuple[int, ...], str] = {}  # clusters that reached the target, why their checks failed
         for step in range(ANNEAL_CHANGES):
             d = a.hardest_distance
             if self.in_range(d) and d >= target and a.cluster_key not in failed:
                 done = self.finish(a, hardest=True)
                 if done.puzzle is not None:
                     return done
-                failed.add(a.cluster_key)
+                failed[a.cluster_key] = done.reason
             if since >= ANNEAL_STALL:
                 break
             since += 1
@@ -635,7 +643,8 @@ class _Try:
             if f < best_e:
                 best, best_e, since = b, f, 0
         if best.cluster_key in failed:
-            return self.out("length out of range")
+            # the length was reached: the checks, not the length, dropped the try
+            return self.out(failed[best.cluster_key])
         return self.finish(best, hardest=True)
 
     def walk(self, bag: Sketch) -> TryResult:
@@ -657,11 +666,11 @@ class _Try:
     def finish(self, a: Analysis, *, hardest: bool) -> TryResult:
         """Verify, make every vehicle matter, check the range; ``hardest`` takes the cluster's hardest
         position, else the analysed board itself."""
-        for _ in range(MAX_VEHICLES):
+        for dropped in range(MAX_VEHICLES):
             start = a.hardest if hardest else a.board
             d = a.hardest_distance if hardest else a.start_distance
             if not self.in_range(d):
-                return self.out("length out of range")
+                return self.out(SHORT_WITHOUT if dropped else OUT_OF_RANGE)
             try:
                 solution = solve(start, time_limit=self.time_left())
             except LimitReachedError:
@@ -684,7 +693,7 @@ class _Try:
             # the puzzle is long already: its checks may explore more than the climb's rewinds
             b = self.rewind(smaller, self.check_limit)
             if b is None:
-                return self.out("cluster too large")
+                return self.out(TOO_LOOSE)
             a = b
         return self.out("vehicle check too large")
 

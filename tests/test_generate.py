@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rushhour import levels
+from rushhour import generator, levels
 from rushhour.board import Board
 from rushhour.cli import main
 from rushhour.errors import RushHourError
@@ -132,6 +132,34 @@ def test_no_two_puzzles_share_a_cluster() -> None:
     puzzles = small_run(1) + tuple(Generator(Settings(min_moves=2, max_moves=3, seed=1)).run(8))
     ids = [cluster_id(p.board) for p in puzzles]
     assert len(set(ids)) == len(ids)
+
+
+def test_a_try_that_reached_the_length_is_not_dropped_as_out_of_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run's summary tells a user what to change: "length out of range" only for tries whose clusters
+    never reached the length asked for; a try whose annealing reached it and whose puzzles then failed
+    "every vehicle matters" names that check (widening --min-moves would not help it)."""
+    reached: list[int] = []
+    rewind = generator._Try.rewind
+
+    def spy(self: generator._Try, sketch: Sketch, limit: int | None = None) -> object:
+        a = rewind(self, sketch, limit)
+        if a is not None and limit is None:  # the annealing's own rewinds, not the checks'
+            reached.append(a.hardest_distance)
+        return a
+
+    monkeypatch.setattr(generator._Try, "rewind", spy)
+    s = Settings(width=9, height=9, min_moves=30, seed=1).checked()
+    reasons = set()
+    for number in (0, 2):  # try 0 reaches 38 moves and fails its checks; try 2 stops at 24
+        reached.clear()
+        outcome = attempt(s, number)
+        assert outcome.puzzle is None
+        reasons.add(outcome.reason)
+        if max(reached) >= s.min_moves:
+            assert outcome.reason in (generator.TOO_LOOSE, generator.SHORT_WITHOUT, "vehicle check too large")
+        else:
+            assert outcome.reason == generator.OUT_OF_RANGE
+    assert len(reasons) == 2
 
 
 def test_duplicates_are_dropped() -> None:

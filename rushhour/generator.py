@@ -493,7 +493,9 @@ TOO_LOOSE = "cluster too large without a vehicle that does not matter"
 #: the reasons of a try whose hardest distance is out of the range asked for, at once or once a vehicle
 #: that does not matter is dropped
 OUT_OF_RANGE = "length out of range"
-SHORT_WITHOUT = "length out of range without a vehicle that does not matter"
+OUT_OF_RANGE_WITHOUT = "length out of range without a vehicle that does not matter"
+#: the reason of a try whose vehicle check (does the board need fewer moves without it?) hit its limit
+CHECK_TOO_LARGE = "vehicle check too large"
 
 
 class _Try:
@@ -670,7 +672,7 @@ class _Try:
             start = a.hardest if hardest else a.board
             d = a.hardest_distance if hardest else a.start_distance
             if not self.in_range(d):
-                return self.out(SHORT_WITHOUT if dropped else OUT_OF_RANGE)
+                return self.out(OUT_OF_RANGE_WITHOUT if dropped else OUT_OF_RANGE)
             try:
                 solution = solve(start, time_limit=self.time_left())
             except LimitReachedError:
@@ -685,7 +687,7 @@ class _Try:
             if useless is None:
                 return self.out("made", self.puzzle(a, start, solution))
             if useless < 0:
-                return self.out("vehicle check too large")
+                return self.out(CHECK_TOO_LARGE)
             sketch = Sketch.of(start)
             smaller = sketch.without(useless)
             if not self.counts_ok(smaller):
@@ -695,7 +697,7 @@ class _Try:
             if b is None:
                 return self.out(TOO_LOOSE)
             a = b
-        return self.out("vehicle check too large")
+        return self.out(CHECK_TOO_LARGE)
 
     def counts_ok(self, sketch: Sketch) -> bool:
         """Whether a position still has the vehicles and trucks asked for."""

@@ -156,7 +156,7 @@ def test_a_try_that_reached_the_length_is_not_dropped_as_out_of_range(monkeypatc
         assert outcome.puzzle is None
         reasons.add(outcome.reason)
         if max(reached) >= s.min_moves:
-            assert outcome.reason in (generator.TOO_LOOSE, generator.SHORT_WITHOUT, "vehicle check too large")
+            assert outcome.reason in (generator.TOO_LOOSE, generator.OUT_OF_RANGE_WITHOUT, generator.CHECK_TOO_LARGE)
         else:
             assert outcome.reason == generator.OUT_OF_RANGE
     assert len(reasons) == 2

@@ -401,6 +401,8 @@ def test_a_pass_answers_the_same_on_any_number_of_threads() -> None:
     same sets, so a pass stores the same positions, proves the same bound and finds the same shortest
     solution (the one of the first position in the layer's order) on one thread as on two or three, with
     and without a bound.  Boards whose layers are large enough to be shared between threads."""
+    module = native.compiled
+    assert module is not None
     rng = random.Random(7)
     checked = 0
     for _ in range(400):
@@ -410,8 +412,6 @@ def test_a_pass_answers_the_same_on_any_number_of_threads() -> None:
         start = tables.pack(board.state)
         if tables.is_won(start):
             continue
-        module = native.compiled
-        assert module is not None
         status, stored = module.frontier(tables.native_spec(), tables.unpack(start), 200_000, 0.0)[:2]
         if status != 1 or stored < 60_000:  # layers of thousands of positions are shared between threads
             continue

@@ -47,7 +47,7 @@ from rushhour.search.bfs import Limits
 from rushhour.search.frontier import frontier_available, one_pass
 from rushhour.search.tables import tables_for
 from rushhour.text import plural
-from rushhour.workers import owned_by
+from rushhour.workers import awaited, interrupt_as_flag, owned_by
 
 METHODS = ("anneal", "rewind", "walk")
 DEFAULT_METHOD = "anneal"
@@ -903,14 +903,17 @@ class Generator:
             for n in numbers:
                 yield attempt(s, n, deadline)
             return
-        with multiprocessing.get_context().Pool(jobs, owned_by, (os.getpid(),)) as pool:
+        with (
+            interrupt_as_flag() as interrupted,
+            multiprocessing.get_context().Pool(jobs, owned_by, (os.getpid(),)) as pool,
+        ):
             window: deque[multiprocessing.pool.AsyncResult[TryResult]] = deque()
             for n in numbers:
                 window.append(pool.apply_async(_attempt_job, ((s, n, deadline),)))
                 if len(window) >= 4 * jobs:
-                    yield window.popleft().get()
+                    yield awaited(window.popleft().get, interrupted)
             while window:
-                yield window.popleft().get()
+                yield awaited(window.popleft().get, interrupted)
 
 
 def _count() -> Iterator[int]:

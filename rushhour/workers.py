@@ -33,6 +33,8 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 POLL_SECONDS = 0.5
@@ -120,4 +122,52 @@ def context() -> multiprocessing.context.BaseContext:
     return forkserver
 
 
-__all__ = ["ORPHANED", "context", "die_with_parent", "owned_by", "wait_for_end", "watch"]
+POLL_RESULTS = 0.1  # seconds; how soon a held Ctrl-C is answered while results are awaited
+T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def interrupt_as_flag() -> Iterator[threading.Event]:
+    """Within the block, Ctrl-C (SIGINT) sets the event it gives instead of raising
+    ``KeyboardInterrupt`` wherever the main thread happens to be; the block checks the event between
+    its waits (:func:`awaited`).  A Ctrl-C the block did not answer is raised as it ends.  Where
+    SIGINT is not Python's default (ignored, or another handler's) or off the main thread, nothing
+    changes and the event is never set."""
+    flag = threading.Event()
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield flag
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: flag.set())
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if flag.is_set():
+        raise KeyboardInterrupt
+
+
+def awaited(get: Callable[[float], T], interrupted: threading.Event) -> T:
+    """``get(timeout)`` (a pool's ``AsyncResult.get``, ``IMapIterator.next``) asked again every
+    :data:`POLL_RESULTS` seconds until it answers; ``KeyboardInterrupt`` once ``interrupted`` is set."""
+    while True:
+        if interrupted.is_set():
+            raise KeyboardInterrupt
+        try:
+            return get(POLL_RESULTS)
+        except multiprocessing.TimeoutError:
+            continue
+
+
+__all__ = [
+    "ORPHANED",
+    "POLL_RESULTS",
+    "awaited",
+    "context",
+    "die_with_parent",
+    "interrupt_as_flag",
+    "owned_by",
+    "wait_for_end",
+    "watch",
+]

@@ -4,6 +4,7 @@ command ends, however it ends, SIGKILL included.  Each wait below is a guard aga
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rushhour.workers import ORPHANED
+from rushhour.workers import ORPHANED, POLL_RESULTS, awaited, interrupt_as_flag
 from tests.processes import full_pipe, read_to_end, session
 from tests.terminal import default_signals
 
@@ -190,11 +191,10 @@ def test_fifty_quiet_enumerations_by_a_pool_print_nothing(tmp_path: Path) -> Non
     _quiet_runs(50, tmp_path)
 
 
-@posix
-def test_an_interrupted_enumeration_by_a_pool_says_only_how_to_resume(tmp_path: Path) -> None:
+def _interrupted_enumeration(where: Path) -> None:
     argv = [*RUSHHOUR, "enumerate", "--size", "5x5", "--walls", "0-1", "--workers", "2", "--out", "DIR"]
     proc = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, preexec_fn=default_signals
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=where, preexec_fn=default_signals
     )
     assert proc.stderr is not None
     first = proc.stderr.readline()  # the first progress line: a part is done, the others run
@@ -205,6 +205,53 @@ def test_an_interrupted_enumeration_by_a_pool_says_only_how_to_resume(tmp_path: 
     assert [line for line in rest.splitlines() if not line.startswith("enumerate: ")] == [
         "interrupted: the parts finished are saved in DIR; run the same command to resume"
     ]
+
+
+@posix
+def test_an_interrupted_enumeration_by_a_pool_says_only_how_to_resume(tmp_path: Path) -> None:
+    _interrupted_enumeration(tmp_path)
+
+
+@posix
+@pytest.mark.slow
+def test_forty_interrupted_enumerations_by_a_pool_all_end(tmp_path: Path) -> None:
+    """1 run in 40 waited for ever: Ctrl-C came inside concurrent.futures.wait() while it held a future's
+    lock, and the pool's shutdown then waited for that lock."""
+    for k in range(40):
+        (tmp_path / str(k)).mkdir()
+        _interrupted_enumeration(tmp_path / str(k))
+
+
+@posix
+@pytest.mark.skipif(
+    signal.getsignal(signal.SIGINT) is not signal.default_int_handler, reason="SIGINT is not Python's default"
+)
+def test_ctrl_c_while_results_are_awaited_is_answered_between_two_waits() -> None:
+    asked: list[float] = []
+
+    def get(timeout: float) -> int:
+        asked.append(timeout)
+        if len(asked) == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # arrives inside a wait: it must not raise there
+        raise multiprocessing.TimeoutError
+
+    with pytest.raises(KeyboardInterrupt), interrupt_as_flag() as interrupted:
+        awaited(get, interrupted)
+    assert asked == [POLL_RESULTS, POLL_RESULTS]  # raised before the third wait, not inside the second
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@posix
+@pytest.mark.skipif(
+    signal.getsignal(signal.SIGINT) is not signal.default_int_handler, reason="SIGINT is not Python's default"
+)
+def test_a_ctrl_c_not_answered_inside_the_block_is_raised_as_it_ends() -> None:
+    with pytest.raises(KeyboardInterrupt), interrupt_as_flag() as interrupted:
+        os.kill(os.getpid(), signal.SIGINT)
+        while not interrupted.is_set():
+            time.sleep(0.01)
+        finished = True
+    assert finished
 
 
 @needs_proc

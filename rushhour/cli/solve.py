@@ -50,7 +50,7 @@ from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
 from rushhour.search.watch import Bounds, SearchProgress
 from rushhour.text import plural, runs
-from rushhour.workers import owned_by
+from rushhour.workers import awaited, interrupt_as_flag, owned_by
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_MAX_MEMORY_MB = DEFAULT_MAX_MEMORY // MEGABYTE
@@ -552,6 +552,10 @@ def _batch_one(job: tuple[argparse.Namespace, Entry]) -> BatchRow:
     )
 
 
+def _batch_chunk(jobs: list[tuple[argparse.Namespace, Entry]]) -> list[BatchRow]:
+    return [_batch_one(job) for job in jobs]
+
+
 def _batch(args: argparse.Namespace) -> int:
     entries = resolve_all(args.batch)
     jobs = [(args, entry) for entry in entries]
@@ -559,10 +563,17 @@ def _batch(args: argparse.Namespace) -> int:
     rows: list[BatchRow] = []
     if args.jobs > 1 and len(jobs) > 1:
         context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
-        with context.Pool(min(args.jobs, len(jobs)), owned_by, (os.getpid(),)) as pool:
-            for row in pool.imap(_batch_one, jobs, chunksize=max(1, min(64, len(jobs) // (8 * args.jobs)))):
-                rows.append(row)
-                _batch_line(args, row)
+        with (
+            interrupt_as_flag() as interrupted,
+            context.Pool(min(args.jobs, len(jobs)), owned_by, (os.getpid(),)) as pool,
+        ):
+            size = max(1, min(64, len(jobs) // (8 * args.jobs)))
+            chunks = [jobs[k : k + size] for k in range(0, len(jobs), size)]
+            answers = pool.imap(_batch_chunk, chunks)  # in order; an iterator that can be awaited in slices
+            for _ in chunks:
+                for row in awaited(answers.next, interrupted):
+                    rows.append(row)
+                    _batch_line(args, row)
     else:
         for job in jobs:
             row = _batch_one(job)

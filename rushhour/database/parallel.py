@@ -63,41 +63,44 @@ def _run_pool(
     pending = dict(todo)
     losses: dict[int, int] = {}
     context = workers_module.context()  # the forkserver on POSIX, which dies with this process
-    while pending:
-        pool = ProcessPoolExecutor(
-            max_workers=min(workers, len(pending)),
-            mp_context=context,
-            initializer=workers_module.owned_by,  # the workers end when this process ends, however
-            initargs=(os.getpid(),),
-        )
-        try:
-            running: dict[Future[PartResult], int] = {
-                pool.submit(run_part, job, part, native): index for index, part in sorted(pending.items())
-            }
-            while running:
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    index = running.pop(future)
-                    result = future.result()
-                    del pending[index]
-                    on_result(index, result)
-        except BaseException as err:
-            if not isinstance(err, BrokenProcessPool):
-                _stop(pool)  # an interrupt or an error: no worker goes on with its part
-                raise
-            # a worker died: the parts it had not finished run again in a new pool
-            for index in pending:
-                losses[index] = losses.get(index, 0) + 1
-            worst = max(losses.values())
-            if worst > RETRIES:
-                raise EnumerateError(
-                    f"a worker process died {worst} times while parts were running; stopping "
-                    "(is the machine out of memory?)"
-                ) from None
-        finally:
-            # waited for: the pool's own thread is gone before the interpreter exits, which else may
-            # find its pipe half closed ("Exception ignored in: <module 'threading'>...")
-            pool.shutdown(wait=True, cancel_futures=True)
+    with workers_module.interrupt_as_flag() as interrupted:
+        while pending:
+            pool = ProcessPoolExecutor(
+                max_workers=min(workers, len(pending)),
+                mp_context=context,
+                initializer=workers_module.owned_by,  # the workers end when this process ends, however
+                initargs=(os.getpid(),),
+            )
+            try:
+                running: dict[Future[PartResult], int] = {
+                    pool.submit(run_part, job, part, native): index for index, part in sorted(pending.items())
+                }
+                while running:
+                    done, _ = wait(running, timeout=workers_module.POLL_RESULTS, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        index = running.pop(future)
+                        result = future.result()
+                        del pending[index]
+                        on_result(index, result)
+                    if interrupted.is_set():  # Ctrl-C, answered here and not inside wait()'s locks
+                        raise KeyboardInterrupt
+            except BaseException as err:
+                if not isinstance(err, BrokenProcessPool):
+                    _stop(pool)  # an interrupt or an error: no worker goes on with its part
+                    raise
+                # a worker died: the parts it had not finished run again in a new pool
+                for index in pending:
+                    losses[index] = losses.get(index, 0) + 1
+                worst = max(losses.values())
+                if worst > RETRIES:
+                    raise EnumerateError(
+                        f"a worker process died {worst} times while parts were running; stopping "
+                        "(is the machine out of memory?)"
+                    ) from None
+            finally:
+                # waited for: the pool's own thread is gone before the interpreter exits, which else may
+                # find its pipe half closed ("Exception ignored in: <module 'threading'>...")
+                pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -44,7 +44,8 @@ from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.formats.single import board_ref
 from rushhour.search import Analysis, Solution, analyze, solve
 from rushhour.search.bfs import Limits
-from rushhour.search.frontier import frontier_available, one_pass
+from rushhour.search.frontier import frontier_available, frontier_wanted, one_pass
+from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import tables_for
 from rushhour.text import plural
 from rushhour.workers import awaited, interrupt_as_flag, owned_by
@@ -674,7 +675,7 @@ class _Try:
             if not self.in_range(d):
                 return self.out(OUT_OF_RANGE_WITHOUT if dropped else OUT_OF_RANGE)
             try:
-                solution = solve(start, time_limit=self.time_left())
+                solution = solve_known(start, d, time_limit=self.time_left())
             except LimitReachedError:
                 self.time_left()  # the run's deadline stopped it: _OutOfTime
                 return self.out("solver limit")
@@ -745,6 +746,30 @@ class _Try:
         moves = tuple(Move(rename[m.vehicle], m.distance) for m in solution.moves)
         key = (a.board.layout, a.cluster_key)
         return Puzzle(named, moves, a.cluster_size, self.s.seed, self.attempt, self.s.method, key)
+
+
+def solve_known(board: Board, distance: int, *, time_limit: float | None = None) -> Solution:
+    """A shortest solution of ``board``, whose optimum its cluster's analysis puts at ``distance``: one
+    pass of the compiled frontier search bounded to ``distance`` moves (it finds a shortest solution
+    when one of at most ``distance`` moves exists, so a wrong ``distance`` shows as a different length
+    or none, never as a longer solution) instead of the ``bfs`` engine's passes from bound 1: the same
+    solution, in a sixth of the time on the clusters of 9x9 tries.  On the boards where the ``bfs``
+    engine does not run the frontier search (6x6 and smaller, wrap-around), that engine: its solutions
+    are the ones the packs record.  Raises :class:`LimitReachedError` at the time limit."""
+    tables = tables_for(board.layout, "moves")
+    if distance < 1 or not frontier_wanted(tables):
+        return solve(board, time_limit=time_limit)
+    began = time.perf_counter()
+    limits = Limits(None, time_limit)
+    status, stored, keys, _, _ = one_pass(tables, tables.pack(board.state), limits, distance, threads=1)
+    if status == 2:
+        raise LimitReachedError(f"stopped by a limit after {stored:,} positions", explored=stored)
+    moves = () if keys is None else tuple(moves_of_path(tables, keys))
+    if keys is not None and not board.replay(moves).is_won():
+        raise SolverError(f"a solution of the bounded search does not win: {' '.join(board.rows())}")
+    return Solution(
+        board, moves, keys is not None, keys is not None, "bfs", "moves", stored, time.perf_counter() - began
+    )
 
 
 def shorter_exists(
@@ -942,6 +967,8 @@ __all__ = [
     "packed_bag",
     "random_bag",
     "reading_order",
+    "shorter_exists",
+    "solve_known",
 ]
 
 

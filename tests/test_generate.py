@@ -28,6 +28,7 @@ from rushhour.generator import (
     packed_bag,
     random_bag,
     reading_order,
+    solve_known,
 )
 from rushhour.search import analyze, solve, verify
 
@@ -534,3 +535,16 @@ def test_anneal_puzzles_are_solved_again_and_replayed(size: int, least: int) -> 
     sketch = Sketch.of(puzzle.board)
     for k in range(len(sketch.pieces)):  # every vehicle matters
         assert solve(sketch.without(k).board(), engine="bfs").length < puzzle.length
+
+
+@pytest.mark.parametrize("number", [1, 2, 5])
+def test_a_position_of_known_distance_is_solved_by_one_pass_as_the_bfs_engine_solves_it(number: int) -> None:
+    board = levels.level("large", number).board  # 9x9: the bfs engine runs the frontier passes
+    reference = solve(board)
+    known = solve_known(board, reference.length)
+    assert known.solved and known.optimal
+    assert known.moves == reference.moves  # the packs' recorded steps stay the same
+    assert board.replay(known.moves).is_won()
+    # a wrong distance never gives a longer solution: none within a shorter one, the shortest within a longer
+    assert not solve_known(board, reference.length - 1).solved
+    assert solve_known(board, reference.length + 2).length == reference.length

@@ -16,6 +16,7 @@ import pytest
 from rushhour.errors import LimitReachedError
 from rushhour.formats import fogleman
 from rushhour.formats.grid import parse_grid
+from rushhour.search import analysis as analysis_module
 from rushhour.search import analyze, solve
 from rushhour.search import native as loader
 from rushhour.search.bfs import (
@@ -125,6 +126,25 @@ def test_analysis_is_the_same_with_and_without_the_compiled_search() -> None:
             use_native(before)
         assert native.cluster_size == python.cluster_size == int(meta["cluster"])
         assert native == python
+
+
+@needs_native
+@pytest.mark.parametrize("edge_bytes", [0, 64, 20_000, 1 << 30])
+def test_the_compiled_analysis_answers_the_same_whether_it_keeps_the_moves_or_not(
+    edge_bytes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kept (1 GiB), dropped at the start (64 bytes) or on the way (20,000 bytes: a few thousand moves, a
+    part of each cluster), or never kept (0): the answers of the Python analysis."""
+    monkeypatch.setattr(analysis_module, "EDGE_BYTES", edge_bytes)
+    for line in DATA.read_text().splitlines()[::40]:
+        board, meta = fogleman.parse_line(line)
+        native = analyze(board)
+        before = use_native(False)
+        try:
+            python = analyze(board)
+        finally:
+            use_native(before)
+        assert native == python and native.cluster_size == int(meta["cluster"])
 
 
 @needs_native

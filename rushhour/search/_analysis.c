@@ -1,8 +1,8 @@
 /* The cluster analysis of rushhour.search.analysis, compiled: a board's whole reachable set and every
  * position's distance to its nearest win, without handing each position back to Python.
  *
- * analyze(spec, start, max_states, seconds) -> (status, size, won, histogram, hardest, start_distance,
- *                                               smallest)
+ * analyze(spec, start, max_states, seconds, edge_bytes) -> (status, size, won, histogram, hardest,
+ *                                                           start_distance, smallest)
  *   status 1: done; 2: max_states (> 0) or the time limit (seconds > 0) stopped it (the rest None).
  *   size: the positions of the cluster; won: how many of them are won; histogram: a tuple, the count
  *   of positions at each distance to the nearest win (empty when none is won); hardest: the farthest
@@ -13,6 +13,11 @@
  * The same answer as rushhour.search.analysis.analyze_python, which tests/test_search_native.py
  * compares it with: one breadth-first search collects the cluster (the rules of _native.c: slides()),
  * a second one from all its won positions at once gives the distances (moves are reversible).
+ *
+ * analyze(..., edge_bytes): the first search may keep the moves it finds (each position's neighbours'
+ * indices, 4 bytes a move) in at most edge_bytes bytes; the second then walks them instead of making
+ * every move and looking every position up again.  When they would not fit, they are dropped and the
+ * second search makes the moves (the answer is the same either way).
  */
 #include "_native.h"
 
@@ -43,9 +48,44 @@ static int each_move(const Spec *s, Store *st, size_t z, Visit visit, void *data
     return 0;
 }
 
+/* The moves between the cluster's positions, as the first search finds them: the neighbours of position
+ * z are next[first[z]] to next[first[z + 1] - 1]. */
+typedef struct {
+    uint32_t *next, *first;
+    size_t count, capacity, budget; /* moves kept; room for them; bytes allowed (0: none kept) */
+    int kept;                       /* 0 once they were dropped */
+} Edges;
+
+static void edges_drop(Edges *e) {
+    free(e->next);
+    free(e->first);
+    e->next = e->first = NULL;
+    e->kept = 0;
+}
+
+static void edges_add(Edges *e, size_t to) {
+    if (!e->kept) return;
+    if (e->count == e->capacity) {
+        size_t cap = e->capacity ? 2 * e->capacity : 4096;
+        uint32_t *next = cap * sizeof(uint32_t) <= e->budget ? realloc(e->next, cap * sizeof(uint32_t)) : NULL;
+        if (!next) {
+            edges_drop(e);
+            return;
+        }
+        e->next = next;
+        e->capacity = cap;
+    }
+    e->next[e->count++] = (uint32_t)to;
+}
+
 static int collect(Store *st, size_t z, int64_t at, const unsigned char *state, uint64_t hash, void *data) {
-    (void)z, (void)data;
-    return at >= 0 ? 0 : store_add(st, state, hash, -1) == -2 ? -1 : 0;
+    (void)z;
+    if (at < 0) {
+        at = store_add(st, state, hash, -1);
+        if (at == -2) return -1;
+    }
+    edges_add(data, (size_t)at);
+    return 0;
 }
 
 typedef struct {
@@ -61,22 +101,37 @@ static int spread_distance(Store *st, size_t z, int64_t at, const unsigned char 
     return 0;
 }
 
-/* the whole cluster of the start (already stored): 1 done, 2 a limit, -1 out of memory, -2 a signal */
-static int cluster(const Spec *s, Store *st, Watch *w) {
+/* the whole cluster of the start (already stored), its moves kept in e while they fit: 1 done, 2 a limit,
+ * -1 out of memory, -2 a signal */
+static int cluster(const Spec *s, Store *st, Watch *w, Edges *e) {
+    size_t room = 0; /* entries of e->first */
     for (size_t z = 0; z < st->count; z++) {
-        if (each_move(s, st, z, collect, NULL)) return -1;
+        if (e->kept && z + 2 > room) {
+            size_t cap = room ? 2 * room : 4096;
+            uint32_t *first = cap * sizeof(uint32_t) <= e->budget ? realloc(e->first, cap * sizeof(uint32_t)) : NULL;
+            if (first) {
+                e->first = first;
+                room = cap;
+            } else {
+                edges_drop(e);
+            }
+        }
+        if (e->kept) e->first[z] = (uint32_t)e->count;
+        if (each_move(s, st, z, collect, e)) return -1;
+        if (e->kept && (e->capacity + room) * sizeof(uint32_t) > e->budget) edges_drop(e);
         if ((z + 1) % BATCH == 0) {
             int stop = watch(w, st->count);
             if (stop) return stop;
         }
     }
+    if (e->kept) e->first[st->count] = (uint32_t)e->count;
     int stop = watch(w, st->count);
     return stop ? stop : 1;
 }
 
 /* the distances to the nearest win; the queue ends with the farthest positions.  Returns the number
  * of positions with a distance (0 when none is won), or -1 out of memory, -2 a signal, -3 a limit */
-static long long distances(const Spec *s, Store *st, Watch *w, size_t *queue) {
+static long long distances(const Spec *s, Store *st, Watch *w, const Edges *e, size_t *queue) {
     Rings r = {queue, 0};
     for (size_t z = 0; z < st->count; z++)
         if (s->won[st->states[z * (size_t)s->n + s->goal]]) {
@@ -84,7 +139,18 @@ static long long distances(const Spec *s, Store *st, Watch *w, size_t *queue) {
             queue[r.tail++] = z;
         }
     for (size_t head = 0; head < r.tail; head++) {
-        if (each_move(s, st, queue[head], spread_distance, &r)) return -1;
+        size_t z = queue[head];
+        if (e->kept) {
+            for (uint32_t k = e->first[z]; k < e->first[z + 1]; k++) {
+                uint32_t at = e->next[k];
+                if (st->value[at] < 0) {
+                    st->value[at] = st->value[z] + 1;
+                    queue[r.tail++] = at;
+                }
+            }
+        } else if (each_move(s, st, z, spread_distance, &r)) {
+            return -1;
+        }
         int stop = (head + 1) % BATCH == 0 ? watch(w, st->count) : 0;
         if (stop) return stop == 2 ? -3 : -2;
     }
@@ -138,9 +204,9 @@ static PyObject *answer(const Spec *s, const Store *st, const size_t *queue, lon
 PyObject *native_analyze(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *spec_obj, *start_obj, *out = NULL;
-    long long max_states;
+    long long max_states, edge_bytes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOLd", &spec_obj, &start_obj, &max_states, &seconds)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOLdL", &spec_obj, &start_obj, &max_states, &seconds, &edge_bytes)) return NULL;
     Spec *s = malloc(sizeof(Spec));
     if (!s) return PyErr_NoMemory();
     Store st;
@@ -159,14 +225,18 @@ PyObject *native_analyze(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto fail;
     }
+    /* indices are 32 bits: at most 2^32 moves */
+    long long most = (long long)UINT32_MAX * (long long)sizeof(uint32_t);
+    Edges e = {NULL, NULL, 0, 0, (size_t)(edge_bytes > most ? most : edge_bytes > 0 ? edge_bytes : 0), edge_bytes > 0};
     Watch w = {PyEval_SaveThread(), seconds > 0 ? now() + seconds : 0, max_states};
-    int result = cluster(s, &st, &w);
+    int result = cluster(s, &st, &w, &e);
     long long reached = 0;
     if (result == 1) {
         queue = malloc(st.count * sizeof(size_t));
-        reached = queue ? distances(s, &st, &w, queue) : -1;
+        reached = queue ? distances(s, &st, &w, &e, queue) : -1;
         if (reached < 0) result = reached == -3 ? 2 : (int)reached;
     }
+    edges_drop(&e);
     PyEval_RestoreThread(w.thread);
     if (result == 2) out = Py_BuildValue("(inOOOOO)", 2, (Py_ssize_t)st.count, Py_None, Py_None, Py_None,
                                          Py_None, Py_None);

@@ -703,7 +703,7 @@ static PyMethodDef methods[] = {
     {"frontier", native_frontier, METH_VARARGS,
      "frontier(spec, start, max_states, seconds) -> (status, explored, path or None, lower bound)"},
     {"analyze", native_analyze, METH_VARARGS,
-     "analyze(spec, start, max_states, seconds) -> (status, size, won, histogram, hardest, start_distance, "
+     "analyze(spec, start, max_states, seconds, edge_bytes) -> (status, size, won, histogram, hardest, start_distance, "
      "smallest); see _analysis.c"},
     {"clusters", native_clusters, METH_VARARGS,
      "clusters(width, height, goal_row, walls, rows, columns, distances) -> (lines, stats); see _clusters.c"},

@@ -24,7 +24,7 @@ def layers(
 
 # The cluster analysis (_analysis.c); see rushhour.search.analysis.
 def analyze(
-    spec: NativeSpec, start: tuple[int, ...], max_states: int, seconds: float
+    spec: NativeSpec, start: tuple[int, ...], max_states: int, seconds: float, edge_bytes: int
 ) -> tuple[
     int,
     int,

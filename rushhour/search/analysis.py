@@ -18,6 +18,11 @@ from rushhour.search.bfs import Limits, layers, native_cap, reachable, seconds_l
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import tables_for
 
+#: memory the compiled analysis may keep the cluster's moves in (4 bytes a move), so that its second
+#: pass (the distances) walks them instead of making every move again: 8.4 million moves, the clusters
+#: of a generator's tries many times over; a larger cluster's moves are made twice
+EDGE_BYTES = 32 << 20
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -91,8 +96,15 @@ def _analyze_native(board: Board, metric: str, limits: Limits) -> Analysis:
     assert native.compiled is not None
     began = time.perf_counter()
     tables = tables_for(board.layout, metric)
+    edges = EDGE_BYTES
+    if limits.memory is not None:  # the moves kept come out of the memory the limit leaves
+        edges = max(0, min(EDGE_BYTES, (limits.memory.limit - limits.memory.used()) // 4))
     status, size, won, hist, hardest, start_distance, smallest = native.compiled.analyze(
-        tables.native_spec(), board.state, native_cap(limits, tables, False), seconds_left(limits)
+        tables.native_spec(),
+        board.state,
+        native_cap(limits, tables, False, reserved=edges),
+        seconds_left(limits),
+        edges,
     )
     if status == 2:
         stopped_at_limit(limits, size)

@@ -112,12 +112,14 @@ def native_bytes(tables: Tables, keys: bool) -> int:
     return 2 * (tables.n + 8 + 8 + 8) + (160 if keys else 0)
 
 
-def native_cap(limits: Limits, tables: Tables, keys: bool) -> int:
+def native_cap(limits: Limits, tables: Tables, keys: bool, reserved: int = 0) -> int:
     """The state limit of a compiled search (0: none): ``max_states``, and no more positions than
-    the memory left holds (the compiled search cannot measure the process, so it counts)."""
+    the memory left holds (the compiled search cannot measure the process, so it counts), less
+    ``reserved`` bytes that it may take besides its positions."""
     cap = limits.max_states or 0
     if limits.memory is not None:
-        room = max(1, (limits.memory.limit - limits.memory.used()) // native_bytes(tables, keys))
+        left = limits.memory.limit - limits.memory.used() - reserved
+        room = max(1, left // native_bytes(tables, keys))
         cap = room if cap == 0 else min(cap, room)
     return cap
 

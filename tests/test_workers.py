@@ -254,6 +254,23 @@ def test_a_ctrl_c_not_answered_inside_the_block_is_raised_as_it_ends() -> None:
     assert finished
 
 
+@posix
+def test_an_interrupted_batch_solve_by_a_pool_ends_with_one_message(tmp_path: Path) -> None:
+    lines = (Path(__file__).parent / "data" / "fogleman_slice_solve.txt").read_text()
+    (tmp_path / "many.txt").write_text(lines * 40)  # far more than the run gets through
+    argv = [*RUSHHOUR, "solve", "--batch", "many.txt", "--jobs", "2"]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, preexec_fn=default_signals
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the first row: the pool is answering
+    assert first.startswith("many.txt:1 "), first
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert err.split() == ["interrupted"]
+
+
 @needs_proc
 def test_a_generation_killed_with_sigkill_leaves_no_process_and_no_open_pipe(tmp_path: Path) -> None:
     argv = [*RUSHHOUR, "generate", "--count", "400", "--min-moves", "3", "--jobs", "2", "--seed", "3"]

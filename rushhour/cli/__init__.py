@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: cannot write the output: {err.strerror or err}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print(file=sys.stderr)
+        print("\ninterrupted", file=sys.stderr)  # on a line of its own, after the terminal's ^C
         return 130
 
 

@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from rushhour.board import Board, check_metric
 from rushhour.formats.single import board_ref
 from rushhour.search import native
-from rushhour.search.bfs import Limits, layers, native_cap, reachable, seconds_left, stopped_at_limit
+from rushhour.search.bfs import (
+    Limits,
+    layers,
+    memory_left,
+    native_cap,
+    reachable,
+    seconds_left,
+    stopped_at_limit,
+)
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import tables_for
 
@@ -96,13 +104,12 @@ def _analyze_native(board: Board, metric: str, limits: Limits) -> Analysis:
     assert native.compiled is not None
     began = time.perf_counter()
     tables = tables_for(board.layout, metric)
-    edges = EDGE_BYTES
-    if limits.memory is not None:  # the moves kept come out of the memory the limit leaves
-        edges = max(0, min(EDGE_BYTES, (limits.memory.limit - limits.memory.used()) // 4))
+    left = memory_left(limits)  # the moves kept come out of the memory the limit leaves
+    edges = EDGE_BYTES if left is None else max(0, min(EDGE_BYTES, left // 4))
     status, size, won, hist, hardest, start_distance, smallest = native.compiled.analyze(
         tables.native_spec(),
         board.state,
-        native_cap(limits, tables, False, reserved=edges),
+        native_cap(limits, tables, False, reserved=edges, left=left),
         seconds_left(limits),
         edges,
     )

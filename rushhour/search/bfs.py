@@ -112,14 +112,23 @@ def native_bytes(tables: Tables, keys: bool) -> int:
     return 2 * (tables.n + 8 + 8 + 8) + (160 if keys else 0)
 
 
-def native_cap(limits: Limits, tables: Tables, keys: bool, reserved: int = 0) -> int:
+def memory_left(limits: Limits) -> int | None:
+    """Bytes the memory limit still lets a search add to the process (None: no limit)."""
+    return None if limits.memory is None else limits.memory.limit - limits.memory.used()
+
+
+def native_cap(
+    limits: Limits, tables: Tables, keys: bool, reserved: int = 0, left: int | None = None
+) -> int:
     """The state limit of a compiled search (0: none): ``max_states``, and no more positions than
     the memory left holds (the compiled search cannot measure the process, so it counts), less
-    ``reserved`` bytes that it may take besides its positions."""
+    ``reserved`` bytes that it may take besides its positions.  ``left``: :func:`memory_left`, when
+    the caller has it already."""
     cap = limits.max_states or 0
     if limits.memory is not None:
-        left = limits.memory.limit - limits.memory.used() - reserved
-        room = max(1, left // native_bytes(tables, keys))
+        if left is None:
+            left = limits.memory.limit - limits.memory.used()
+        room = max(1, (left - reserved) // native_bytes(tables, keys))
         cap = room if cap == 0 else min(cap, room)
     return cap
 

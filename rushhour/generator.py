@@ -76,6 +76,11 @@ BASE_CLUSTER_LIMIT = 10_000
 CHECK_FACTOR = 16
 #: the same for method anneal, whose tries go on annealing when a check fails
 ANNEAL_CHECK_FACTOR = 2
+#: method anneal rescues a puzzle that those checks drop (see _Try.rescue): each vehicle check may store
+#: this many times the annealing's cluster limit (90,000 positions on 9x9), and the one analysis of the
+#: board left once every vehicle that does not matter is dropped may explore this many times
+RESCUE_CHECK_FACTOR = 4
+RESCUE_CLUSTER_FACTOR = 8
 
 
 def cluster_limit(width: int, height: int) -> int:
@@ -686,9 +691,9 @@ class _Try:
                 )
             useless = self.useless_vehicle(start, solution)
             if useless is None:
-                return self.out("made", self.puzzle(a, start, solution))
+                return self.out("made", self.puzzle(a, start, solution.moves))
             if useless < 0:
-                return self.out(CHECK_TOO_LARGE)
+                return self.rescue(start, solution, CHECK_TOO_LARGE)
             sketch = Sketch.of(start)
             smaller = sketch.without(useless)
             if not self.counts_ok(smaller):
@@ -696,9 +701,59 @@ class _Try:
             # the puzzle is long already: its checks may explore more than the climb's rewinds
             b = self.rewind(smaller, self.check_limit)
             if b is None:
-                return self.out(TOO_LOOSE)
+                return self.rescue(start, solution, TOO_LOOSE)
             a = b
         return self.out(CHECK_TOO_LARGE)
+
+    def rescue(self, start: Board, solution: Solution, reason: str) -> TryResult:
+        """Method anneal, when the checks of :meth:`finish` hit their limits (``reason``) on ``start``:
+        check the vehicles that ``solution`` leaves still in one pass, with larger limits, dropping each
+        one that does not matter as it is found, and analyse the board left once.  A crowded board's
+        cluster grows with the first vehicle taken away and often shrinks again when the other free
+        vehicles go too, so the one-at-a-time way of :meth:`finish` stops where this one does not.
+        Dropping vehicles that do not matter keeps the solution and its length (a vehicle that matters
+        still does once another goes: taking vehicles away never lengthens a solution), so the position
+        left is a puzzle of the same length; when its cluster holds a harder position, that one is
+        finished in turn.  Other methods keep ``reason``: their packs' commands make the same files."""
+        if self.s.method != "anneal":
+            return self.out(reason)
+        kept = self.without_useless(start, solution)
+        if kept is None:
+            return self.out(reason)
+        if not self.counts_ok(kept):
+            return self.out("a vehicle does not matter")
+        b = self.rewind(kept, RESCUE_CLUSTER_FACTOR * self.limit)
+        if b is None:
+            return self.out(reason)
+        if b.hardest_distance == solution.length:
+            # the position left is a hardest one of its cluster, its vehicles checked already
+            board = b.board
+            return self.out("made", self.puzzle(b, board, _renamed(solution.moves, start, board)))
+        return self.finish(b, hardest=True)
+
+    def without_useless(self, board: Board, solution: Solution) -> Sketch | None:
+        """``board`` less every vehicle that does not matter (see :meth:`rescue`), None when a check
+        hit its limit."""
+        moved = {m.vehicle for m in solution.moves}
+        pieces = [
+            Piece(v.orientation, v.row, v.col, v.length)
+            for v in board.vehicles
+            if v.name != board.goal and v.name not in moved
+        ]
+        sketch = Sketch.of(board)
+        limit = RESCUE_CHECK_FACTOR * self.limit
+        for piece in pieces:
+            smaller = sketch.without(sketch.pieces.index(piece))
+            self.analyses += 1
+            found = shorter_exists(
+                smaller.board(), solution.length, max_states=limit, time_limit=self.time_left()
+            )
+            if found is None:
+                self.time_left()
+                return None
+            if not found:
+                sketch = smaller
+        return sketch
 
     def counts_ok(self, sketch: Sketch) -> bool:
         """Whether a position still has the vehicles and trucks asked for."""
@@ -741,11 +796,23 @@ class _Try:
             return None
         return shorter.length < length
 
-    def puzzle(self, a: Analysis, start: Board, solution: Solution) -> Puzzle:
+    def puzzle(self, a: Analysis, start: Board, solution: tuple[Move, ...]) -> Puzzle:
         named, rename = reading_order(start)
-        moves = tuple(Move(rename[m.vehicle], m.distance) for m in solution.moves)
+        moves = tuple(Move(rename[m.vehicle], m.distance) for m in solution)
         key = (a.board.layout, a.cluster_key)
         return Puzzle(named, moves, a.cluster_size, self.s.seed, self.attempt, self.s.method, key)
+
+
+def _renamed(moves: tuple[Move, ...], board: Board, other: Board) -> tuple[Move, ...]:
+    """``moves`` of ``board`` with the names that the same vehicles (by their cells) have in ``other``,
+    a position holding some of ``board``'s vehicles where they stand in ``board``."""
+
+    def names(b: Board) -> dict[tuple[str, int, int, int], str]:
+        return {(v.orientation, v.row, v.col, v.length): v.name for v in b.vehicles}
+
+    theirs = names(other)
+    rename = {name: theirs[place] for place, name in names(board).items() if place in theirs}
+    return tuple(Move(rename[m.vehicle], m.distance) for m in moves)
 
 
 def solve_known(board: Board, distance: int, *, time_limit: float | None = None) -> Solution:

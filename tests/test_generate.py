@@ -30,7 +30,7 @@ from rushhour.generator import (
     reading_order,
     solve_known,
 )
-from rushhour.search import analyze, solve, verify
+from rushhour.search import Solution, analyze, solve, verify
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_generate.txt"
 SMALL = Settings(min_moves=5, max_moves=9, seed=11)
@@ -548,3 +548,40 @@ def test_a_position_of_known_distance_is_solved_by_one_pass_as_the_bfs_engine_so
     # a wrong distance never gives a longer solution: none within a shorter one, the shortest within a longer
     assert not solve_known(board, reference.length - 1).solved
     assert solve_known(board, reference.length + 2).length == reference.length
+
+
+@pytest.mark.parametrize(("seed", "number"), [(1, 30), (3, 9), (3, 15)])
+def test_a_puzzle_the_checks_dropped_is_rescued_by_dropping_its_vehicles_in_one_pass(
+    monkeypatch: pytest.MonkeyPatch, seed: int, number: int
+) -> None:
+    """Method anneal: when dropping a vehicle that does not matter leaves a cluster too large (or a check
+    hits its limit), the try checks every vehicle the solution leaves still in one pass, drops those
+    that do not matter and analyses the board left once.  The puzzle made that way is a hardest position
+    of its cluster, solved again in the length it records, and none of its vehicles can go without the
+    solution getting shorter."""
+    rescued: list[str] = []
+    asked: list[tuple[Board, Solution, str]] = []
+    rescue = generator._Try.rescue
+
+    def spy(self: generator._Try, start: Board, solution: Solution, reason: str) -> generator.TryResult:
+        asked.append((start, solution, reason))
+        outcome = rescue(self, start, solution, reason)
+        rescued.append(outcome.reason)
+        return outcome
+
+    monkeypatch.setattr(generator._Try, "rescue", spy)
+    outcome = attempt(Settings(min_moves=15, seed=seed).checked(), number)
+    puzzle = outcome.puzzle
+    assert puzzle is not None and rescued[-1] == "made"  # these tries make their puzzle by the rescue
+    a = analyze(Sketch.of(puzzle.board).board())
+    assert a.start_distance == a.hardest_distance == puzzle.length >= 15
+    assert a.cluster_size == puzzle.cluster
+    assert verify(puzzle.board, puzzle.moves).is_won() and len(puzzle.moves) == puzzle.length
+    assert solve(puzzle.board, engine="bfs").length == puzzle.length
+    sketch = Sketch.of(puzzle.board)
+    for k in range(len(sketch.pieces)):
+        assert solve(sketch.without(k).board(), engine="bfs").length < puzzle.length
+    # the other methods keep the checks' reason: the packs their commands made stay the same
+    start, solution, reason = asked[-1]
+    other = generator._Try(Settings(min_moves=15, seed=seed, method="rewind").checked(), number)
+    assert rescue(other, start, solution, reason).reason == reason

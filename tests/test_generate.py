@@ -550,7 +550,7 @@ def test_a_position_of_known_distance_is_solved_by_one_pass_as_the_bfs_engine_so
     assert solve_known(board, reference.length + 2).length == reference.length
 
 
-@pytest.mark.parametrize(("seed", "number"), [(1, 30), (3, 9), (3, 15)])
+@pytest.mark.parametrize(("seed", "number"), [(1, 30), (3, 9), (3, 15), (8, 36)])  # 8, 36: a harder position left
 def test_a_puzzle_the_checks_dropped_is_rescued_by_dropping_its_vehicles_in_one_pass(
     monkeypatch: pytest.MonkeyPatch, seed: int, number: int
 ) -> None:

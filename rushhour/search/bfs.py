@@ -125,9 +125,9 @@ def native_cap(
     ``reserved`` bytes that it may take besides its positions.  ``left``: :func:`memory_left`, when
     the caller has it already."""
     cap = limits.max_states or 0
-    if limits.memory is not None:
-        if left is None:
-            left = limits.memory.limit - limits.memory.used()
+    if left is None:
+        left = memory_left(limits)
+    if left is not None:
         room = max(1, (left - reserved) // native_bytes(tables, keys))
         cap = room if cap == 0 else min(cap, room)
     return cap

@@ -64,6 +64,12 @@ MAX_CHANGES = 300
 #: method anneal: the same, counting changes since the best cluster of the try
 ANNEAL_STALL = 150
 ANNEAL_CHANGES = 800
+#: a try of method anneal ends when this many clusters that reached the length failed their checks at
+#: the checks' limits (a vehicle check or the cluster without a vehicle too large)
+ANNEAL_FINISHES = 2
+#: a try of method anneal from a packed bag rewinds a changed position only up to this many times the
+#: cluster it comes from (a change that loosens a crowded board that much is dropped early)
+ANNEAL_GROWTH = 6
 #: the weight of a cluster's mean distance in the annealing's energy (see _Try.energy), and the
 #: temperature at the start of a try (falling linearly to 0 at ANNEAL_CHANGES): a change that shortens
 #: the hardest distance by one move is kept with a chance of exp(-1 / temperature)
@@ -624,11 +630,15 @@ class _Try:
         likely the less worse and the earlier in the try.  Each cluster met whose hardest distance
         reaches the target is finished (:meth:`finish`); one that fails its checks (a vehicle that does
         not matter and whose removal frees too much room) is left behind and the annealing goes on,
-        until a puzzle is made or :data:`ANNEAL_STALL` changes pass without a new best."""
+        until a puzzle is made, :data:`ANNEAL_STALL` changes pass without a new best, or
+        :data:`ANNEAL_FINISHES` clusters failed their checks at the checks' limits (the boards around
+        them mostly do too, and a fresh try is cheaper than their checks: docs/benchmarks.md).  A change
+        is rewound up to :meth:`growth_limit`."""
         s, rng = self.s, self.rng
         best, best_e = a, self.energy(a)
         e, since = best_e, 0
         failed: dict[tuple[int, ...], str] = {}  # clusters that reached the target, why their checks failed
+        overrun = 0  # how many of them failed because a check ran into its limit
         for step in range(ANNEAL_CHANGES):
             d = a.hardest_distance
             if self.in_range(d) and d >= target and a.cluster_key not in failed:
@@ -636,11 +646,15 @@ class _Try:
                 if done.puzzle is not None:
                     return done
                 failed[a.cluster_key] = done.reason
+                if done.reason in (TOO_LOOSE, CHECK_TOO_LARGE):
+                    overrun += 1
+                    if overrun >= ANNEAL_FINISHES:
+                        return done  # the boards near this one overrun too: a new try does better
             if since >= ANNEAL_STALL:
                 break
             since += 1
             changed = _change(rng, s, Sketch.of(a.hardest))
-            b = None if changed is None else self.rewind(changed)
+            b = None if changed is None else self.rewind(changed, self.growth_limit(a))
             if b is None:
                 continue
             f = self.energy(b)
@@ -654,6 +668,14 @@ class _Try:
             # the length was reached: the checks, not the length, dropped the try
             return self.out(failed[best.cluster_key])
         return self.finish(best, hardest=True)
+
+    def growth_limit(self, a: Analysis) -> int:
+        """The cluster limit of a change of ``a``'s hardest position in the annealing: on a packed bag,
+        at most :data:`ANNEAL_GROWTH` times ``a``'s cluster (and a thousand positions); rewinds that
+        run into the limit were a third of a 9x9 try's time, each as long as the largest cluster."""
+        if not self.packed:
+            return self.limit
+        return min(self.limit, ANNEAL_GROWTH * a.cluster_size + 1000)
 
     def walk(self, bag: Sketch) -> TryResult:
         from rushhour.logic.oracle import legal_moves

@@ -30,7 +30,7 @@ from rushhour.generator import (
     reading_order,
     solve_known,
 )
-from rushhour.search import Solution, analyze, solve, verify
+from rushhour.search import Analysis, Solution, analyze, solve, verify
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_generate.txt"
 SMALL = Settings(min_moves=5, max_moves=9, seed=11)
@@ -133,6 +133,51 @@ def test_no_two_puzzles_share_a_cluster() -> None:
     puzzles = small_run(1) + tuple(Generator(Settings(min_moves=2, max_moves=3, seed=1)).run(8))
     ids = [cluster_id(p.board) for p in puzzles]
     assert len(set(ids)) == len(ids)
+
+
+def test_an_annealing_try_gives_up_at_its_second_overrun_and_rewinds_changes_within_the_growth_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On the README example's settings a try stops finishing clusters after the second one whose checks
+    ran into their limits (a fresh try makes more puzzles a minute), and a change of a crowded board is
+    rewound no further than ANNEAL_GROWTH times the cluster it changes; the puzzles still replay."""
+    finishes: list[str] = []
+    grown: list[tuple[int, int]] = []
+    finish, growth_limit = generator._Try.finish, generator._Try.growth_limit
+    depth = [0]
+
+    def finish_spy(self: generator._Try, a: Analysis, *, hardest: bool) -> generator.TryResult:
+        depth[0] += 1
+        try:
+            done = finish(self, a, hardest=hardest)
+        finally:
+            depth[0] -= 1
+        if depth[0] == 0:  # the annealing's own finishes, not the rescue's
+            finishes.append(done.reason)
+        return done
+
+    def growth_spy(self: generator._Try, a: Analysis) -> int:
+        limit = growth_limit(self, a)
+        grown.append((limit, a.cluster_size))
+        return limit
+
+    monkeypatch.setattr(generator._Try, "finish", finish_spy)
+    monkeypatch.setattr(generator._Try, "growth_limit", growth_spy)
+    overran = (generator.TOO_LOOSE, generator.CHECK_TOO_LARGE)
+    made, counts = 0, []
+    for seed, number in ((1, 0), (3, 0), (3, 1), (3, 2)):
+        s = Settings(width=9, height=9, min_moves=15, walls=(4, 4), seed=seed).checked()
+        finishes.clear()
+        outcome = attempt(s, number)
+        counts.append(sum(reason in overran for reason in finishes))
+        if outcome.puzzle is not None:
+            made += 1
+            assert verify(outcome.puzzle.board, outcome.puzzle.moves).is_won()
+            assert solve(outcome.puzzle.board).length == outcome.puzzle.length >= 15
+    assert made >= 1
+    assert max(counts) == generator.ANNEAL_FINISHES  # a try ended there, and none went past it
+    assert grown and all(limit <= generator.ANNEAL_GROWTH * size + 1000 for limit, size in grown)
+    assert any(limit < generator.anneal_cluster_limit(9, 9) for limit, _ in grown)  # the limit bites
 
 
 def test_a_try_that_reached_the_length_is_not_dropped_as_out_of_range(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -508,6 +508,8 @@ OUT_OF_RANGE = "length out of range"
 OUT_OF_RANGE_WITHOUT = "length out of range without a vehicle that does not matter"
 #: the reason of a try whose vehicle check (does the board need fewer moves without it?) hit its limit
 CHECK_TOO_LARGE = "vehicle check too large"
+#: the reasons of a finish that stopped at the checks' limits (see ANNEAL_FINISHES)
+OVERRUNS = (TOO_LOOSE, CHECK_TOO_LARGE)
 
 
 class _Try:
@@ -638,7 +640,6 @@ class _Try:
         best, best_e = a, self.energy(a)
         e, since = best_e, 0
         failed: dict[tuple[int, ...], str] = {}  # clusters that reached the target, why their checks failed
-        overrun = 0  # how many of them failed because a check ran into its limit
         for step in range(ANNEAL_CHANGES):
             d = a.hardest_distance
             if self.in_range(d) and d >= target and a.cluster_key not in failed:
@@ -646,10 +647,8 @@ class _Try:
                 if done.puzzle is not None:
                     return done
                 failed[a.cluster_key] = done.reason
-                if done.reason in (TOO_LOOSE, CHECK_TOO_LARGE):
-                    overrun += 1
-                    if overrun >= ANNEAL_FINISHES:
-                        return done  # the boards near this one overrun too: a new try does better
+                if sum(why in OVERRUNS for why in failed.values()) >= ANNEAL_FINISHES:
+                    return done  # the boards near this one overrun too: a new try does better
             if since >= ANNEAL_STALL:
                 break
             since += 1
@@ -763,17 +762,13 @@ class _Try:
             if v.name != board.goal and v.name not in moved
         ]
         sketch = Sketch.of(board)
-        limit = RESCUE_CHECK_FACTOR * self.limit
         for piece in pieces:
             smaller = sketch.without(sketch.pieces.index(piece))
             self.analyses += 1
-            found = shorter_exists(
-                smaller.board(), solution.length, max_states=limit, time_limit=self.time_left()
-            )
-            if found is None:
-                self.time_left()
+            matters = self.matters(smaller.board(), solution.length, RESCUE_CHECK_FACTOR * self.limit)
+            if matters is None:
                 return None
-            if not found:
+            if not matters:
                 sketch = smaller
         return sketch
 
@@ -801,18 +796,20 @@ class _Try:
                 return k
         return None
 
-    def matters(self, smaller: Board, length: int) -> bool | None:
+    def matters(self, smaller: Board, length: int, limit: int | None = None) -> bool | None:
         """Whether ``smaller`` (a puzzle of ``length`` moves less a vehicle) has a shorter solution;
-        None when the check hit its limit.  Method ``anneal`` asks the compiled search bounded to
-        ``length - 1`` moves (when it serves the board), the others search ``smaller`` in full."""
+        None when the check hit its limit (``limit`` positions, by default :attr:`check_limit`).  Method
+        ``anneal`` asks the compiled search bounded to ``length - 1`` moves (when it serves the board),
+        the others search ``smaller`` in full."""
+        limit = limit or self.check_limit
         if self.s.method == "anneal":
-            found = shorter_exists(smaller, length, max_states=self.check_limit, time_limit=self.time_left())
+            found = shorter_exists(smaller, length, max_states=limit, time_limit=self.time_left())
             if found is None:
                 self.time_left()
             return found
         engine = "astar" if self.packed else "bfs"
         try:
-            shorter = solve(smaller, engine=engine, max_states=self.check_limit, time_limit=self.time_left())
+            shorter = solve(smaller, engine=engine, max_states=limit, time_limit=self.time_left())
         except LimitReachedError:
             self.time_left()
             return None

@@ -1,8 +1,8 @@
 """The game never freezes: searches (the optimum, a hint, the solution) run beside the screen, in the
 real program in a pseudo-terminal.
 
-The boards are large on purpose: ``tests/data/open12.txt`` (12x12, 40 vehicles, no ``# moves:`` header:
-its optimum of 14 moves takes the solver many seconds) and ``tests/data/full16.txt`` (16x16, 60 vehicles,
+The boards are large on purpose: ``tests/data/crowd12_long.txt`` (12x12, 45 vehicles, no ``# moves:``
+header: its optimum of 23 moves takes the solver minutes) and ``tests/data/full16.txt`` (16x16, 60 vehicles,
 whose search the solver's limits stop).  No test waits for those searches to end: each shows that the
 game answers while they run.
 """
@@ -22,26 +22,26 @@ from tests.test_tui_pty import ESC, TAB, Player, left_cleanly
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals need a POSIX system")
 
 DATA = Path(__file__).resolve().parent / "data"
-OPEN12 = str(DATA / "open12.txt")
+LONG12 = str(DATA / "crowd12_long.txt")
 FULL16 = str(DATA / "full16.txt")
 
 
 def test_a_board_with_an_unknown_optimum_is_playable_at_once(tmp_path: Path) -> None:
-    p = Player(tmp_path, OPEN12, "--no-save")
+    p = Player(tmp_path, LONG12, "--no-save")
     p.wait_for("optimal ... | hints 0")  # drawn while the optimum is searched for
     p.send(TAB)
-    p.wait_for("B selected")
+    p.wait_for("E selected")
     p.send("q")
     left_cleanly(p)
 
 
 def test_a_long_hint_is_cancelled_with_esc_while_keys_keep_answering(tmp_path: Path) -> None:
-    p = Player(tmp_path, OPEN12, "--no-save")
+    p = Player(tmp_path, LONG12, "--no-save")
     p.wait_for("optimal ...")
     p.send("h")
     p.wait_for("finding a hint")
     p.send(TAB)  # answered while the hint is searched for
-    p.wait_for("B selected")
+    p.wait_for("E selected")
     p.send("h")
     p.wait_for("finding a hint")
     p.send(ESC)
@@ -52,7 +52,7 @@ def test_a_long_hint_is_cancelled_with_esc_while_keys_keep_answering(tmp_path: P
 
 
 def test_the_stopwatch_runs_while_a_hint_is_searched_for(tmp_path: Path) -> None:
-    p = Player(tmp_path, OPEN12, "--no-save")
+    p = Player(tmp_path, LONG12, "--no-save")
     p.wait_for("time 0:00")
     p.send("h")
     p.wait_for("finding a hint")
@@ -63,7 +63,7 @@ def test_the_stopwatch_runs_while_a_hint_is_searched_for(tmp_path: Path) -> None
 
 
 def test_ctrl_c_leaves_with_130_during_a_search(tmp_path: Path) -> None:
-    p = Player(tmp_path, OPEN12, "--no-save")
+    p = Player(tmp_path, LONG12, "--no-save")
     p.wait_for("optimal ...")
     p.send("s")
     p.wait_for("finding an optimal solution")

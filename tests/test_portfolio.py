@@ -34,6 +34,8 @@ needs_native = pytest.mark.skipif(not native_available(), reason="the compiled s
 OPEN12 = Path(__file__).parent / "data" / "open12.txt"
 CROWDED9 = Path(__file__).parent / "data" / "crowded9.txt"
 CROWD12 = Path(__file__).parent / "data" / "crowd12.txt"
+# crowd12-04 (45 vehicles, 23 moves): its proof takes the portfolio minutes
+CROWD12_LONG = Path(__file__).parent / "data" / "crowd12_long.txt"
 
 
 def _boards(seed: int, number: int) -> list[tuple[Board, int]]:
@@ -140,7 +142,7 @@ def test_a_stopped_portfolio_keeps_sound_bounds_and_its_best_replays(monkeypatch
     tests/test_search_frontier.py), and its best solution is replayed by the rules."""
     monkeypatch.setattr(portfolio_module, "UPPER_DELAY", 0.0)
     monkeypatch.setattr(portfolio_module, "GRACE", 0.5)
-    crowded = [(read_file(str(CROWDED9))[0].board, 11), (read_file(str(OPEN12))[0].board, 14)]
+    crowded = [(read_file(str(path))[0].board, want) for path, want in ((CROWDED9, 11), (OPEN12, 14), (CROWD12_LONG, 23))]
     cases = [(b, w, 0.3) for b, w in _small_hard_boards(31, 3)] + [(b, w, 2.0) for b, w in crowded]
     stopped = 0
     for board, want, limit in cases:
@@ -250,8 +252,8 @@ def _alive_with(marker: str) -> list[int]:
 @needs_native
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_leaves_no_worker_behind(tmp_path: Path) -> None:
-    board = tmp_path / "open12-ctrl-c.txt"
-    board.write_text(OPEN12.read_text())
+    board = tmp_path / "crowd12-ctrl-c.txt"
+    board.write_text(CROWD12_LONG.read_text())
     child = subprocess.Popen(
         [sys.executable, "-m", "rushhour", "solve", str(board), "--progress"],
         stdout=subprocess.PIPE,
@@ -285,9 +287,9 @@ def test_the_bounds_record_describes_itself() -> None:
 
 @needs_native
 def test_the_memory_limit_stops_the_portfolio_with_what_it_proved() -> None:
-    board = read_file(str(OPEN12))[0].board
+    board = read_file(str(CROWD12_LONG))[0].board
     with pytest.raises(LimitReachedError) as stopped:
         solve(board, engine="portfolio", max_memory=8 * 1024**2)
     err = stopped.value
-    assert "memory" in str(err) and err.lower_bound is not None and err.lower_bound <= 14
+    assert "memory" in str(err) and err.lower_bound is not None and err.lower_bound <= 23
     assert not multiprocessing.active_children()

@@ -111,14 +111,17 @@ def test_the_bfs_engine_uses_it_on_boards_larger_than_six_by_six() -> None:
 # A crowded 9x9 board (30 vehicles): 11 moves, 4,853,023 positions in one pass (seconds), 16,257 over
 # the bounded passes.
 CROWDED9 = Path(__file__).parent / "data" / "crowded9.txt"
-# A 12x12 board of 40 vehicles whose shortest solution has 14 moves: its search takes about 20 seconds.
+# A 12x12 board of 40 vehicles whose shortest solution has 14 moves (64,000 positions over the passes).
 OPEN12 = Path(__file__).parent / "data" / "open12.txt"
+# crowd12-04 of bench/large/crowded.txt: 45 vehicles, 23 moves; a blocker's requirements chain deep, and
+# its passes of bounds 19 to 22 store 113,160, 1.1 million, 7.2 million and 37 million positions.
+CROWD12_LONG = Path(__file__).parent / "data" / "crowd12_long.txt"
 
 
 @needs_native
 @pytest.mark.parametrize("command", ["solve", "analyze"])
 def test_ctrl_c_stops_the_compiled_searches_with_status_130(command: str) -> None:
-    board = OPEN12 if command == "solve" else CROWDED9
+    board = CROWD12_LONG if command == "solve" else CROWDED9
     child = subprocess.Popen(
         [sys.executable, "-m", "rushhour", command, str(board), "--max-memory", "4000"],
         stdout=subprocess.PIPE,
@@ -279,12 +282,13 @@ def test_the_passes_and_one_pass_agree_and_the_passes_store_far_less_on_a_crowde
 
 @needs_native
 def test_a_search_stopped_during_the_passes_reports_the_bound_they_proved() -> None:
-    board = read_file(str(OPEN12))[0].board
+    board = read_file(str(CROWD12_LONG))[0].board
     tables = Tables(board.layout)
     with pytest.raises(LimitReachedError) as stopped:
         frontier(tables, tables.pack(board.state), Limits(max_states=400_000))
-    # the passes of bounds up to 10 end within 330,000 positions, each proving its bound
-    assert stopped.value.lower_bound is not None and 11 <= stopped.value.lower_bound <= 13
+    # the passes of bounds up to 19 end within 120,000 positions, each proving its bound; the pass of
+    # bound 20 (1.1 million) is stopped, its completed layers proving less
+    assert stopped.value.lower_bound == 20
 
 
 @needs_native
@@ -346,42 +350,81 @@ def test_the_cleared_bound_never_hides_a_shortest_solution_on_crowded_boards(met
     assert checked >= 60
 
 
+@needs_native
+def test_the_cleared_bound_is_never_above_the_distance_from_any_position_of_a_reachable_set() -> None:
+    """The pass of bound d from a position at distance d to its nearest win finds a solution of d
+    moves, and the pass of bound d - 1 finds none, for positions of every distance in the reachable sets
+    of crowded boards (distances by breadth-first layers from the won positions): the bound, with its
+    cycles of orders (one move more each), never exceeds what is left at any position a pass reaches."""
+    rng = random.Random(71)
+    positions = boards = tight = 0
+    for _ in range(2_000):
+        size = (rng.randint(6, 7), rng.randint(6, 7))
+        area = size[0] * size[1]
+        board = random_board(rng, wrap=False, size=size, count=rng.randint(area // 4, area // 3), walls=rng.randint(0, 2))
+        tables = Tables(board.layout, "moves")
+        start = tables.pack(board.state)
+        try:
+            every = reachable(tables, start, Limits(max_states=3_000))
+        except LimitReachedError:
+            continue
+        won = [z for z in every if tables.is_won(z)]
+        if not won or len(every) < 50:
+            continue
+        rings = bfs.layers(tables, won, Limits())
+        deepest = len(rings) - 1
+        if deepest < 6:
+            continue
+        boards += 1
+        for distance, ring in enumerate(rings):
+            if distance < 2:
+                continue
+            for z in ring[:: max(1, len(ring) // 40)]:
+                assert _one_pass(tables, z, distance)[1] == distance, (board, tables.unpack(z), distance)
+                below = _one_pass(tables, z, distance - 1)
+                assert below[1] is None, (board, tables.unpack(z), distance)
+                # a pass of bound d - 1 that stores the position alone: its successors' bounds are tight
+                tight += below[3] == 1
+                positions += 1
+        if boards == 25:
+            break
+    assert boards == 25 and positions > 2_000
+    assert tight > 1_000  # the bound is tested where it is tight: 4,962 of 7,147 positions
+
+
 # A 12x12 board of 42 vehicles whose goal's blockers leave only by pushing vehicles of their own lanes.
 OPEN12_PUSHED = Path(__file__).parent / "data" / "open12_pushed.txt"
 
 
 @needs_native
 def test_the_cleared_bound_follows_the_vehicles_a_blocker_pushes_along_its_lane() -> None:
-    """On open12-05 the cleared bound at the start is 13 (5 without the pushes): the pass of bound 12
-    leaves the start unexpanded, and the pass of bound 14 proves within seconds that no solution has 14
-    moves or fewer (the optimum is 15)."""
+    """On open12-05 the cleared bound at the start's successors is 13 (5 without the pushes): the pass of
+    bound 13 leaves the start unexpanded, and the pass of bound 14 proves within a thousand positions
+    that no solution has 14 moves or fewer (the optimum is 15)."""
     board = read_file(str(OPEN12_PUSHED))[0].board
     tables = Tables(board.layout)
     start = tables.pack(board.state)
     cap = 100_000  # a weaker bound would make these passes run for minutes: stop them early instead
-    assert _one_pass(tables, start, 12, cap) == (0, None, True, 1)
-    assert _one_pass(tables, start, 13, cap)[3] > 1
-    assert _one_pass(tables, start, 14, cap)[:3] == (0, None, True)
-
-
-# crowd12-04 of bench/large/crowded.txt: 45 vehicles, 23 moves; a blocker's requirements chain deep.
-CROWD12_LONG = Path(__file__).parent / "data" / "crowd12_long.txt"
+    assert _one_pass(tables, start, 13, cap) == (0, None, True, 1)
+    status, got, pruned, stored = _one_pass(tables, start, 14, cap)
+    assert (status, got, pruned) == (0, None, True) and 1 < stored < 1_000
 
 
 @needs_native
 def test_the_cleared_bound_is_searched_only_as_far_as_a_pass_needs() -> None:
     """A pass asks whether a position's cleared bound exceeds what its depth leaves, so the search over
     the sides stops every choice there: its budget then covers every choice, and the bound is the full
-    one.  On crowd12-04 the passes of bounds 16 and 17 prove their bound within 30,000 and 250,000
-    positions (24,459 and 202,215; 1,379,552 and 6,550,756 when the budget ran out first), and the pass
-    of bound 14 keeps a few positions only."""
+    one, with the cycles of orders counted.  On crowd12-04 the
+    passes of bounds 18 and 19 prove their bound within 10,000 and 150,000 positions (6,616 and
+    113,160; with each vehicle counted once, 1,320,975 and 7,143,451, and 25,355,870 for bound 18 when
+    the budget ran out first), and the pass of bound 16 keeps the start only."""
     board = read_file(str(CROWD12_LONG))[0].board
     tables = Tables(board.layout)
     start = tables.pack(board.state)
-    assert _one_pass(tables, start, 14, 1_000)[:3] == (0, None, True)
-    status, got, pruned, stored = _one_pass(tables, start, 16, 30_000)
+    assert _one_pass(tables, start, 16, 1_000) == (0, None, True, 1)
+    status, got, pruned, stored = _one_pass(tables, start, 18, 10_000)
     assert (status, got, pruned) == (0, None, True) and stored > 1_000
-    assert _one_pass(tables, start, 17, 250_000)[:3] == (0, None, True)
+    assert _one_pass(tables, start, 19, 150_000)[:3] == (0, None, True)
 
 
 def _threaded(tables: Tables, start: int, bound: int, threads: int, cap: int = 0) -> tuple[object, ...]:
@@ -431,22 +474,23 @@ def test_a_pass_answers_the_same_on_any_number_of_threads() -> None:
     board = read_file(str(CROWD12_LONG))[0].board
     tables = Tables(board.layout)
     start = tables.pack(board.state)
-    alone = _threaded(tables, start, 17, 1)
+    alone = _threaded(tables, start, 19, 1)
     assert alone[:2] == (0, None) and alone[3] and int(alone[4]) > 100_000  # type: ignore[call-overload]
-    assert _threaded(tables, start, 17, 3) == alone
+    assert _threaded(tables, start, 19, 3) == alone
 
 
 @needs_native
 def test_a_pass_on_several_threads_stops_close_to_max_states() -> None:
     """Every thread counts the others' buffers and sorts its own out as the count nears ``max_states``,
-    so a pass stopped by it on two or three threads stores at most a few thousand positions more than the
-    limit, as on one (the pass of bound 13 on open12 would store millions)."""
-    board = read_file(str(Path(__file__).parent / "data" / "open12.txt"))[0].board
+    so a pass stopped by it on two or three threads stores at most a few blocks' successors more than the
+    limit (about 4,000 for each block of 256 positions on this board; three threads on two cores wait
+    for each other), as on one (the pass of bound 21 on crowd12-04 would store 7 million)."""
+    board = read_file(str(CROWD12_LONG))[0].board
     tables = Tables(board.layout)
     module = native.compiled
     assert module is not None
     spec, state = tables.native_spec(), tables.unpack(tables.pack(board.state))
     for threads in (1, 2, 3):
-        status, stored, path, _, _ = module.frontier(spec, state, 300_000, 0.0, False, 13, None, threads)
+        status, stored, path, _, _ = module.frontier(spec, state, 300_000, 0.0, False, 21, None, threads)
         assert status == 2 and path is None
-        assert 300_000 < stored <= 306_000, (threads, stored)
+        assert 300_000 < stored <= 320_000, (threads, stored)

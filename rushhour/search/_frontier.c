@@ -72,6 +72,9 @@ typedef struct {
     /* the vehicles that can matter (see relevance()); the others are never moved */
     unsigned char relevant[MAX_VEHICLES];
     uint32_t gwalls;
+    /* along[h][cell]: the cell's position along the lanes of the vehicles of orientation h (1:
+     * horizontal) that cross it */
+    unsigned char along[2][MAX_CELLS];
     u128 bound;                             /* the number of keys */
     u128 unmix;                             /* the inverse of MIX */
 } Ranks;
@@ -203,6 +206,8 @@ static int ranks_init(const Spec *s, const unsigned char *start, Ranks *r) {
         for (int o = 0; o < MAX_OFFSETS; o++) r->term[v][o] *= MIX;
     r->bound = mult;
     r->unmix = inverse(MIX);
+    for (int v = 0; v < s->n; v++)
+        for (int q = 0; q < s->span[v]; q++) r->along[s->horizontal[v] != 0][s->lane[v][16 + q]] = (unsigned char)q;
     /* the goal's lane */
     int g = s->goal;
     for (int p = 0; p < s->span[g]; p++)
@@ -305,17 +310,30 @@ static int blockers(const Spec *s, int go, uint32_t occ, uint32_t same, uint32_t
  * or the other, at least to the nearest offset clear of c, and sweeps the cells on the way: a side
  * whose sweep runs off the board or holds a wall is closed for good; on an open side, every vehicle
  * standing on the swept cells now must have moved away before, so it joins the set, and one that
- * crosses b's lane must itself leave the cell it stands on there: a new requirement.  One along b's
- * lane can never pass b: it is pushed ahead, beyond every cell b sweeps, a requirement with one side
- * and a target offset (a push off the board closes b's side).  The goal and the
- * vehicles across its way start the set (each moves at least once: the blockers() count), each blocker
- * with the requirement to leave its cell of the way; the bound is the size of the smallest set any
- * choice of sides leads to.  Each vehicle of the set is a vehicle that moves in every solution taking
- * those sides, so the size is at most the solution's length; the smallest over the choices, and over the
- * winning offsets, is a lower bound.  The search over the choices stops after CLEAR_BUDGET steps: a
- * branch cut short counts only the vehicles found so far, which is still a lower bound. */
+ * crosses b's lane must itself leave the cell it stands on there: a new requirement, whether or not it
+ * was in the set already.  One along b's lane can never pass b: it is pushed ahead, beyond every cell b
+ * sweeps, a requirement with one side and a target offset (a push off the board closes b's side).  The
+ * goal and the vehicles across its way start the set (each moves at least once: the blockers() count),
+ * each blocker with the requirement to leave its cell of the way.
+ *
+ * A side taken is a *commitment*: b reaches that offset, or one beyond it, at some time.  A later
+ * requirement that a commitment of b already meets costs nothing, and one that takes b further on a
+ * side sweeps only the cells beyond its commitment (the vehicles crossing the others were met when it
+ * was made).  A side that meets nothing is taken without a commitment: the other side can only add.
+ *
+ * Orders.  A vehicle x met on b's sweep moves before b makes the move that reaches its commitment.  If
+ * the orders make a cycle, its vehicles cannot each move once: each one's only move would come before
+ * the next one's, around the cycle.  So one vehicle of the cycle moves twice, and cycles that share no
+ * vehicle add one move each (cycles()).
+ *
+ * The bound is the smallest, over every choice of sides, of the set's size plus its cycles: every
+ * solution taking those sides moves each vehicle of the set, and twice one of each cycle, so that is at
+ * most its length; the smallest over the choices, and over the winning offsets, is a lower bound.  The
+ * search over the choices stops after CLEAR_BUDGET steps: a branch cut short counts only what it found
+ * so far, which is still a lower bound. */
 #define CLEAR_BUDGET 256
 #define CLEAR_PENDING 64
+#define CLEAR_EDGES 256
 #define CLEAR_SWEEP 16 /* vehicles one sweep can meet: at most one a cell, a lane has at most 16 */
 
 typedef struct {
@@ -341,81 +359,196 @@ static inline void reads_note(Reads *seen, int cell, unsigned char x) {
 typedef struct {
     const Spec *s;
     const unsigned char *grid, *state;
+    const Ranks *r;
     int budget;
     int cut; /* the caller only asks whether the bound reaches this: a set this large is as good as any */
     Reads *seen;
+    /* the orders found so far: vehicle ex[k] moves before eb[k] makes its committed move (numbers plus
+     * one); the first ne hold for the choices being followed */
+    int ne;
+    unsigned char ex[CLEAR_EDGES], eb[CLEAR_EDGES];
 } Clear;
 
-/* A requirement: vehicle `v` (number plus one) must leave the cell `at` by either side (`dir` 0), or
- * must reach an offset at most `at` (`dir` -1) or at least `at` (`dir` 1): the push of a vehicle of its
- * own lane, which it can never pass. */
+static inline void order(Clear *c, int x, int b) {
+    if (c->ne < CLEAR_EDGES) c->ex[c->ne] = (unsigned char)x, c->eb[c->ne++] = (unsigned char)b;
+}
+
+/* A requirement: vehicle `v` (number plus one) must leave the cell at position `at` of its lane by
+ * either side (`dir` 0), or must reach an offset at most `at` (`dir` -1) or at least `at` (`dir` 1): the
+ * push of a vehicle of its own lane, which it can never pass. */
 typedef struct {
     int v, at, dir;
 } Need;
 
-/* the smallest set reachable from `in` (of `count` vehicles) and the pending requirements
- * `need[0..n)`, or c->cut when it is at least that large (the search stops there); NO_WAY when every
- * choice closes */
-static int clear_fewest(Clear *c, const VSet *in, int count, const Need *need, int n) {
-    if (count >= c->cut) return c->cut;
-    if (n == 0 || --c->budget <= 0) return count;
-    const Spec *s = c->s;
-    Need want = need[n - 1];
-    int b = want.v - 1;
-    const int *lane = s->lane[b] + 16;
-    int span = s->span[b], length = s->length[b], o = c->state[b], best = NO_WAY;
-    /* the offset each side must reach: just clear of the cell, or the push's own */
-    int target[2];
-    if (want.dir == 0) {
-        int q = 0;
-        while (q < span && lane[q] != want.at) q++;
-        target[0] = q - length, target[1] = q + 1;
+/* The set and what its choices committed each vehicle to: v must reach the offset lo[v] or below, and
+ * hi[v] or above, at some time (its offset now where nothing does). */
+typedef struct {
+    VSet in;
+    unsigned char lo[MAX_VEHICLES], hi[MAX_VEHICLES];
+} Held;
+
+static void held_copy(Held *to, const Held *from, int n) {
+    to->in = from->in;
+    memcpy(to->lo, from->lo, (size_t)n);
+    memcpy(to->hi, from->hi, (size_t)n);
+}
+
+/* How many cycles that share no vehicle the orders make (see above), found greedily: a packing, not
+ * always the largest.  0 on boards of more than 64 vehicles. */
+static int cycles(const Clear *c) {
+    if (c->ne < 2 || c->s->n > 64) return 0;
+    uint64_t adj[64], alive = 0;
+    for (int k = 0; k < c->ne; k++) {
+        int x = c->ex[k] - 1, b = c->eb[k] - 1;
+        uint64_t bx = (uint64_t)1 << x, bb = (uint64_t)1 << b;
+        if (!(alive & bx)) adj[x] = 0;
+        if (!(alive & bb)) adj[b] = 0;
+        alive |= bx | bb;
+        adj[x] |= bb;
     }
-    else target[0] = target[1] = want.at;
+    int found = 0;
+    for (;;) {
+        /* vehicles with no order in or none out are on no cycle */
+        for (;;) {
+            uint64_t in = 0, out = 0;
+            for (uint64_t m = alive; m; m &= m - 1) {
+                int x = __builtin_ctzll(m);
+                uint64_t to = adj[x] & alive;
+                in |= to;
+                if (to) out |= (uint64_t)1 << x;
+            }
+            uint64_t keep = alive & in & out;
+            if (keep == alive) break;
+            alive = keep;
+        }
+        if (!alive) return found;
+        /* a shortest cycle through the first vehicle left, by layers */
+        int v = __builtin_ctzll(alive), k = 0, closed = 0;
+        uint64_t layer[64], seen = (uint64_t)1 << v;
+        layer[0] = seen;
+        while (k < 63) {
+            uint64_t next = 0;
+            for (uint64_t m = layer[k]; m; m &= m - 1) next |= adj[__builtin_ctzll(m)];
+            next &= alive;
+            if (next >> v & 1) {
+                closed = 1;
+                break;
+            }
+            next &= ~seen;
+            if (!next) break;
+            seen |= next;
+            layer[++k] = next;
+        }
+        if (!closed) {
+            alive &= ~((uint64_t)1 << v);
+            continue;
+        }
+        found++;
+        uint64_t gone = (uint64_t)1 << v;
+        for (int cur = v, j = k; j >= 1; j--) {
+            for (uint64_t m = layer[j]; m; m &= m - 1) {
+                int u = __builtin_ctzll(m);
+                if (adj[u] >> cur & 1) {
+                    gone |= (uint64_t)1 << u, cur = u;
+                    break;
+                }
+            }
+        }
+        alive &= ~gone;
+    }
+}
+
+/* the smallest count (vehicles of the set, and cycles) reachable from `h` (`count` vehicles) and the
+ * pending requirements `need[0..n)`, or c->cut when it is at least that large (the search stops there);
+ * NO_WAY when every choice closes */
+static int clear_fewest(Clear *c, const Held *h, int count, const Need *need, int n) {
+    const Spec *s = c->s;
+    int b, span, length, o, target[2], open[2];
+    const int *lane;
+    /* the requirements already met by a commitment cost nothing */
+    for (;;) {
+        if (count >= c->cut) return c->cut;
+        if (n == 0 || --c->budget <= 0) {
+            count += cycles(c);
+            return count < c->cut ? count : c->cut;
+        }
+        Need want = need[n - 1];
+        b = want.v - 1, lane = s->lane[b] + 16;
+        span = s->span[b], length = s->length[b], o = c->state[b];
+        /* the offset each side must reach: just clear of the cell, or the push's own */
+        if (want.dir == 0) target[0] = want.at - length, target[1] = want.at + 1;
+        else target[0] = target[1] = want.at;
+        open[0] = want.dir <= 0, open[1] = want.dir >= 0;
+        if ((open[0] && h->lo[b] <= target[0]) || (open[1] && h->hi[b] >= target[1])) {
+            n--;
+            continue;
+        }
+        break;
+    }
     Need found[2][CLEAR_SWEEP];
-    int nfound[2] = {0, 0}, open[2] = {want.dir <= 0, want.dir >= 0};
+    int nfound[2] = {0, 0}, added[2] = {0, 0}, best = NO_WAY;
     for (int side = 0; side < 2; side++) {
         if (!open[side]) continue;
         /* toward lower positions: the cells from the target up to the vehicle; toward higher: from
-         * the vehicle's end up to the target's */
+         * the vehicle's end up to the target's.  The cells beyond its commitment on that side are new:
+         * the vehicles crossing the others were met when it was made.  Those of b's own lane are all
+         * pushed again, ahead of the new sweep. */
         int from = side ? o + length : target[0], to = side ? target[1] + length - 1 : o - 1;
+        int fresh_from = side ? h->hi[b] + length : from, fresh_to = side ? to : h->lo[b] - 1;
         if (from < 0 || to >= span) {
             open[side] = 0;
             continue;
         }
-        VSet seen = *in;
+        int last = 0;
         for (int p = from; p <= to && open[side]; p++) {
             unsigned char x = c->grid[lane[p]];
-            reads_note(c->seen, lane[p], x);
+            int fresh = p >= fresh_from && p <= fresh_to;
+            if (fresh) reads_note(c->seen, lane[p], x);
             if (x == WALL) open[side] = 0;
-            else if (x && !vset_has(&seen, x) && nfound[side] < CLEAR_SWEEP) {
-                vset_add(&seen, x);
+            else if (!x || x == last || nfound[side] >= CLEAR_SWEEP) continue;
+            else if (s->horizontal[x - 1] != s->horizontal[b]) {
+                if (!fresh) continue;
                 Need *f = &found[side][nfound[side]++];
-                f->v = x;
-                if (s->horizontal[x - 1] != s->horizontal[b]) f->at = lane[p], f->dir = 0;
-                else {
-                    /* a vehicle of b's own lane is pushed ahead of b, beyond the cells b sweeps */
-                    f->dir = side ? 1 : -1;
-                    f->at = side ? to + 1 : from - s->length[x - 1];
-                    if (f->at < 0 || f->at + s->length[x - 1] > span) open[side] = 0;
-                }
+                f->v = x, f->at = c->r->along[s->horizontal[x - 1] != 0][lane[p]], f->dir = 0;
+                added[side] += !vset_has(&h->in, x);
+            }
+            else {
+                /* a vehicle of b's own lane is pushed ahead of b, beyond the cells b sweeps */
+                reads_note(c->seen, lane[p], x);
+                last = x;
+                Need *f = &found[side][nfound[side]++];
+                f->v = x, f->dir = side ? 1 : -1;
+                f->at = side ? to + 1 : from - s->length[x - 1];
+                if (f->at < 0 || f->at + s->length[x - 1] > span) open[side] = 0;
+                added[side] += !vset_has(&h->in, x);
             }
         }
-        /* a side with nothing new to move is the best choice: the other can only add */
-        if (open[side] && nfound[side] == 0) return clear_fewest(c, in, count, need, n - 1);
+        /* a side that meets nothing is the best choice: the other can only add (its commitment is
+         * forgotten, which only lowers what follows) */
+        if (open[side] && nfound[side] == 0) return clear_fewest(c, h, count, need, n - 1);
     }
-    for (int side = 0; side < 2; side++) {
-        if (!open[side] || count + nfound[side] >= best) continue;
-        VSet more = *in;
+    /* the cheaper side first: the best it finds cuts the other short */
+    int first = open[0] && open[1] && added[1] < added[0];
+    for (int k = 0; k < 2; k++) {
+        int side = k ^ first;
+        if (!open[side]) continue;
+        int more_count = count + added[side];
+        if (more_count >= best) continue;
+        Held more;
+        held_copy(&more, h, s->n);
+        if (side) more.hi[b] = (unsigned char)target[1];
+        else more.lo[b] = (unsigned char)target[0];
         Need next[CLEAR_PENDING];
-        int m = 0;
+        int m = 0, top = c->ne;
         for (int k = 0; k < n - 1; k++) next[m++] = need[k];
         for (int k = 0; k < nfound[side]; k++) {
-            vset_add(&more, found[side][k].v);
+            vset_add(&more.in, found[side][k].v);
+            order(c, found[side][k].v, b + 1);
             /* each must leave the cell it holds across b's lane, or go ahead of b along it */
             if (m < CLEAR_PENDING) next[m++] = found[side][k];
         }
-        int got = clear_fewest(c, &more, count + nfound[side], next, m);
+        int got = clear_fewest(c, &more, more_count, next, m);
+        c->ne = top;
         if (got < best) best = got;
     }
     return best;
@@ -429,24 +562,35 @@ static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, con
     int g = s->goal, span = s->span[g], length = s->length[g], go = state[g], best = NO_WAY;
     const int *lane = s->lane[g] + 16;
     uint32_t walled = r->gwalls | same;
+    Held h;
+    memcpy(h.lo, state, (size_t)s->n);
+    memcpy(h.hi, state, (size_t)s->n);
     for (int t = 0; t + length <= span; t++) {
         if (!s->won[t] || t == go) continue;
         uint32_t way = goal_way(go, t, length);
         if (way & walled) continue;
         int count = 1 + __builtin_popcount(occ & way);
         if (count >= best) continue;
-        VSet in = {{0, 0, 0, 0}};
         Need need[CLEAR_PENDING];
         int n = 0;
-        vset_add(&in, g + 1);
+        memset(&h.in, 0, sizeof h.in);
+        vset_add(&h.in, g + 1);
+        /* the goal is committed to its winning offset */
+        h.lo[g] = h.hi[g] = (unsigned char)go;
+        if (t > go) h.hi[g] = (unsigned char)t;
+        else h.lo[g] = (unsigned char)t;
+        Clear c;
+        c.s = s, c.grid = grid, c.state = state, c.r = r, c.budget = CLEAR_BUDGET, c.cut = cut, c.seen = seen;
+        c.ne = 0;
         for (uint32_t m = occ & way; m; m &= m - 1) {
             int cell = lane[__builtin_ctz(m)];
             reads_note(seen, cell, grid[cell]);
-            vset_add(&in, grid[cell]);
-            if (n < CLEAR_PENDING) need[n].v = grid[cell], need[n].at = cell, need[n++].dir = 0;
+            vset_add(&h.in, grid[cell]);
+            order(&c, grid[cell], g + 1);
+            if (n < CLEAR_PENDING)
+                need[n].v = grid[cell], need[n].at = r->along[s->horizontal[grid[cell] - 1] != 0][cell], need[n++].dir = 0;
         }
-        Clear c = {s, grid, state, CLEAR_BUDGET, cut, seen};
-        int got = clear_fewest(&c, &in, count, need, n);
+        int got = clear_fewest(&c, &h, count, need, n);
         if (got < best) best = got;
     }
     return best;

@@ -18,8 +18,8 @@ worker process beside it:
   until :data:`UPPER_DELAY` seconds (or a sixth of a shorter time limit), first runs the ``improve``
   engine with restarts (seeds ``seed``, ``seed + 1``, ...; a few seconds each) for solutions within
   seconds, then SAT planning (:func:`rushhour.logic.planner.plan`) from the best lower bound known
-  upwards, its lengths capped by the best solution known: each length it refutes raises the lower
-  bound, and the first plan it finds is optimal.
+  upwards, its lengths capped by the best solution known, at a lower priority (:data:`SAT_NICE`): each
+  length it refutes raises the lower bound, and the first plan it finds is optimal.
 
 The caller keeps the bounds (a shared array the worker reads between lengths) and reports each
 improvement (:class:`~rushhour.search.watch.Bounds`, through the ``progress`` callback); it stops
@@ -75,6 +75,9 @@ FRONTIER_MEMORY = 0.75
 UPPER_DELAY = 10.0
 #: whether the upper worker turns to SAT planning after its restarts (bench/large.py measures both)
 SAT_PLANNING = True
+#: how much the upper worker lowers its priority (``os.nice``) when it turns to SAT planning: the passes,
+#: which take every core, go first, and the planner runs on what they leave (0: the same priority)
+SAT_NICE = 10
 #: the passes go straight to the bound best - 1 once it is at most this far above the next pass
 #: (0: they never skip a bound)
 JUMP = 0
@@ -382,6 +385,8 @@ def _upper_worker(
     try:
         _restarts(board, metric, share, out, mine, seed)
         if SAT_PLANNING:
+            if SAT_NICE:
+                os.nice(SAT_NICE)
             _plans(board, metric, share, out, mine, _share(memory, 1 - FRONTIER_MEMORY))
     except RushHourError as err:
         out.put((_STOPPED, str(err), "improve and sat"))

@@ -362,6 +362,7 @@ typedef struct {
     const Ranks *r;
     int budget;
     int cut; /* the caller only asks whether the bound reaches this: a set this large is as good as any */
+    int floor; /* ... and whether it exceeds this: once a choice gives at most this, no other can matter */
     Reads *seen;
     /* the orders found so far: vehicle ex[k] moves before eb[k] makes its committed move (numbers plus
      * one); the first ne hold for the choices being followed */
@@ -550,15 +551,18 @@ static int clear_fewest(Clear *c, const Held *h, int count, const Need *need, in
         int got = clear_fewest(c, &more, more_count, next, m);
         c->ne = top;
         if (got < best) best = got;
+        if (best <= c->floor) break;
     }
     return best;
 }
 
 /* the cleared bound of a position (above): the smallest over the winning offsets, or `cut` when it is
  * at least `cut` (a pass only asks whether a position's bound exceeds what its depth leaves; stopping
- * each choice there is what keeps the bound cheap); NO_WAY when every way is closed */
+ * each choice there is what keeps the bound cheap), or some value at most `floor` when it is at most
+ * `floor` (the search over the choices ends at the first that gives one); NO_WAY when every way is
+ * closed */
 static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, const unsigned char *state,
-                   uint32_t occ, uint32_t same, int cut, Reads *seen) {
+                   uint32_t occ, uint32_t same, int floor, int cut, Reads *seen) {
     int g = s->goal, span = s->span[g], length = s->length[g], go = state[g], best = NO_WAY;
     const int *lane = s->lane[g] + 16;
     uint32_t walled = r->gwalls | same;
@@ -580,7 +584,7 @@ static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, con
         if (t > go) h.hi[g] = (unsigned char)t;
         else h.lo[g] = (unsigned char)t;
         Clear c;
-        c.s = s, c.grid = grid, c.state = state, c.r = r, c.budget = CLEAR_BUDGET, c.cut = cut, c.seen = seen;
+        c.s = s, c.grid = grid, c.state = state, c.r = r, c.budget = CLEAR_BUDGET, c.cut = cut, c.floor = floor, c.seen = seen;
         c.ne = 0;
         for (uint32_t m = occ & way; m; m &= m - 1) {
             int cell = lane[__builtin_ctz(m)];
@@ -592,6 +596,7 @@ static int cleared(const Spec *s, const Ranks *r, const unsigned char *grid, con
         }
         int got = clear_fewest(&c, &h, count, need, n);
         if (got < best) best = got;
+        if (best <= floor) break;
     }
     return best;
 }
@@ -960,7 +965,8 @@ static int expand(Worker *k, size_t from, size_t to) {
             /* a position whose stronger bound already exceeds the bound is not expanded */
             if (here <= room + 1) {
                 memset(&seen, 0, sizeof seen);
-                h = cleared(s, r, grid, state, occ, same, room + 2, &seen);
+                /* kept and not tight (at most room), tight (room + 1), or left out (more) */
+                h = cleared(s, r, grid, state, occ, same, room, room + 2, &seen);
                 if (h > room + 1) {
                     k->pruned |= h < NO_WAY;
                     continue;

@@ -882,8 +882,9 @@ static int flush(Gather *g, u128 *buffer, size_t *fill, int all) {
  * position of index z stops the blocks after z; the one of the smallest z is the answer, as one thread
  * would have found it first.  Only the caller's thread takes the GIL (the limits, `poll`, signals): it
  * tells the others to stop through `stop`. */
-#define BLOCK 1024
-#define THREADS_FROM 4096  /* a layer smaller than this is expanded by the caller's thread alone */
+#define BLOCK 256
+#define THREADS_FROM 512  /* a layer smaller than this is expanded by the caller's thread alone: the cleared
+                            * bound makes a position dear, so layers of a few blocks are worth sharing */
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <pthread.h>

@@ -293,3 +293,35 @@ def test_the_memory_limit_stops_the_portfolio_with_what_it_proved() -> None:
     err = stopped.value
     assert "memory" in str(err) and err.lower_bound is not None and err.lower_bound <= 23
     assert not multiprocessing.active_children()
+
+
+@needs_native
+def test_the_upper_worker_lowers_its_priority_when_it_turns_to_sat_planning(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The passes take every core; SAT planning runs on what they leave: the worker calls ``os.nice``
+    with ``SAT_NICE`` once its ``improve`` restarts are over, and not before (crowd12-04, stopped at
+    its time limit long before its proof)."""
+    told = tmp_path / "nice.txt"
+
+    def nice(increment: int) -> int:  # in the forked worker: noted where the test can read it
+        with told.open("a") as out:
+            out.write(f"{increment} {time.perf_counter()}\n")
+        return increment
+
+    monkeypatch.setattr(portfolio_module, "UPPER_DELAY", 0.0)
+    monkeypatch.setattr(portfolio_module, "IMPROVE_SECONDS", 1.0)
+    monkeypatch.setattr(portfolio_module, "GRACE", 0.5)
+    monkeypatch.setattr(os, "nice", nice)
+    board = read_file(str(CROWD12_LONG))[0].board
+    began = time.perf_counter()
+    with pytest.raises(LimitReachedError):
+        solve(board, engine="portfolio", time_limit=5.0)
+    calls = told.read_text().split()
+    assert calls[0] == str(portfolio_module.SAT_NICE) and len(calls) == 2  # once
+    assert float(calls[1]) - began >= 1.0  # after the restarts' second
+    monkeypatch.setattr(portfolio_module, "SAT_PLANNING", False)
+    told.unlink()
+    with pytest.raises(LimitReachedError):
+        solve(board, engine="portfolio", time_limit=3.0)
+    assert not told.exists()  # no planning, no change of priority

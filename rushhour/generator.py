@@ -83,10 +83,12 @@ CHECK_FACTOR = 16
 #: the same for method anneal, whose tries go on annealing when a check fails
 ANNEAL_CHECK_FACTOR = 2
 #: method anneal rescues a puzzle that those checks drop (see _Try.rescue): each vehicle check may store
-#: this many times the annealing's cluster limit (90,000 positions on 9x9), and the one analysis of the
-#: board left once every vehicle that does not matter is dropped may explore this many times
-RESCUE_CHECK_FACTOR = 4
-RESCUE_CLUSTER_FACTOR = 8
+#: this many times the annealing's cluster limit (450,000 positions on 9x9), and the one analysis of the
+#: board left once every vehicle that does not matter is dropped may explore this many times (900,000).
+#: 4 and 8 before the cleared bound's cycles of orders made the checks' passes smaller: 20 and 40 make
+#: x1.7 the 9x9 puzzles of 30+ moves a minute of one core (docs/benchmarks.md)
+RESCUE_CHECK_FACTOR = 20
+RESCUE_CLUSTER_FACTOR = 40
 
 
 def cluster_limit(width: int, height: int) -> int:

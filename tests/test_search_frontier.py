@@ -494,3 +494,37 @@ def test_a_pass_on_several_threads_stops_close_to_max_states() -> None:
         status, stored, path, _, _ = module.frontier(spec, state, 300_000, 0.0, False, 21, None, threads)
         assert status == 2 and path is None
         assert 300_000 < stored <= 320_000, (threads, stored)
+
+
+@needs_native
+def test_the_bounded_passes_hand_over_to_one_pass_without_a_bound_once_a_pass_barely_grows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a board whose reachable set is small, each pass ends up holding most of it and the passes still
+    to come would cost more than one search without a bound: the first pass of at least ``SMALL_PASS``
+    positions that stores fewer than ``GROWTH_FLOOR`` times the one before is the last bounded one, the
+    next has no bound, and that one finds the optimum.  (crowd9-03, 25 moves: with the floor the passes
+    hand over at bound 20, five short of the optimum.)"""
+    from rushhour.search import frontier as frontier_module
+
+    passes: list[tuple[int, int]] = []
+    run = frontier_module._pass
+
+    def spy(*args: object, **kwargs: object) -> tuple[int, int, list[int] | None, int, int]:
+        answer = run(*args, **kwargs)  # type: ignore[arg-type]
+        passes.append((int(args[4]), answer[1]))  # type: ignore[call-overload]
+        return answer
+
+    monkeypatch.setattr(frontier_module, "_pass", spy)
+    board = read_file(str(DATA / "crowd9_small_set.txt"))[0].board
+    tables = Tables(board.layout)
+    found = frontier(tables, tables.pack(board.state), Limits())
+    assert found is not None and found[0] is not None
+    assert verify(board, moves_of_path(tables, found[0])).is_won() and len(found[0]) - 1 == 25
+    bounds = [bound for bound, _ in passes]
+    assert bounds[-1] == 0 and 0 not in bounds[:-1]  # one pass without a bound, the last
+    stored = [n for _, n in passes[:-1]]
+    floor, small = frontier_module.GROWTH_FLOOR, frontier_module.SMALL_PASS
+    barely = [k for k in range(1, len(stored)) if stored[k] >= small and stored[k] < floor * stored[k - 1]]
+    assert barely == [len(stored) - 1]  # the hand-over came at the first pass that barely grew
+    assert bounds[-2] <= 25 - 4  # well before the bounded passes reach the optimum (22 with a floor of 1.25)

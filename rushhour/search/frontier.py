@@ -48,6 +48,14 @@ SMALL_PASS = 10_000
 GROWTH_FLOOR = 1.5
 
 
+def next_bound(bound: int, stored: int, last: int) -> int:
+    """The bound of the pass after one of bound ``bound`` that stored ``stored`` positions, the one
+    before it ``last``: one more, or 0 (no bound: the last pass) once a pass of at least
+    :data:`SMALL_PASS` positions grows by less than :data:`GROWTH_FLOOR` (docs/solvers.md, "When the
+    passes end")."""
+    return 0 if stored >= SMALL_PASS and stored < last * GROWTH_FLOOR else bound + 1
+
+
 def pass_threads() -> int:
     """The threads a frontier pass expands its layers on: every core this process may use, at most
     :data:`~rushhour.search.contract.FRONTIER_THREADS`.  A layer is the same set on any number of
@@ -108,11 +116,7 @@ def frontier(
                     _stopped(tables, start, limits, explored + stored, max(lower, layers_bound))
             return None, stored
         lower = bound + 1
-        if stored >= SMALL_PASS and stored < last * GROWTH_FLOOR:
-            bound = 0  # the last pass: no bound
-        else:
-            bound += 1
-        last = stored
+        bound, last = next_bound(bound, stored, last), stored
 
 
 def one_pass(

@@ -48,11 +48,10 @@ from rushhour.errors import LimitReachedError, RushHourError
 from rushhour.search.bfs import Limits
 from rushhour.search.contract import STOPPED_BY_POLL
 from rushhour.search.frontier import (
-    GROWTH_FLOOR,
-    SMALL_PASS,
     best_so_far,
     frontier,
     frontier_wanted,
+    next_bound,
     one_pass,
 )
 from rushhour.search.heuristics import relaxed_bound
@@ -259,8 +258,7 @@ def _passes(board: Board, metric: str, news: _News, limits: Limits) -> bool:
             _unsolvable(tables, start, limits, news)
             return True
         news.take((_LOWER, bound + 1, _pass_name(bound)))
-        bound = 0 if stored >= SMALL_PASS and stored < last * GROWTH_FLOOR else bound + 1
-        last = stored
+        bound, last = next_bound(bound, stored, last), stored
 
 
 def _report(state: _State, metric: str, progress: Callable[[Any], object] | None) -> None:

@@ -271,6 +271,15 @@ def _spots(sketch: Sketch, taken: set[Cell], orientation: str, length: int) -> l
     return out
 
 
+def _fits(sketch: Sketch, taken: set[Cell], piece: Piece) -> bool:
+    """Whether ``piece`` stands on the board on free cells (a horizontal one off the goal car's row)."""
+    if piece.orientation == HORIZONTAL and piece.row == sketch.goal_row:
+        return False
+    return all(
+        0 <= y < sketch.height and 0 <= x < sketch.width and (y, x) not in taken for y, x in _cells(piece)
+    )
+
+
 def _place(rng: random.Random, sketch: Sketch, taken: set[Cell], length: int) -> Piece | None:
     first = VERTICAL if rng.random() < VERTICAL_CHANCE else HORIZONTAL
     for orientation in (first, HORIZONTAL if first == VERTICAL else VERTICAL):
@@ -368,12 +377,7 @@ def packed_bag(rng: random.Random, s: Settings) -> Sketch | None:
             for k in range(length):
                 options.append(Piece(HORIZONTAL, r, c - k, length))
                 options.append(Piece(VERTICAL, r - k, c, length))
-        fits = [
-            p
-            for p in options
-            if not (p.orientation == HORIZONTAL and p.row == sketch.goal_row)
-            and all(0 <= y < s.height and 0 <= x < s.width and (y, x) not in taken for y, x in _cells(p))
-        ]
+        fits = [p for p in options if _fits(sketch, taken, p)]
         if fits:
             # trucks first: the bag holds a limited number of vehicles and should cover the board
             long = [p for p in fits if p.length == 3]
@@ -419,6 +423,46 @@ def _change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
         ]
         if removable:
             return sketch.without(rng.choice(removable))
+    return None
+
+
+#: method anneal, on a packed bag (not wrap-around) and a target of at least SMALL_FROM moves (see
+#: _Try.long): the chance that a change is a small one (see _small_change).  Long targets need the
+#: annealing to climb on where it stalls, and a vehicle moved anywhere undoes much of what it built; on
+#: short targets the climb is quick and small changes only keep a try among neighbours that fail their
+#: checks (docs/benchmarks.md)
+SMALL_CHANCE = 0.3
+SMALL_FROM = 25
+
+
+def _small_change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
+    """One random small change of a position: a vehicle to a neighbouring lane at the same offset, or a
+    car made a truck (a truck a car) at either end; None when the one drawn does not fit."""
+    if not sketch.pieces:
+        return None
+    k = rng.randrange(len(sketch.pieces))
+    p = sketch.pieces[k]
+    if p.orientation == HORIZONTAL:
+        options = [p._replace(row=p.row - 1), p._replace(row=p.row + 1)]
+    else:
+        options = [p._replace(col=p.col - 1), p._replace(col=p.col + 1)]
+    other = 5 - p.length
+    if (
+        s.trucks is None
+        or (other == 3 and sketch.trucks() < s.trucks[1])
+        or (other == 2 and sketch.trucks() > s.trucks[0])
+    ):
+        shift = p.length - other  # a truck reaches one cell back, a car starts one cell on
+        options.append(p._replace(length=other))
+        if p.orientation == HORIZONTAL:
+            options.append(p._replace(length=other, col=p.col + shift))
+        else:
+            options.append(p._replace(length=other, row=p.row + shift))
+    rng.shuffle(options)
+    taken = sketch.occupied(skip=k)
+    for q in options:
+        if _fits(sketch, taken, q):
+            return replace(sketch, pieces=sketch.pieces[:k] + (q,) + sketch.pieces[k + 1 :])
     return None
 
 
@@ -594,16 +638,43 @@ class _Try:
         target = s.min_moves if s.max_moves is None else rng.randint(s.min_moves, s.max_moves)
         a = self.rewind(bag)
         while a is None:  # too loose: add vehicles until the cluster is small enough to explore
-            if len(bag.pieces) + 1 >= s.allowed[1]:
+            tighter = self.tighter(bag, target)
+            if tighter is None:
                 return self.out("cluster too large")
-            piece = _place(rng, bag, bag.occupied(), _truck_length(rng, s, bag))
-            if piece is None:
-                return self.out("cluster too large")
-            bag = replace(bag, pieces=(*bag.pieces, piece))
+            bag = tighter
             a = self.rewind(bag)
         if s.method == "anneal":
             return self.anneal(a, target)
         return self.finish(self.hill_climb(a, target), hardest=True)
+
+    def long(self, target: int) -> bool:
+        """Whether a try of method anneal aims long on a crowded board: a packed bag (not wrap-around)
+        and a target of :data:`SMALL_FROM` moves or more.  Such tries draw small changes and tighten
+        their bag by trucks (:meth:`tighter`); the others, the packs' commands among them, do as
+        before."""
+        s = self.s
+        return s.method == "anneal" and self.packed and not s.wrap and target >= SMALL_FROM
+
+    def tighter(self, bag: Sketch, target: int) -> Sketch | None:
+        """``bag`` with one more vehicle, or once none fits (on a :meth:`long` try) a car made a truck:
+        a packed 12x12 bag leaves pockets of free cells whose moves multiply its cluster past ten
+        million positions, and each cell covered divides it.  None when neither fits."""
+        s, rng = self.s, self.rng
+        if len(bag.pieces) + 1 < s.allowed[1]:
+            piece = _place(rng, bag, bag.occupied(), _truck_length(rng, s, bag))
+            if piece is not None:
+                return replace(bag, pieces=(*bag.pieces, piece))
+        if not self.long(target) or (s.trucks is not None and bag.trucks() >= s.trucks[1]):
+            return None
+        grown = []
+        for k, p in enumerate(bag.pieces):
+            if p.length == 2:
+                taken = bag.occupied(skip=k)
+                back = p._replace(col=p.col - 1) if p.orientation == HORIZONTAL else p._replace(row=p.row - 1)
+                for q in (p._replace(length=3), back._replace(length=3)):
+                    if _fits(bag, taken, q):
+                        grown.append(replace(bag, pieces=bag.pieces[:k] + (q,) + bag.pieces[k + 1 :]))
+        return rng.choice(grown) if grown else None
 
     def hill_climb(self, a: Analysis, target: int) -> Analysis:
         """Method ``rewind``: a random change of the hardest position is kept when the hardest distance
@@ -642,6 +713,7 @@ class _Try:
         best, best_e = a, self.energy(a)
         e, since = best_e, 0
         failed: dict[tuple[int, ...], str] = {}  # clusters that reached the target, why their checks failed
+        small_changes = self.long(target)
         for step in range(ANNEAL_CHANGES):
             d = a.hardest_distance
             if self.in_range(d) and d >= target and a.cluster_key not in failed:
@@ -654,7 +726,8 @@ class _Try:
             if since >= ANNEAL_STALL:
                 break
             since += 1
-            changed = _change(rng, s, Sketch.of(a.hardest))
+            small = small_changes and rng.random() < SMALL_CHANCE
+            changed = (_small_change if small else _change)(rng, s, Sketch.of(a.hardest))
             b = None if changed is None else self.rewind(changed, self.growth_limit(a))
             if b is None:
                 continue
@@ -1085,4 +1158,3 @@ def from_database(
             raise RushHourError(f"{path}: the database gives {text} {moves} moves, the solver {found}")
         puzzles.append(Puzzle(board, solution.moves, cluster, seed, attempt, "database", key=text))
     return puzzles, len(band)
-

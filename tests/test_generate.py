@@ -8,6 +8,7 @@ import random
 import shlex
 import statistics
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -180,7 +181,9 @@ def test_an_annealing_try_gives_up_at_its_second_overrun_and_rewinds_changes_wit
     assert any(limit < generator.anneal_cluster_limit(9, 9) for limit, _ in grown)  # the limit bites
 
 
-def test_a_try_that_reached_the_length_is_not_dropped_as_out_of_range(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_try_that_reached_the_length_is_not_dropped_as_out_of_range(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The run's summary tells a user what to change: "length out of range" only for tries whose clusters
     never reached the length asked for; a try whose annealing reached it and whose puzzles then failed
     "every vehicle matters" names that check (widening --min-moves would not help it)."""
@@ -196,13 +199,17 @@ def test_a_try_that_reached_the_length_is_not_dropped_as_out_of_range(monkeypatc
     monkeypatch.setattr(generator._Try, "rewind", spy)
     s = Settings(width=9, height=9, min_moves=30, seed=1).checked()
     reasons = set()
-    for number in (15, 2):  # try 15 reaches 36 moves and fails its checks; try 2 stops at 22
+    for number in (12, 2):  # try 12 reaches 32 moves and fails its checks; try 2 stops at 17
         reached.clear()
         outcome = attempt(s, number)
         assert outcome.puzzle is None
         reasons.add(outcome.reason)
         if max(reached) >= s.min_moves:
-            assert outcome.reason in (generator.TOO_LOOSE, generator.OUT_OF_RANGE_WITHOUT, generator.CHECK_TOO_LARGE)
+            assert outcome.reason in (
+                generator.TOO_LOOSE,
+                generator.OUT_OF_RANGE_WITHOUT,
+                generator.CHECK_TOO_LARGE,
+            )
         else:
             assert outcome.reason == generator.OUT_OF_RANGE
     assert len(reasons) == 2
@@ -256,7 +263,9 @@ def test_walk_method_uses_the_walked_position() -> None:
 # --- the pieces ------------------------------------------------------------------------------------
 
 
-def won_bags(make: Callable[[random.Random, Settings], Sketch | None], s: Settings, tries: int) -> list[Board]:
+def won_bags(
+    make: Callable[[random.Random, Settings], Sketch | None], s: Settings, tries: int
+) -> list[Board]:
     """The boards of the bags ``make`` gives for seeds 0 to ``tries - 1``; each must be a won position
     with the goal car alone on its row."""
     out = []
@@ -292,6 +301,81 @@ def test_a_packed_bag_is_a_won_position_that_covers_most_of_a_large_board() -> N
         return statistics.median(sum(v.length for v in b.vehicles) for b in boards)
 
     assert median_cover(packed) >= median_cover(loose) + 8  # far tighter than random bags
+
+
+def test_a_small_change_moves_one_vehicle_to_a_neighbouring_lane_or_resizes_it() -> None:
+    s = Settings(width=9, height=9, trucks=(2, 12), walls=(0, 3)).checked()
+    seen = set()
+    for k in range(40):
+        rng = random.Random(k)
+        bag = (packed_bag, random_bag)[k % 2](rng, s)  # crowded and roomy
+        if bag is None:
+            continue
+        for _ in range(10):
+            changed = generator._small_change(rng, s, bag)
+            if changed is None:
+                continue
+            changed.board()  # a valid position: on the board, no overlap, off the goal car's row
+            [(old, new)] = [(p, q) for p, q in zip(bag.pieces, changed.pieces, strict=True) if p != q]
+            assert old.orientation == new.orientation
+            lane, offset = (0, 1) if old.orientation == "H" else (1, 0)  # (row, col): lane then offset
+            if new.length == old.length:
+                assert abs(new[1 + lane] - old[1 + lane]) == 1 and new[1 + offset] == old[1 + offset]
+                seen.add("lane")
+            else:
+                assert abs(new.length - old.length) == 1 and new[1 + lane] == old[1 + lane]
+                short, long = sorted((old, new), key=lambda p: p.length)
+                assert set(generator._cells(short)) < set(generator._cells(long))  # one end kept
+                seen.add("resize")
+            trucks = changed.trucks()
+            assert 2 <= trucks <= 12 and changed.walls == bag.walls
+    assert seen == {"lane", "resize"}
+
+
+def test_a_packed_bag_too_loose_to_explore_gets_cars_made_trucks_until_its_cluster_fits() -> None:
+    """A packed 12x12 bag holds as many vehicles as fit and still leaves pockets of free cells whose
+    moves multiply its cluster past the limit; method anneal covers them a cell at a time (a car made a
+    truck) when it aims at 25 moves or more; shorter targets and method rewind stop there as before (the
+    packs their commands made stay the same)."""
+    s = Settings(width=12, height=12, min_moves=30, seed=1).checked()
+    t = generator._Try(s, 0)
+    bag = packed_bag(t.rng, s)
+    assert bag is not None and t.rewind(bag) is None
+    assert generator._Try(replace(s, method="rewind"), 0).tighter(bag, 30) is None
+    assert t.tighter(bag, 24) is None  # a short target: as before (the `huge` pack's command)
+    grown = 0
+    while (a := t.rewind(bag)) is None:
+        tighter = t.tighter(bag, 30)
+        assert tighter is not None
+        [(car, truck)] = [(p, q) for p, q in zip(bag.pieces, tighter.pieces, strict=True) if p != q]
+        assert (car.length, truck.length) == (2, 3) and set(generator._cells(car)) < set(
+            generator._cells(truck)
+        )
+        tighter.board()  # a valid position
+        bag, grown = tighter, grown + 1
+    assert grown >= 1 and a.cluster_size <= t.limit
+
+
+@pytest.mark.parametrize(
+    ("size", "least", "small"), [(9, 30, True), (9, 15, False), (6, 30, False), (9, 30, None)]
+)
+def test_small_changes_are_drawn_on_crowded_boards_for_long_targets_only(
+    monkeypatch: pytest.MonkeyPatch, size: int, least: int, small: bool | None
+) -> None:
+    """Method anneal draws small changes from packed bags when the target is SMALL_FROM moves or more;
+    shorter targets, 6x6 boards and wrap-around boards anneal as before (their packs' commands make
+    the same files)."""
+    calls: list[int] = []
+    real = generator._small_change
+
+    def spy(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | None:
+        calls.append(1)
+        return real(rng, s, sketch)
+
+    monkeypatch.setattr(generator, "_small_change", spy)
+    wrap = small is None
+    attempt(Settings(width=size, height=size, min_moves=least, wrap=wrap, seed=2).checked(), 2)
+    assert bool(calls) is bool(small)
 
 
 @pytest.mark.slow
@@ -396,7 +480,9 @@ def test_cli_sort_writes_the_same_puzzles_easiest_first(capsys: pytest.CaptureFi
     made, easiest = parse_text(plain), parse_text(ordered)
     figures = [(int(e.meta["moves"]), int(e.meta["cluster"])) for e in easiest]
     assert figures == sorted(figures) and len(set(figures)) > 1
-    assert sorted(fogleman.write_line(e.board) for e in made) == sorted(fogleman.write_line(e.board) for e in easiest)
+    assert sorted(fogleman.write_line(e.board) for e in made) == sorted(
+        fogleman.write_line(e.board) for e in easiest
+    )
     assert [e.meta["name"] for e in easiest] == [f"p-{k:02d}" for k in range(1, 7)]
     assert figures != [(int(e.meta["moves"]), int(e.meta["cluster"])) for e in made]  # the order did change
     # the recorded command asks for the sorting, and makes the same file again
@@ -595,7 +681,9 @@ def test_a_position_of_known_distance_is_solved_by_one_pass_as_the_bfs_engine_so
     assert solve_known(board, reference.length + 2).length == reference.length
 
 
-@pytest.mark.parametrize(("seed", "number"), [(1, 30), (3, 9), (3, 15), (8, 36)])  # 8, 36: a harder position left
+@pytest.mark.parametrize(
+    ("seed", "number"), [(1, 30), (3, 9), (3, 15), (8, 36)]
+)  # 8, 36: a harder position left
 def test_a_puzzle_the_checks_dropped_is_rescued_by_dropping_its_vehicles_in_one_pass(
     monkeypatch: pytest.MonkeyPatch, seed: int, number: int
 ) -> None:

@@ -12,6 +12,7 @@ last one made is the longest optimum reached (every one verified as the generato
 The machine's load (``os.getloadavg``) is printed beside the figures.  Run from the repository root:
 
     python bench/generate.py [--seconds 60] [--repeats 3] [--jobs 2] [--only 9x9-30] [--longest 600]
+                             [--no-rates] [--size 9]
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ def rates(args: argparse.Namespace) -> None:
 def longest(args: argparse.Namespace) -> None:
     print(f"longest optimum in {args.longest:g} s per size, {args.jobs} jobs (method anneal)")
     for size, start in SIZES:
+        if args.size and size not in args.size:
+            continue
         began, floor, best, rounds = time.perf_counter(), start, 0, 0
         while (left := args.longest - (time.perf_counter() - began)) > 1:
             rounds += 1
@@ -94,6 +97,7 @@ def main() -> int:
     ap.add_argument("--only", action="append", help="run only these scenarios (by label)")
     ap.add_argument("--longest", type=float, default=0.0, metavar="S", help="longest optimum in S s per size")
     ap.add_argument("--no-rates", action="store_true", help="skip the rates")
+    ap.add_argument("--size", type=int, action="append", help="--longest on these sizes only (6, 9, 12)")
     args = ap.parse_args()
     print(load())
     if not args.no_rates:

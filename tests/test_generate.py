@@ -378,6 +378,17 @@ def test_small_changes_are_drawn_on_crowded_boards_for_long_targets_only(
     assert bool(calls) is bool(small)
 
 
+def test_a_long_target_starts_at_small_from_moves() -> None:
+    """The small changes and the tightening by trucks start at a target of SMALL_FROM moves exactly,
+    on packed bags of method anneal only."""
+    s = Settings(width=9, height=9, min_moves=30).checked()
+    t = generator._Try(s, 0)
+    assert t.long(generator.SMALL_FROM) and not t.long(generator.SMALL_FROM - 1)
+    assert not generator._Try(replace(s, method="rewind"), 0).long(generator.SMALL_FROM)
+    assert not generator._Try(replace(s, wrap=True), 0).long(generator.SMALL_FROM)
+    assert not generator._Try(replace(s, width=6, height=6), 0).long(generator.SMALL_FROM)
+
+
 @pytest.mark.slow
 def test_a_nine_by_nine_try_climbs_from_a_packed_bag() -> None:
     """A run of seed 3 anneals from packed 9x9 bags to a puzzle of 12+ moves in which every vehicle

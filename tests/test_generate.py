@@ -580,6 +580,39 @@ def test_cli_stops_at_max_tries_with_status_1(capsys: pytest.CaptureFixture[str]
 
 
 @pytest.mark.parametrize(
+    ("argv", "hint"),
+    [
+        (["--size", "12x12"], "12x12 boards without walls make few puzzles at any length"),
+        (["--size", "11x11", "--min-moves", "30"], "add walls, e.g. --walls 30 --vehicles 12-24 --min-moves 15"),
+        (["--size", "12x12", "--walls", "36", "--min-moves", "60"], "try a wider --min-moves/--max-moves range"),
+        (["--size", "10x10", "--min-moves", "60"], "try a wider --min-moves/--max-moves range"),
+        (["--size", "12x12", "--wrap", "--min-moves", "60"], "try a wider --min-moves/--max-moves range"),
+    ],
+)
+def test_cli_short_run_names_what_to_change_on_large_boards(
+    capsys: pytest.CaptureFixture[str], argv: list[str], hint: str
+) -> None:
+    """11x11 and 12x12 boards without walls make few puzzles at any length (docs/generator.md, "Limits,
+    measured"): there the advice names walls (and a shorter target past 20 moves), not a wider range."""
+    status, out, err = run(capsys, "generate", *argv, "--max-tries", "1", "--seed", "1", "-q")
+    assert status == 1 and out == ""
+    assert "only 0 of 1 puzzles made (reached --max-tries 1)" in err and hint in err
+
+
+def test_cli_large_board_advice_makes_a_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
+    """The advice given for a wall-free 12x12 board is a command that makes a puzzle."""
+    status, _, err = run(capsys, "generate", "--size", "12x12", "--max-tries", "1", "--seed", "1", "-q")
+    assert status == 1
+    suggested = err.rsplit("e.g. ", 1)[1].split()
+    status, out, _ = run(capsys, "generate", "--size", "12x12", *suggested, "--seed", "3", "--max-tries", "200")
+    assert status == 0
+    (entry,) = parse_text(out)
+    board = entry.board
+    assert board.width == 12 and len(board.walls) == 36 and len(board.vehicles) <= 24
+    assert solve(board).length == int(entry.meta["moves"]) >= 10
+
+
+@pytest.mark.parametrize(
     "argv",
     [
         ["--size", "4x4"],

@@ -43,6 +43,10 @@ from rushhour.text import plural
 EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
 TRIES_PER_PUZZLE = 1000
 EXTENSIONS = {"grid": "txt", "fogleman": "txt", "csv": "csv", "json": "json"}
+#: boards of this many cells or more (11x11, 12x12) make few puzzles without walls; with walls, targets
+#: past LARGE_WALLED_MOVES come slowly on 12x12 (docs/generator.md, "Limits, measured")
+LARGE_AREA = 121
+LARGE_WALLED_MOVES = 20
 
 
 def dimensions(text: str) -> tuple[int, int]:
@@ -383,13 +387,24 @@ def cmd_generate(args: argparse.Namespace) -> int:
             why = f"reached --max-tries {args.max_tries}"
         elif args.time_limit is not None and why and "time limit" in why:
             why = f"reached --time-limit {args.time_limit:g} s"
-        print(
-            f"only {stats.made} of {count} puzzles made ({why}): try a wider "
-            "--min-moves/--max-moves range, other --vehicles, or more --max-tries",
-            file=sys.stderr,
-        )
+        print(f"only {stats.made} of {count} puzzles made ({why}): {advice(settings)}", file=sys.stderr)
         status = EXIT_SHORT
     return status
+
+
+def advice(s: Settings) -> str:
+    """What to change when a run makes fewer puzzles than asked.  On 11x11 and 12x12 boards without
+    walls puzzles are rare at any length (docs/generator.md, "Limits, measured"): a wider range
+    would not help there, walls do."""
+    w, h = s.width, s.height
+    if w * h >= LARGE_AREA and not s.wrap and s.walls[1] == 0:
+        shorter = " --min-moves 15" if s.min_moves > LARGE_WALLED_MOVES else ""
+        return (
+            f"{w}x{h} boards without walls make few puzzles at any length "
+            f'(docs/generator.md, "Limits, measured"): add walls, e.g. --walls {w * h // 4} '
+            f"--vehicles 12-24{shorter}"
+        )
+    return "try a wider --min-moves/--max-moves range, other --vehicles, or more --max-tries"
 
 
 def _generate_from_database(args: argparse.Namespace, seed: int) -> int:

@@ -11,6 +11,10 @@ durations ``2``, ``2.5`` or ``0.125``.
 5000000
 >>> is_whole("²")
 False
+>>> whole("-3", "the number of jobs", least=1)
+Traceback (most recent call last):
+    ...
+rushhour.numbers.NumberError: the number of jobs '-3' is below 1
 """
 
 from __future__ import annotations
@@ -53,9 +57,12 @@ def _bounded(value: int, what: str, text: str, least: int, most: int) -> int:
     return value
 
 
-def _refused(text: str, body: str, what: str, kind: str) -> NumberError:
+def _refused(text: str, body: str, what: str, kind: str, least: int | None = None) -> NumberError:
     if _DIGITS_RE.match(body):  # digits, only too many of them
         return NumberError(f"{what} {quoted(text)} is too large")
+    if body[:1] == "-" and _DIGITS_RE.match(body[1:]):  # a number, only below zero
+        bound = "negative" if least is None else f"below {least}"
+        return NumberError(f"{what} {quoted(text)} is {bound}")
     return NumberError(f"{what} {quoted(text)} is not {kind}")
 
 
@@ -63,7 +70,7 @@ def whole(text: str, what: str = "number", *, least: int = 0, most: int = MAX_WH
     """A whole number of ASCII digits from ``least`` to ``most``; else :class:`NumberError`."""
     body = text.strip()
     if not is_whole(body):
-        raise _refused(text, body, what, "a whole number")
+        raise _refused(text, body, what, "a whole number", least)
     return _bounded(int(body), what, text, least, most)
 
 
@@ -78,7 +85,7 @@ def count(text: str, what: str = "count", *, least: int = 1, most: int = MAX_WHO
     body = text.strip().replace("_", "").replace(",", "")
     m = _COUNT_RE.match(body)
     if not m:
-        raise _refused(text, body, what, "a whole number")
+        raise _refused(text, body, what, "a whole number", least)
     mantissa, exponent = int(m.group(1)), int(m.group(2) or 0)
     if mantissa and exponent > MAX_DIGITS:
         raise NumberError(f"{what} {quoted(text)} is above {most:,}")

@@ -4,6 +4,7 @@ already saved lost."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import os
 import stat
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from rushhour import numbers
 from rushhour.board import Move
 from rushhour.cli import main
 from rushhour.errors import MoveError, ParseError, RushHourError, SaveFileError
@@ -72,6 +74,16 @@ def test_digits_that_int_refuses_are_refused_everywhere(capsys: pytest.CaptureFi
     # digits of other scripts, which int() reads, are no level number or seed either
     assert "not a whole number" in refused(capsys, "play", "classic", "--level", "٣", "--no-save")
     assert "not a whole number" in refused(capsys, "solve", "classic:1", "--engine", "random", "--seed", "٣")
+
+
+def test_a_negative_number_is_named_as_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """-1 is a number: the message says it is too small, not that it is no number."""
+    assert "the number '-1' is below 1;" in refused(capsys, "generate", "--count", "-1")
+    assert "the number of processes '-2' is below 1" in refused(capsys, "generate", "--jobs", "-2")
+    assert "the number of seconds '-1' is negative" in refused(capsys, "solve", "classic:1", "--time-limit", "-1")
+    assert "the number of seconds '-0.5' is negative" in refused(capsys, "harden", "classic:1", "--time-limit=-0.5")
+    assert "'-' is not a whole number" in refused(capsys, "generate", "--jobs", "-")
+    assert doctest.testmod(numbers).failed == 0
 
 
 def test_a_header_number_that_is_not_ascii_is_kept_as_text(

@@ -89,25 +89,62 @@ def user_packs_dir(environ: Mapping[str, str] | None = None) -> Path:
     return data_dir(environ) / "packs"
 
 
-def user_packs() -> tuple[Pack, ...]:
-    """The player's packs (``NAME.txt`` in :func:`user_packs_dir`), by name; read afresh each time (the
-    editor adds to them).  A file that cannot be read as a pack, or that takes a built-in pack's name,
-    is left out."""
+@dataclass(frozen=True)
+class LeftOut:
+    """A file of the player's packs folder that is not offered as a pack, and why."""
+
+    name: str
+    path: Path
+    why: str
+
+
+def _scan_user_packs() -> tuple[tuple[Pack, ...], tuple[LeftOut, ...]]:
     folder = user_packs_dir()
     try:
         items = sorted(folder.iterdir())
     except OSError:
-        return ()
+        return (), ()
     built_in = {p.name.casefold() for p in packs()}
-    found = []
+    found, left = [], []
     for item in items:
-        if not item.name.endswith(".txt") or item.name[:-4].casefold() in built_in:
+        if not item.name.endswith(".txt"):
+            continue
+        name = item.name[: -len(".txt")]
+        if name.casefold() in built_in:
+            why = f"{item}: {name} is the name of a built-in pack; rename the file to play it"
+            left.append(LeftOut(name, item, why))
             continue
         try:
             found.append(_read_pack(item, str(item)))
-        except (OSError, UnicodeDecodeError, RushHourError):
-            continue
-    return tuple(found)
+        except UnicodeDecodeError:
+            left.append(LeftOut(name, item, f"{item}: this is not UTF-8 text, not a pack"))
+        except OSError as err:
+            left.append(LeftOut(name, item, f"cannot read {item}: {err.strerror or err}"))
+        except RushHourError as err:
+            left.append(LeftOut(name, item, str(err)))
+    return tuple(found), tuple(left)
+
+
+def user_packs() -> tuple[Pack, ...]:
+    """The player's packs (``NAME.txt`` in :func:`user_packs_dir`), by name; read afresh each time (the
+    editor adds to them).  A file that cannot be read as a pack, or that takes a built-in pack's name,
+    is left out (:func:`left_out_user_packs` says why)."""
+    return _scan_user_packs()[0]
+
+
+def left_out_user_packs() -> tuple[LeftOut, ...]:
+    """The files of the player's packs folder that :func:`user_packs` leaves out, each with the reason
+    (a parse error names its line)."""
+    return _scan_user_packs()[1]
+
+
+def _left_out(name: str) -> BoardNotFoundError | None:
+    """The error for a pack name that is one of the player's files left out, else None."""
+    folded = name.casefold()
+    for left in left_out_user_packs():
+        if left.name.casefold() == folded and not any(p.name.casefold() == folded for p in packs()):
+            return BoardNotFoundError(f"your pack {left.name} cannot be read: {left.why}")
+    return None
 
 
 def all_packs() -> tuple[Pack, ...]:
@@ -160,6 +197,9 @@ def pack(name: str) -> Pack:
     found = _find_pack(name)
     if found is not None:
         return found
+    left = _left_out(name)
+    if left is not None:
+        raise left
     known = ", ".join(p.name for p in all_packs())
     raise BoardNotFoundError(f"no built-in pack called {name!r}, nor a pack of yours (packs: {known})")
 
@@ -380,6 +420,9 @@ def resolve_all(spec: str) -> list[Entry]:
         return named
     if meant_as_inline(text):
         return [parse_inline(text)]
+    left = _left_out(_split_index(text)[0])
+    if left is not None:
+        raise left
     known = ", ".join(p.name for p in all_packs())
     raise BoardNotFoundError(f"{spec!r} is not a file, an inline board or a built-in board (packs: {known})")
 

@@ -251,6 +251,39 @@ def test_user_packs_are_offered_beside_the_built_in_ones(tmp_path: Path, monkeyp
         add_to_user_pack("../evil", board)
 
 
+def test_a_pack_file_left_out_is_said_so_with_its_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hand-edited pack that no longer reads is not silently gone: levels names it, and play or show
+    answers with the parse error (its line), not with "no such pack"."""
+    from rushhour.cli import main
+    from rushhour.levels import left_out_user_packs
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    add_to_user_pack("good", Board.from_text(START))
+    folder = tmp_path / "rushhour" / "packs"
+    (folder / "mine.txt").write_text("# title: Mine\n\nAA....\n", encoding="utf-8")
+    (folder / "classic.txt").write_text((folder / "good.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "raw.txt").write_bytes(b"\xff\xfe")
+    assert [p.name for p in user_packs()] == ["good"]
+    assert {left.name: left.path.name for left in left_out_user_packs()} == {
+        "classic": "classic.txt",
+        "mine": "mine.txt",
+        "raw": "raw.txt",
+    }
+    assert main(["levels", "--summary"]) == 0
+    out, err = capsys.readouterr()
+    assert "good " in out and "mine" not in out
+    assert "left out: " + str(folder / "mine.txt") + ", line 3: board height 1 is out of range" in err
+    assert "classic is the name of a built-in pack; rename the file" in err and "raw.txt: this is not UTF-8" in err
+    for argv in (["show", "mine:1"], ["levels", "mine"], ["play", "MINE", "--plain", "--no-save"]):
+        assert main(argv) == 2
+        _, err = capsys.readouterr()
+        assert err.startswith("error: your pack mine cannot be read: ") and "line 3" in err, argv
+    assert main(["show", "classic:1", "--no-color"]) == 0  # the built-in pack, never the file
+    assert "classic-01" in capsys.readouterr().out
+
+
 def test_names_goal_exit_size_and_walls_change_by_keys() -> None:
     ed = make(Draft.of(Board.from_text("..B.../..B.../AAB.../....../....../......")))
     keys(ed, "B", "n", *"TR", "enter")

@@ -14,7 +14,7 @@ from typing import Any
 from rushhour.cli.core import BOARD_HELP, add_color_flags, color_wanted, examples, option_count_or_zero
 from rushhour.cli.documents import emit
 from rushhour.errors import BoardNotFoundError, RushHourError
-from rushhour.levels import Pack, all_packs, pack
+from rushhour.levels import Pack, all_packs, left_out_user_packs, pack
 from rushhour.numbers import whole_or_none
 from rushhour.play.level import Level, choose_level, daily_level
 from rushhour.play.saves import LevelRecord, Saves, level_key, open_saves, read_saves
@@ -175,6 +175,9 @@ def cmd_levels(args: argparse.Namespace) -> int:
             data.append({"pack": "daily", "title": "Daily puzzles", "levels": daily})
         emit("levels", {"packs": data})
         return 0
+    if not args.pack:
+        for left in left_out_user_packs():
+            _warn(f"left out: {left.why}")
     tally = [(p, level_rows(p, saves)) for p in chosen]
     if not args.summary:
         for index, (p, rows) in enumerate(tally):
@@ -249,8 +252,9 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser(
         "levels",
-        help="list the built-in packs and levels with your progress",
-        description="List the built-in packs and their levels, with the progress saved by `play`.",
+        help="list the built-in packs, yours, and their levels with your progress",
+        description="List the built-in packs, then yours, and their levels, with the progress saved by "
+        "`play`.  A file of your packs folder that cannot be read as a pack is named on stderr with why.",
         epilog=examples("rushhour levels", "rushhour levels --summary", "rushhour levels classic --json"),
     )
     p.add_argument("pack", nargs="?", metavar="PACK", help="only this pack")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.files import data_dir, exists
-from rushhour.formats import Entry, grid, read_file
+from rushhour.formats import Entry, grid, read_board_text, read_file
 from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import whole_or_none
 
@@ -72,7 +72,7 @@ def packs() -> tuple[Pack, ...]:
 
 def _read_pack(path: Path, source: str) -> Pack:
     name = path.name[: -len(".txt")]
-    doc = grid.parse_document(path.read_text(encoding="utf-8"), source=source)
+    doc = grid.parse_document(read_board_text(str(path)), source=source)
     levels = tuple(Entry(r.board, r.meta, f"{name}:{k}") for k, r in enumerate(doc.records, start=1))
     return Pack(name, doc.meta.get("title", name), doc.meta.get("description", ""), doc.meta, levels)
 
@@ -116,10 +116,6 @@ def _scan_user_packs() -> tuple[tuple[Pack, ...], tuple[LeftOut, ...]]:
             continue
         try:
             found.append(_read_pack(item, str(item)))
-        except UnicodeDecodeError:
-            left.append(LeftOut(name, item, f"{item}: this is not UTF-8 text, not a pack"))
-        except OSError as err:
-            left.append(LeftOut(name, item, f"cannot read {item}: {err.strerror or err}"))
         except RushHourError as err:
             left.append(LeftOut(name, item, str(err)))
     return tuple(found), tuple(left)

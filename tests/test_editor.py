@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from rushhour import Board
 from rushhour.board import HORIZONTAL, VERTICAL
-from rushhour.errors import BoardNotFoundError, FormatError
+from rushhour.errors import BoardNotFoundError, FormatError, RushHourError
 from rushhour.formats import FORMATS, read_file
 from rushhour.levels import add_to_user_pack, all_packs, pack, resolve_board, user_packs
 from rushhour.play.draft import Draft, EditError
@@ -275,13 +275,17 @@ def test_a_pack_file_left_out_is_said_so_with_its_reason(
     out, err = capsys.readouterr()
     assert "good " in out and "mine" not in out
     assert "left out: " + str(folder / "mine.txt") + ", line 3: board height 1 is out of range" in err
-    assert "classic is the name of a built-in pack; rename the file" in err and "raw.txt: this is not UTF-8" in err
+    assert "classic is the name of a built-in pack; rename the file" in err and "raw.txt: this is not UTF-8 text" in err
     for argv in (["show", "mine:1"], ["levels", "mine"], ["play", "MINE", "--plain", "--no-save"]):
         assert main(argv) == 2
         _, err = capsys.readouterr()
         assert err.startswith("error: your pack mine cannot be read: ") and "line 3" in err, argv
     assert main(["show", "classic:1", "--no-color"]) == 0  # the built-in pack, never the file
     assert "classic-01" in capsys.readouterr().out
+    # the editor's "add to pack" into such a file: one error of the family, the file untouched
+    with pytest.raises(RushHourError, match="raw.txt: this is not UTF-8 text"):
+        add_to_user_pack("raw", Board.from_text(START))
+    assert (folder / "raw.txt").read_bytes() == b"\xff\xfe"
 
 
 def test_names_goal_exit_size_and_walls_change_by_keys() -> None:

@@ -80,8 +80,9 @@ def parse_text(
     raise RushHourError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
 
 
-def read_file(path: str, fmt: str | None = None) -> list[Entry]:
-    """Every board of a file; a missing, unreadable, binary or empty file raises a clear error."""
+def read_board_text(path: str) -> str:
+    """The text of a board file; a missing, unreadable, too large, binary or non-UTF-8 file raises a
+    clear error (:class:`BoardNotFoundError` or :class:`ParseError`)."""
     try:
         data = read_regular_file(path, MAX_FILE_BYTES, what="a board file", error=BoardNotFoundError)
     except FileNotFoundError:
@@ -91,11 +92,16 @@ def read_file(path: str, fmt: str | None = None) -> list[Entry]:
     if b"\x00" in data:
         raise ParseError("this is a binary file, not a board", source=path)
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise ParseError(
             f"this is not UTF-8 text (byte {err.start + 1}): is it a binary file?", source=path
         ) from None
+
+
+def read_file(path: str, fmt: str | None = None) -> list[Entry]:
+    """Every board of a file; a missing, unreadable, binary or empty file raises a clear error."""
+    text = read_board_text(path)
     if fmt is None and path.lower().endswith(".csv"):
         fmt = "csv"
     return parse_text(text, source=path, fmt=fmt)
@@ -116,4 +122,4 @@ def write_board(board: Board, fmt: str, meta: dict[str, str] | None = None) -> s
     raise RushHourError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
 
 
-__all__ = ["FORMATS", "Entry", "detect", "parse_text", "read_file", "write_board"]
+__all__ = ["FORMATS", "Entry", "detect", "parse_text", "read_board_text", "read_file", "write_board"]

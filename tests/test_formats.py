@@ -261,6 +261,8 @@ def test_fogleman_errors(text: str, fragment: str) -> None:
         ("vehicle,orientation,col,row,length\nX,D,1,3,2\n", "line 2: vehicle X: orientation 'D'"),
         ("vehicle,orientation,col,row,length\nX,H,one,3,2\n", "line 2: vehicle X: col 'one'"),
         ("vehicle,orientation,col,row,length\nX,H,0,3,2\n", "count from 1"),
+        ("vehicle,orientation,col,row,length\nX,H,-1,3,2\n", "line 2: vehicle X: col '-1' is negative: columns"),
+        ("vehicle,orientation,col,row,length\nX,H,1,3,-2\n", "vehicle X: length '-2' is negative: a length counts cells"),
         ("vehicle,orientation,col,row,length\nX,H,1,3,2\nB,V,2,2,2\n", "B overlaps vehicle X"),
         ("vehicle,orientation,col,row,length\nA,H,1,3,2\n", "goal vehicle X is missing"),
         ("vehicle,orientation,col,row,length\n", "lists no vehicles"),

@@ -150,9 +150,10 @@ def parse_csv_entry(
         for label, value in (("col", col), ("row", row), ("length", length)):
             whole_value = whole_or_none(value)
             if whole_value is None:
-                raise ParseError(
-                    f"vehicle {name}: {label} {value!r} is not a whole number", source=source, line=number
-                )
+                negative = value.strip()[:1] == "-" and whole_or_none(value.strip()[1:]) is not None
+                counted = "a length counts cells" if label == "length" else "columns and rows count from 1"
+                kind = f"is negative: {counted}" if negative else "is not a whole number"
+                raise ParseError(f"vehicle {name}: {label} {value!r} {kind}", source=source, line=number)
             values.append(whole_value)
         c, r, n = values
         if c < 1 or r < 1:

@@ -482,6 +482,22 @@ def test_next_level_and_the_level_menu() -> None:
     assert next_level(c.level) is None
 
 
+def test_the_menu_names_the_pack_files_left_out() -> None:
+    c = Controller(
+        level_of(),
+        saves=Saves.memory(),
+        legal_moves=legal_moves,
+        solver=solver,
+        now=FakeClock(),
+        menu_notes=lambda: ["/data/packs/mine.txt, line 3: board height 1 is out of range"],
+    )
+    press(c, "l")
+    last = c.menu_rows[-1]
+    assert last.level is None and last.text == "left out: /data/packs/mine.txt, line 3: board height 1 is out of range"
+    press(c, "end")
+    assert c.menu_rows[c.menu_index].level is not None  # a note is read, never chosen
+
+
 def test_the_menu_shows_progress(tmp_path: Path) -> None:
     progress = Saves(tmp_path / "progress.json")
     p = packs()[0]

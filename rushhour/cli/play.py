@@ -57,6 +57,7 @@ def play_full_screen(
         timed=timed,
         worker=worker_for(optimal_plan),
         menu_packs=all_packs,
+        menu_notes=lambda: [left.why for left in left_out_user_packs()],
     )
     if not saves.saving and not args.no_save:  # the file could not be read: said before the screen opened
         unsaved = "Progress is not saved in this session: the progress file cannot be read."

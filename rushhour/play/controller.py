@@ -171,6 +171,7 @@ class Controller:
         now: Callable[[], float],
         timed: TimeModel | None = None,
         menu_packs: Callable[[], Sequence[Pack]] = packs,
+        menu_notes: Callable[[], Sequence[str]] = tuple,
         worker: Worker | None = None,
     ) -> None:
         self.session = Session(saves, legal_moves=legal_moves, solver=solver, worker=worker)
@@ -180,6 +181,7 @@ class Controller:
         self._now = now
         self.timed = timed
         self._menu_packs = menu_packs
+        self._menu_notes = menu_notes  # lines after the packs: the player's pack files left out, and why
         self.message = ""
         self.save_note = ""
         self.menu_rows: list[MenuRow] = []
@@ -669,6 +671,7 @@ class Controller:
         for p in self._menu_packs():
             rows.append(MenuRow(f"{p.title} ({p.name})"))
             rows.extend(self._menu_row(pack_level(p, k)) for k in range(1, len(p.levels) + 1))
+        rows.extend(MenuRow(f"left out: {note}") for note in self._menu_notes())
         self.menu_rows = rows
         current = [k for k, r in enumerate(rows) if r.level is not None and r.level.key == level.key]
         choosable = [k for k, r in enumerate(rows) if r.level is not None]

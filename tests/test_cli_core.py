@@ -91,7 +91,9 @@ def test_convert_a_database_file_to_a_grid_pack(capsys: pytest.CaptureFixture[st
     entries = parse_text(out)
     assert code == 0 and [e.meta["moves"] for e in entries] == ["51", "3"]
     code, _, err = run(capsys, "convert", str(src), "--to", "csv")
-    assert code == 2 and "holds one board" in err
+    assert code == 2 and "holds one board; this source has 2: convert one of them (BOARD:N, 1 to 2)" in err
+    code, out, _ = run(capsys, "convert", f"{src}:2", "--to", "csv")  # as the message says
+    assert code == 0 and parse_text(out, fmt="csv")[0].board == entries[1].board
 
 
 @pytest.mark.parametrize(

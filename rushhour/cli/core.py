@@ -433,7 +433,10 @@ def _convert(entries: list[Entry], fmt: str) -> str:
             json.dumps([{**jsonfmt.board_to_dict(e.board), "meta": e.meta} for e in entries], indent=2) + "\n"
         )
     if len(entries) > 1:
-        raise FormatError(f"the {fmt} format holds one board; this source has {len(entries)}")
+        raise FormatError(
+            f"the {fmt} format holds one board; this source has {len(entries)}: convert one of them "
+            f"(BOARD:N, 1 to {len(entries)}), or all of them to grid, fogleman or json"
+        )
     return write_board(entries[0].board, fmt, entries[0].meta)
 
 

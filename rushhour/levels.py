@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, RushHourError
@@ -121,6 +121,20 @@ def _scan_user_packs() -> tuple[tuple[Pack, ...], tuple[LeftOut, ...]]:
     return tuple(found), tuple(left)
 
 
+class Shelf(NamedTuple):
+    """The packs offered, built-in then the player's, and the player's files left out, from one
+    reading of the packs folder."""
+
+    packs: tuple[Pack, ...]
+    left_out: tuple[LeftOut, ...] = ()
+
+
+def shelf() -> Shelf:
+    """Every pack and every file of the player's left out (see :func:`user_packs`)."""
+    found, left = _scan_user_packs()
+    return Shelf(packs() + found, left)
+
+
 def user_packs() -> tuple[Pack, ...]:
     """The player's packs (``NAME.txt`` in :func:`user_packs_dir`), by name; read afresh each time (the
     editor adds to them).  A file that cannot be read as a pack, or that takes a built-in pack's name,
@@ -135,17 +149,18 @@ def left_out_user_packs() -> tuple[LeftOut, ...]:
 
 
 def _left_out(name: str) -> BoardNotFoundError | None:
-    """The error for a pack name that is one of the player's files left out, else None."""
+    """The error for a name that no pack answers to but one of the player's files left out does (a
+    built-in name never gets here: the built-in pack answers it first), else None."""
     folded = name.casefold()
     for left in left_out_user_packs():
-        if left.name.casefold() == folded and not any(p.name.casefold() == folded for p in packs()):
+        if left.name.casefold() == folded:
             return BoardNotFoundError(f"your pack {left.name} cannot be read: {left.why}")
     return None
 
 
 def all_packs() -> tuple[Pack, ...]:
     """The built-in packs in play order, then the player's own."""
-    return packs() + user_packs()
+    return shelf().packs
 
 
 def check_user_pack_name(name: str) -> str:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from rushhour.board import Board, Move, Vehicle
 from rushhour.errors import LimitReachedError
 from rushhour.formats import Entry, parse_text
-from rushhour.levels import packs
+from rushhour.levels import LeftOut, Shelf, packs
 from rushhour.logic.oracle import legal_moves
 from rushhour.play.controller import COMMAND_CHARS, Controller, Mode
 from rushhour.play.game import Result
@@ -483,13 +483,14 @@ def test_next_level_and_the_level_menu() -> None:
 
 
 def test_the_menu_names_the_pack_files_left_out() -> None:
+    why = "/data/packs/mine.txt, line 3: board height 1 is out of range"
     c = Controller(
         level_of(),
         saves=Saves.memory(),
         legal_moves=legal_moves,
         solver=solver,
         now=FakeClock(),
-        menu_notes=lambda: ["/data/packs/mine.txt, line 3: board height 1 is out of range"],
+        menu_shelf=lambda: Shelf(packs(), (LeftOut("mine", Path("/data/packs/mine.txt"), why),)),
     )
     press(c, "l")
     last = c.menu_rows[-1]

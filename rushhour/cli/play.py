@@ -14,7 +14,7 @@ from typing import Any
 from rushhour.cli.core import BOARD_HELP, add_color_flags, color_wanted, examples, option_count_or_zero
 from rushhour.cli.documents import emit
 from rushhour.errors import BoardNotFoundError, RushHourError
-from rushhour.levels import Pack, all_packs, left_out_user_packs, pack
+from rushhour.levels import Pack, Shelf, pack, shelf
 from rushhour.numbers import whole_or_none
 from rushhour.play.level import Level, choose_level, daily_level
 from rushhour.play.saves import LevelRecord, Saves, level_key, open_saves, read_saves
@@ -56,8 +56,7 @@ def play_full_screen(
         now=time.monotonic,
         timed=timed,
         worker=worker_for(optimal_plan),
-        menu_packs=all_packs,
-        menu_notes=lambda: [left.why for left in left_out_user_packs()],
+        menu_shelf=shelf,
     )
     if not saves.saving and not args.no_save:  # the file could not be read: said before the screen opened
         unsaved = "Progress is not saved in this session: the progress file cannot be read."
@@ -168,7 +167,9 @@ def state_text(row: dict[str, Any]) -> str:
 
 def cmd_levels(args: argparse.Namespace) -> int:
     saves = read_saves(lambda text: _warn(f"{text}; the levels are listed without progress"))
-    chosen = [pack(args.pack)] if args.pack else list(all_packs())
+    chosen, left_out = shelf() if not args.pack else Shelf((pack(args.pack),))
+    for left in left_out:
+        _warn(f"left out: {left.why}")
     daily = [] if args.pack else daily_rows(saves)
     if args.json:
         data = [{"pack": p.name, "title": p.title, "levels": level_rows(p, saves)} for p in chosen]
@@ -176,9 +177,6 @@ def cmd_levels(args: argparse.Namespace) -> int:
             data.append({"pack": "daily", "title": "Daily puzzles", "levels": daily})
         emit("levels", {"packs": data})
         return 0
-    if not args.pack:
-        for left in left_out_user_packs():
-            _warn(f"left out: {left.why}")
     tally = [(p, level_rows(p, saves)) for p in chosen]
     if not args.summary:
         for index, (p, rows) in enumerate(tally):

@@ -18,12 +18,12 @@ character as itself, and ``up``, ``down``, ``left``, ``right``, ``tab``, ``shift
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rushhour.board import Board, Cell, Move, direction_word
 from rushhour.errors import RushHourError
-from rushhour.levels import Pack, packs
+from rushhour.levels import Shelf, packs
 from rushhour.play.game import MoveSource, Result, Solver
 from rushhour.play.level import Level, next_level, pack_level
 from rushhour.play.logic_view import LogicView, logic_view, ready_oracle
@@ -170,8 +170,7 @@ class Controller:
         solver: Solver,
         now: Callable[[], float],
         timed: TimeModel | None = None,
-        menu_packs: Callable[[], Sequence[Pack]] = packs,
-        menu_notes: Callable[[], Sequence[str]] = tuple,
+        menu_shelf: Callable[[], Shelf] = lambda: Shelf(packs()),
         worker: Worker | None = None,
     ) -> None:
         self.session = Session(saves, legal_moves=legal_moves, solver=solver, worker=worker)
@@ -180,8 +179,7 @@ class Controller:
         self.settling = False  # a win waits for the optimum to compare it with
         self._now = now
         self.timed = timed
-        self._menu_packs = menu_packs
-        self._menu_notes = menu_notes  # lines after the packs: the player's pack files left out, and why
+        self._menu_shelf = menu_shelf  # the packs of the level menu, and the files left out (said at its end)
         self.message = ""
         self.save_note = ""
         self.menu_rows: list[MenuRow] = []
@@ -668,10 +666,11 @@ class Controller:
             rows.append(MenuRow(f"this file: {level.entry.label or 'boards'}"))
             for k, entry in enumerate(level.siblings, start=1):
                 rows.append(self._menu_row(Level(entry, None, k, len(level.siblings), level.siblings)))
-        for p in self._menu_packs():
+        offered = self._menu_shelf()
+        for p in offered.packs:
             rows.append(MenuRow(f"{p.title} ({p.name})"))
             rows.extend(self._menu_row(pack_level(p, k)) for k in range(1, len(p.levels) + 1))
-        rows.extend(MenuRow(f"left out: {note}") for note in self._menu_notes())
+        rows.extend(MenuRow(f"left out: {left.why}") for left in offered.left_out)
         self.menu_rows = rows
         current = [k for k, r in enumerate(rows) if r.level is not None and r.level.key == level.key]
         choosable = [k for k, r in enumerate(rows) if r.level is not None]

@@ -356,6 +356,7 @@ def _shape_only(draft: Draft) -> Board:
 
 def _play(window: curses.window, editor: Editor, color: bool) -> None:
     """Play the board in the game's loop, in this window; back to editing when the game is left."""
+    from rushhour.levels import Shelf
     from rushhour.play.controller import Controller
     from rushhour.play.level import Level
     from rushhour.play.saves import Saves
@@ -375,7 +376,7 @@ def _play(window: curses.window, editor: Editor, color: bool) -> None:
         solver=optimal_plan,
         now=time.monotonic,
         worker=worker_for(optimal_plan),
-        menu_packs=tuple,
+        menu_shelf=lambda: Shelf(()),
     )
     window.clear()
     if play_in(window, controller, color):

@@ -104,6 +104,11 @@ def anneal_cluster_limit(width: int, height: int) -> int:
     return int(BASE_CLUSTER_LIMIT * width * height / 36)
 
 
+def max_walls(width: int, height: int) -> int:
+    """The most walls a puzzle may have: a quarter of the cells (36 on 12x12)."""
+    return width * height // 4
+
+
 def default_vehicles(width: int, height: int) -> tuple[int, int]:
     """Vehicles per puzzle (the goal car included) when none are asked for: 8-14 on 6x6."""
     area = width * height
@@ -159,8 +164,9 @@ class Settings:
         wlo, whi = self.walls
         if wlo < 0 or wlo > whi:
             raise ParameterError(f"{{walls}} {wlo}-{whi} is not a range")
-        if whi > w * h // 4:
-            raise ParameterError(f"{{walls}} {whi} is too many for a {w}x{h} board: {w * h // 4} at most")
+        most = max_walls(w, h)
+        if whi > most:
+            raise ParameterError(f"{{walls}} {whi} is too many for a {w}x{h} board: {most} at most")
         if 2 * lo + (trucks[0] if trucks else 0) + wlo > w * h:
             many = f"{plural(lo, 'vehicle')} and {plural(wlo, 'wall')}"
             raise RushHourError(f"{many} do not fit on a {w}x{h} board: ask for fewer")
@@ -1125,6 +1131,7 @@ __all__ = [
     "attempt",
     "cluster_limit",
     "generate",
+    "max_walls",
     "packed_bag",
     "random_bag",
     "reading_order",

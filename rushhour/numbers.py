@@ -57,10 +57,17 @@ def _bounded(value: int, what: str, text: str, least: int, most: int) -> int:
     return value
 
 
+def is_negative(text: str) -> bool:
+    """Whether ``text`` is a number below zero (``-3``, ``-2.5``): refused as too small, not as no
+    number."""
+    body = text.strip()
+    return body[:1] == "-" and _DIGITS_RE.match(body[1:]) is not None
+
+
 def _refused(text: str, body: str, what: str, kind: str, least: int | None = None) -> NumberError:
     if _DIGITS_RE.match(body):  # digits, only too many of them
         return NumberError(f"{what} {quoted(text)} is too large")
-    if body[:1] == "-" and _DIGITS_RE.match(body[1:]):  # a number, only below zero
+    if is_negative(body):
         bound = "negative" if least is None else f"below {least}"
         return NumberError(f"{what} {quoted(text)} is {bound}")
     return NumberError(f"{what} {quoted(text)} is not {kind}")
@@ -112,6 +119,7 @@ __all__ = [
     "NumberError",
     "count",
     "decimal",
+    "is_negative",
     "is_whole",
     "quoted",
     "whole",

@@ -36,6 +36,7 @@ from rushhour.generator import (
     Stats,
     TryResult,
     from_database,
+    max_walls,
 )
 from rushhour.numbers import whole_or_none
 from rushhour.text import plural
@@ -401,7 +402,7 @@ def advice(s: Settings) -> str:
         shorter = " --min-moves 15" if s.min_moves > LARGE_WALLED_MOVES else ""
         return (
             f"{w}x{h} boards without walls make few puzzles at any length "
-            f'(docs/generator.md, "Limits, measured"): add walls, e.g. --walls {w * h // 4} '
+            f'(docs/generator.md, "Limits, measured"): add walls, e.g. --walls {max_walls(w, h)} '
             f"--vehicles 12-24{shorter}"
         )
     return "try a wider --min-moves/--max-moves range, other --vehicles, or more --max-tries"

@@ -20,7 +20,7 @@ import re
 from rushhour.board import HORIZONTAL, MAX_SIDE, MIN_SIDE, VERTICAL, Board, Exit, Vehicle
 from rushhour.errors import BoardError, FormatError, ParseError
 from rushhour.formats.grid import STRUCTURAL, header_line, parse_exit, read_header
-from rushhour.numbers import whole_or_none
+from rushhour.numbers import is_negative, whole_or_none
 
 HEADER = ("vehicle", "orientation", "col", "row", "length")
 #: the goal vehicle's name when no ``goal`` line says otherwise: the course's red car
@@ -150,9 +150,8 @@ def parse_csv_entry(
         for label, value in (("col", col), ("row", row), ("length", length)):
             whole_value = whole_or_none(value)
             if whole_value is None:
-                negative = value.strip()[:1] == "-" and whole_or_none(value.strip()[1:]) is not None
                 counted = "a length counts cells" if label == "length" else "columns and rows count from 1"
-                kind = f"is negative: {counted}" if negative else "is not a whole number"
+                kind = f"is negative: {counted}" if is_negative(value) else "is not a whole number"
                 raise ParseError(f"vehicle {name}: {label} {value!r} {kind}", source=source, line=number)
             values.append(whole_value)
         c, r, n = values

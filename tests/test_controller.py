@@ -493,8 +493,9 @@ def test_the_menu_names_the_pack_files_left_out() -> None:
         menu_shelf=lambda: Shelf(packs(), (LeftOut("mine", Path("/data/packs/mine.txt"), why),)),
     )
     press(c, "l")
-    last = c.menu_rows[-1]
-    assert last.level is None and last.text == "left out: /data/packs/mine.txt, line 3: board height 1 is out of range"
+    heading, last = c.menu_rows[-2:]
+    assert heading.level is None and heading.text == "left out of your packs (/data/packs):"
+    assert last.level is None and last.text == "  mine.txt, line 3: board height 1 is out of range"
     press(c, "end")
     assert c.menu_rows[c.menu_index].level is not None  # a note is read, never chosen
 

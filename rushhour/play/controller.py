@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from rushhour.board import Board, Cell, Move, direction_word
 from rushhour.errors import RushHourError
-from rushhour.levels import Shelf, packs
+from rushhour.levels import LeftOut, Shelf, packs
 from rushhour.play.game import MoveSource, Result, Solver
 from rushhour.play.level import Level, next_level, pack_level
 from rushhour.play.logic_view import LogicView, logic_view, ready_oracle
@@ -113,6 +113,12 @@ _ARROWS = {"left": ("H", -1), "right": ("H", 1), "up": ("V", -1), "down": ("V", 
 def _ways(horizontal: bool) -> str:
     """The two ways a vehicle slides."""
     return "left and right" if horizontal else "up and down"
+
+
+def _short_why(left: LeftOut) -> str:
+    """Why a file of the player's packs is left out, the file named without its folder."""
+    path = str(left.path)
+    return left.path.name + left.why[len(path) :] if left.why.startswith(path) else left.why
 
 
 @dataclass(frozen=True)
@@ -670,7 +676,10 @@ class Controller:
         for p in offered.packs:
             rows.append(MenuRow(f"{p.title} ({p.name})"))
             rows.extend(self._menu_row(pack_level(p, k)) for k in range(1, len(p.levels) + 1))
-        rows.extend(MenuRow(f"left out: {left.why}") for left in offered.left_out)
+        if offered.left_out:
+            # the folder once, then each file by its name: a line a file fits the menu's width
+            rows.append(MenuRow(f"left out of your packs ({offered.left_out[0].path.parent}):"))
+            rows.extend(MenuRow(f"  {_short_why(left)}") for left in offered.left_out)
         self.menu_rows = rows
         current = [k for k, r in enumerate(rows) if r.level is not None and r.level.key == level.key]
         choosable = [k for k, r in enumerate(rows) if r.level is not None]

@@ -15,7 +15,7 @@ from rushhour import Board
 from rushhour.formats import read_file
 from rushhour.play.draft import Draft
 from rushhour.play.editscreen import edit_geometry
-from tests.test_tui_pty import COLS, DOWN, ESC, LINES, RIGHT, UP, Player, left_cleanly
+from tests.test_tui_pty import COLS, DOWN, ESC, LEFT, LINES, RIGHT, UP, Player, left_cleanly
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals need a POSIX system")
 
@@ -213,8 +213,12 @@ def test_a_board_too_large_for_the_terminal_says_so_and_is_kept(tmp_path: Path) 
     p.wait_for("truck B placed")
     p.resize(12, 40)
     p.wait_for("terminal too small for this board")
+    p.send("x", LEFT, "t")  # typed blind: neither deletes nor places a vehicle
+    p.send("s")  # saving is answered: its question shows under the message
+    p.wait_for("save to")
+    p.send(ESC)
     p.resize(LINES, COLS)
-    p.wait_for("truck B placed")  # the board and its message, as they were
+    p.wait_for("6x6, 2 vehicles")  # the board as it was
     p.send("q")
     p.wait_for("The board is not saved")
     p.send("y")

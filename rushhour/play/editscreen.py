@@ -120,7 +120,7 @@ class EditScreen:
         said = [
             "terminal too small for this board",
             f"the editor needs {need_cols}x{need_lines}, the terminal is {cols}x{lines}",
-            "make it larger; the board is kept (q leaves)",
+            "make it larger to edit; the board is kept (q leaves, s saves)",
         ]
         if self.editor.mode is not Mode.EDIT:
             said.append(self.message_text())
@@ -320,17 +320,24 @@ def _wait(editor: Editor, screen: EditScreen, errors: int) -> int:
     return 0
 
 
+#: the keys the editor answers while the terminal is too small to show the board: none that changes
+#: the board unseen (leave, save, add to a pack, help, stop the check)
+HIDDEN_BOARD_KEYS = frozenset({"q", "ctrl-c", "ctrl-d", "s", "k", "?", "esc"})
+
+
 def _one_key(key: int | str, editor: Editor, screen: EditScreen) -> None:
     if key == curses.KEY_RESIZE:
         curses.update_lines_cols()
-    elif key == curses.KEY_MOUSE:
+        return
+    if key == curses.KEY_MOUSE:
         _mouse(screen, editor)
-    elif key == curses.KEY_DC:
-        editor.key("backspace")
-    else:
-        name = key_name(key)
-        if name is not None:
-            editor.key(name)
+        return
+    name = "backspace" if key == curses.KEY_DC else key_name(key)
+    if name is None:
+        return
+    if screen.geometry is None and editor.mode is Mode.EDIT and name not in HIDDEN_BOARD_KEYS:
+        return  # the board is not on the screen: a key typed blind does not change it
+    editor.key(name)
 
 
 def _mouse(screen: EditScreen, editor: Editor) -> None:

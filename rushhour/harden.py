@@ -6,11 +6,12 @@ by the solver and replayed) and the size of the set.
 
 :func:`harden` then searches nearby boards by simulated annealing: a random small change (a vehicle
 shifted, moved elsewhere, turned, made longer or shorter, added or removed; a wall moved) is kept when
-the hardest position of the changed board's reachable set is not much shorter, by chance when it is
-shorter, and each board whose hardest position is longer than every one before is verified (solved
-again from scratch, its solution replayed) and reported as an improvement.  With ``keep_vehicles`` only
-the places change: the same vehicles (names, lengths) and the same walls.  An improvement is never
-shorter than the start: the first report is the start's own hardest position.
+the hardest position of the changed board's reachable set is not shorter, by chance when it is (on
+boards larger than 6x6: when its energy is not worse, see :data:`SIZE_WEIGHT`), and each board whose
+hardest position is longer than every one before is verified (solved again from scratch, its solution
+replayed) and reported as an improvement.  With ``keep_vehicles`` only the places change: the same
+vehicles (names, lengths) and the same walls.  An improvement is never shorter than the start: the
+first report is the start's own hardest position.
 
 Both run without holding the interpreter lock in the compiled search, take a ``should_stop`` callable
 (checked between candidates) and a ``time_limit``, so a screen can run them beside its keys and cancel
@@ -29,7 +30,8 @@ from dataclasses import dataclass, replace
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Move, Vehicle
 from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
 from rushhour.formats.cells import VEHICLE_CHARS
-from rushhour.search import analyze, solve
+from rushhour.generator import PACKED_FROM, SECONDARY
+from rushhour.search import Analysis, analyze, solve
 
 #: the positions a candidate's reachable set may hold: this many times the start's (at least
 #: :data:`MIN_CANDIDATE_STATES`), so that a change cannot make a search much longer than the start's
@@ -39,6 +41,15 @@ MIN_CANDIDATE_STATES = 50_000
 #: starting again from the best board): a change one move shorter is kept with chance exp(-1 / T)
 TEMPERATURE = 1.5
 ANNEAL_STEPS = 400
+#: boards of more cells than this (larger than 6x6: :data:`rushhour.generator.PACKED_FROM`) have
+#: reachable sets of a hundred thousand positions and more, where changes judged by the length alone
+#: wander into loose boards whose every exploration is long.  There, as in the generator's annealing,
+#: a board's energy also counts the mean distance of its positions to a win (weighted by
+#: :data:`rushhour.generator.SECONDARY`) and the size of its reachable set: ten times larger costs
+#: ``SIZE_WEIGHT`` of a move; and a candidate is explored up to ``GROWTH`` times the current board's set
+#: (and a thousand positions).  On 6x6 both would cost length (docs/benchmarks.md, harden)
+SIZE_WEIGHT = 0.5
+GROWTH = 2
 #: the chance of each kind of change when every kind is allowed
 CHANGES = (("shift", 0.3), ("move", 0.2), ("turn", 0.1), ("resize", 0.1), ("add", 0.12), ("remove", 0.12))
 
@@ -81,10 +92,15 @@ def hardest_position(
     (2, 18, 'AA.B..')
 
     Raises :class:`~rushhour.errors.LimitReachedError` when a limit stops the exploration."""
+    return _explored(board, max_states, time_limit)[0]
+
+
+def _explored(board: Board, max_states: int | None, time_limit: float | None) -> tuple[Hardest, Analysis]:
+    """:func:`hardest_position`, and the analysis it comes from."""
     a = analyze(board, max_states=max_states, time_limit=time_limit)
     if not a.solvable:
-        return Hardest(board, -1, (), a.cluster_size)
-    return _verified(a.hardest, a.hardest_distance, a.cluster_size)
+        return Hardest(board, -1, (), a.cluster_size), a
+    return _verified(a.hardest, a.hardest_distance, a.cluster_size), a
 
 
 def _verified(board: Board, length: int, reachable: int) -> Hardest:
@@ -157,34 +173,94 @@ def improvements(
     keep_vehicles: bool = False,
     seed: int = 0,
     should_stop: Callable[[], bool] | None = None,
-) -> Iterator[Improvement]:
-    """:func:`harden` as an iterator: the start's hardest position, then each verified improvement."""
+) -> Hardening:
+    """:func:`harden` as an iterator: the start's hardest position, then each verified improvement.  The
+    iterator also says how far the search went (:attr:`Hardening.tried`, :attr:`Hardening.seconds`)."""
     if time_limit is not None and not time_limit > 0:
         raise ParameterError(f"{{time_limit}} must be a positive number of seconds, not {time_limit}")
     if max_tries is not None and max_tries < 0:
         raise ParameterError(f"{{max_tries}} must be at least 0, not {max_tries}")
-    began = time.perf_counter()
-    deadline = None if time_limit is None else began + time_limit
-    start = hardest_position(board, time_limit=time_limit)
-    if not start.solvable:
-        raise RushHourError("the board is unsolvable: no reachable position has its goal at the exit")
-    yield Improvement(start, 0, time.perf_counter() - began)
-    search = _Annealing(start, keep_vehicles, random.Random(f"rushhour-harden:{seed}"), deadline)
-    while not search.done(max_tries, should_stop):
-        found = search.step()
-        if found is not None:
-            yield Improvement(found, search.tried, time.perf_counter() - began)
+    return Hardening(board, time_limit, max_tries, keep_vehicles, seed, should_stop)
+
+
+class Hardening(Iterator[Improvement]):
+    """One run of :func:`improvements`: iterating it searches.  ``tried`` counts the candidate boards
+    tried so far and ``seconds`` the time since the search began (0 before the first report)."""
+
+    def __init__(
+        self,
+        board: Board,
+        time_limit: float | None,
+        max_tries: int | None,
+        keep_vehicles: bool,
+        seed: int,
+        should_stop: Callable[[], bool] | None,
+    ) -> None:
+        self._steps = self._run(board, time_limit, max_tries, keep_vehicles, seed, should_stop)
+        self._search: _Annealing | None = None
+        self._began: float | None = None
+        self._ended: float | None = None
+
+    @property
+    def tried(self) -> int:
+        return 0 if self._search is None else self._search.tried
+
+    @property
+    def seconds(self) -> float:
+        if self._began is None:
+            return 0.0
+        return (self._ended or time.perf_counter()) - self._began
+
+    def __next__(self) -> Improvement:
+        return next(self._steps)
+
+    def _run(
+        self,
+        board: Board,
+        time_limit: float | None,
+        max_tries: int | None,
+        keep_vehicles: bool,
+        seed: int,
+        should_stop: Callable[[], bool] | None,
+    ) -> Iterator[Improvement]:
+        began = self._began = time.perf_counter()
+        deadline = None if time_limit is None else began + time_limit
+        start, analysis = _explored(board, None, time_limit)
+        if not start.solvable:
+            raise RushHourError("the board is unsolvable: no reachable position has its goal at the exit")
+        yield Improvement(start, 0, time.perf_counter() - began)
+        rng = random.Random(f"rushhour-harden:{seed}")
+        search = self._search = _Annealing(start, analysis, keep_vehicles, rng, deadline)
+        while not search.done(max_tries, should_stop):
+            found = search.step()
+            if found is not None:
+                yield Improvement(found, search.tried, time.perf_counter() - began)
+        self._ended = time.perf_counter()
 
 
 class _Annealing:
     """The state of one :func:`harden` run."""
 
-    def __init__(self, start: Hardest, keep: bool, rng: random.Random, deadline: float | None) -> None:
+    def __init__(
+        self, start: Hardest, analysis: Analysis, keep: bool, rng: random.Random, deadline: float | None
+    ) -> None:
         self.rng, self.keep, self.deadline = rng, keep, deadline
         self.limit = max(MIN_CANDIDATE_STATES, CANDIDATE_FACTOR * start.reachable)
+        self.large = start.board.width * start.board.height > PACKED_FROM
         self.best = self.current = start
+        self.best_energy = self.energy = self.energy_of(analysis)
         self.tried = self.step_in_round = 0
         self.seen: set[tuple[str, ...]] = {tuple(start.board.rows())}
+
+    def energy_of(self, a: Analysis) -> float:
+        """How bad a board is (lower is better): minus its hardest length, and on a large board (see
+        :data:`SIZE_WEIGHT`) less a fraction of a move for the mean distance to a win, plus one for the
+        reachable set's size."""
+        if not self.large:
+            return -a.hardest_distance
+        mean = sum(d * n for d, n in a.histogram.items()) / a.cluster_size
+        d = a.hardest_distance
+        return -d - SECONDARY * mean / (d + 1) + SIZE_WEIGHT * math.log10(a.cluster_size)
 
     def done(self, max_tries: int | None, should_stop: Callable[[], bool] | None) -> bool:
         if max_tries is not None and self.tried >= max_tries:
@@ -198,35 +274,40 @@ class _Annealing:
         self.tried += 1
         self.step_in_round += 1
         if self.step_in_round > ANNEAL_STEPS:  # a new round from the best board, hot again
-            self.step_in_round, self.current = 1, self.best
+            self.step_in_round, self.current, self.energy = 1, self.best, self.best_energy
         candidate = changed(self.current.board, self.rng, keep_vehicles=self.keep)
         if candidate is None:
             return None
-        analysed = self.analyse(candidate)
-        if analysed is None:
+        a = self.analyse(candidate)
+        if a is None:
             return None
-        length, hardest, reachable = analysed
-        if not self.accept(length):
+        energy = self.energy_of(a)
+        if not self.accept(energy):
             return None
-        self.current = Hardest(hardest, length, (), reachable)
+        length, hardest, reachable = a.hardest_distance, a.hardest, a.cluster_size
+        self.current, self.energy = Hardest(hardest, length, (), reachable), energy
         if length <= self.best.length or tuple(hardest.rows()) in self.seen:
             return None
         self.seen.add(tuple(hardest.rows()))
         self.best = self.current = _verified(hardest, length, reachable)
+        self.best_energy = energy
         return self.best
 
-    def analyse(self, board: Board) -> tuple[int, Board, int] | None:
+    def analyse(self, board: Board) -> Analysis | None:
         left = None if self.deadline is None else self.deadline - time.perf_counter()
         if left is not None and left <= 0:
             return None
+        limit = self.limit
+        if self.large:
+            limit = min(limit, GROWTH * self.current.reachable + 1000)
         try:
-            a = analyze(board, max_states=self.limit, time_limit=left)
+            a = analyze(board, max_states=limit, time_limit=left)
         except LimitReachedError:
             return None
-        return (a.hardest_distance, a.hardest, a.cluster_size) if a.solvable else None
+        return a if a.solvable else None
 
-    def accept(self, length: int) -> bool:
-        drop = self.current.length - length
+    def accept(self, energy: float) -> bool:
+        drop = energy - self.energy
         if drop <= 0:
             return True
         heat = TEMPERATURE * (1 - self.step_in_round / ANNEAL_STEPS)
@@ -304,4 +385,4 @@ def _board_or_none(board: Board, vehicles: list[Vehicle], walls: set[tuple[int, 
         return None
 
 
-__all__ = ["Hardest", "Improvement", "changed", "harden", "hardest_position", "improvements"]
+__all__ = ["Hardening", "Hardest", "Improvement", "changed", "harden", "hardest_position", "improvements"]

@@ -21,6 +21,7 @@ from rushhour.search.analysis import analyze_python
 from rushhour.search.native import native_available
 
 SMALL = "AA.B../...B../...B../....../....../......"
+LARGE = "..B...C/..B...C/AAB..../...DD../E....../E..FFF./......."
 WRAP = Board.from_text("# wrap: yes\n# target: 2,5 east\n.B....\n.B....\nAA.C..\n...C..\n......\n......\n")
 
 
@@ -119,6 +120,24 @@ def test_harden_reproduces_with_its_seed_and_differs_with_another() -> None:
     assert run(7) != run(8)
 
 
+def test_harden_on_a_board_larger_than_6x6_weighs_the_reachable_set() -> None:
+    # beyond 6x6 the annealing judges a candidate by its energy (length, mean distance, the set's size)
+    # and explores it up to twice the current set: still every report verified and longer than the last
+    board = Board.from_text(LARGE)
+    start = hardest_position(board)
+    found = harden(board, max_tries=120, time_limit=None, seed=2)
+    lengths = [f.hardest.length for f in found]
+    assert lengths[0] == start.length and len(lengths) >= 2
+    assert lengths == sorted(set(lengths))
+    for f in found:
+        assert reference_length(f.hardest.board) == f.hardest.length
+        assert verify(f.hardest.board, f.hardest.moves).is_won()
+        assert analyze(f.hardest.board).hardest_distance == f.hardest.length
+    assert [tuple(f.hardest.board.rows()) for f in harden(board, max_tries=120, time_limit=None, seed=2)] == [
+        tuple(f.hardest.board.rows()) for f in found
+    ]
+
+
 def test_keep_vehicles_keeps_the_vehicles_and_walls() -> None:
     board = Board.from_text("AA.B../...B../x..B../..CC.x/....../.DDD..")
     kinds = sorted((v.name, v.length) for v in board.vehicles)
@@ -146,6 +165,13 @@ def test_harden_calls_back_and_can_be_cancelled() -> None:
     assert next(improvements(Board.from_text(SMALL), max_tries=0)).hardest.length == 2
 
 
+def test_the_search_says_how_far_it_went() -> None:
+    search = improvements(Board.from_text(SMALL), max_tries=40, time_limit=None, seed=4)
+    assert search.tried == 0 and search.seconds == 0
+    found = list(search)
+    assert search.tried == 40 and found[-1].tried <= 40 and search.seconds >= found[-1].seconds
+
+
 def test_bad_harden_arguments_are_refused() -> None:
     with pytest.raises(RushHourError, match="time_limit"):
         harden(Board.from_text(SMALL), time_limit=0)
@@ -165,6 +191,7 @@ def test_cli_harden_text_json_and_out(capsys: pytest.CaptureFixture[str], tmp_pa
     status, text, err = run_cli(capsys, *base)
     assert status == 0 and "Hardest position of its reachable set (18 positions): 2 moves" in text
     assert "Improvement 1:" in text and "every board shown was solved again" in err
+    assert "moves, from 2, 100 candidate boards in " in err and "(seed 4)" in err
     out = tmp_path / "best.txt"
     status, lines, _ = run_cli(
         capsys, "harden", SMALL, "--max-tries", "100", "--seed", "4", "--json", "--out", str(out)

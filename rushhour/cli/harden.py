@@ -23,7 +23,7 @@ from rushhour.cli.core import (
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.files import write_text_atomic
 from rushhour.formats import write_board
-from rushhour.harden import Improvement, improvements
+from rushhour.harden import Hardening, Improvement, improvements
 from rushhour.levels import resolve_board
 from rushhour.text import plural
 
@@ -87,7 +87,7 @@ def cmd_harden(args: argparse.Namespace) -> int:
     report = _Report(args, entry, seed)
     for number, step in enumerate(found):
         report.show(number, step)
-    report.close()
+    report.close(found)
     return 0
 
 
@@ -134,7 +134,7 @@ class _Report:
         print(draw(h.board, self.color))
         print("Solution: " + " ".join(str(m) for m in h.moves), flush=True)
 
-    def close(self) -> None:
+    def close(self, search: Hardening) -> None:
         if self.args.json or self.first is None or self.last is None:
             return
         a, b = self.first.hardest.length, self.last.hardest.length
@@ -143,7 +143,9 @@ class _Report:
             if b > a
             else f"no longer board found than {plural(a, 'move')}"
         )
+        effort = f"{plural(search.tried, 'candidate board')} in {search.seconds:.1f} s"
         print(
-            f"{verdict} (seed {self.seed}); every board shown was solved again and its solution replayed",
+            f"{verdict}, {effort} (seed {self.seed}); every board shown was solved again and its solution "
+            "replayed",
             file=sys.stderr,
         )

@@ -196,7 +196,9 @@ class Hardening(Iterator[Improvement]):
         seed: int,
         should_stop: Callable[[], bool] | None,
     ) -> None:
-        self._steps = self._run(board, time_limit, max_tries, keep_vehicles, seed, should_stop)
+        self._board, self._time_limit, self._max_tries = board, time_limit, max_tries
+        self._keep, self._seed, self._should_stop = keep_vehicles, seed, should_stop
+        self._steps = self._run()
         self._search: _Annealing | None = None
         self._began: float | None = None
         self._ended: float | None = None
@@ -214,24 +216,16 @@ class Hardening(Iterator[Improvement]):
     def __next__(self) -> Improvement:
         return next(self._steps)
 
-    def _run(
-        self,
-        board: Board,
-        time_limit: float | None,
-        max_tries: int | None,
-        keep_vehicles: bool,
-        seed: int,
-        should_stop: Callable[[], bool] | None,
-    ) -> Iterator[Improvement]:
+    def _run(self) -> Iterator[Improvement]:
         began = self._began = time.perf_counter()
-        deadline = None if time_limit is None else began + time_limit
-        start, analysis = _explored(board, None, time_limit)
+        deadline = None if self._time_limit is None else began + self._time_limit
+        start, analysis = _explored(self._board, None, self._time_limit)
         if not start.solvable:
             raise RushHourError("the board is unsolvable: no reachable position has its goal at the exit")
         yield Improvement(start, 0, time.perf_counter() - began)
-        rng = random.Random(f"rushhour-harden:{seed}")
-        search = self._search = _Annealing(start, analysis, keep_vehicles, rng, deadline)
-        while not search.done(max_tries, should_stop):
+        rng = random.Random(f"rushhour-harden:{self._seed}")
+        search = self._search = _Annealing(start, analysis, self._keep, rng, deadline)
+        while not search.done(self._max_tries, self._should_stop):
             found = search.step()
             if found is not None:
                 yield Improvement(found, search.tried, time.perf_counter() - began)

@@ -599,6 +599,7 @@ def test_cli_short_run_names_what_to_change_on_large_boards(
     assert "only 0 of 1 puzzles made (reached --max-tries 1)" in err and hint in err
 
 
+@pytest.mark.slow  # 13 to 26 s; the advice itself is checked by the test above
 def test_cli_large_board_advice_makes_a_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
     """The advice given for a wall-free 12x12 board is a command that makes a puzzle."""
     status, _, err = run(capsys, "generate", "--size", "12x12", "--max-tries", "1", "--seed", "1", "-q")

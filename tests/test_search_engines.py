@@ -109,6 +109,7 @@ def test_sat_stops_at_its_move_bound() -> None:
         solve(board, engine="sat", max_moves=3)
 
 
+@pytest.mark.slow  # 15 s; test_shorten replays and seeds improve in the default suite
 def test_random_and_improve_replay_and_are_seeded() -> None:
     for board, moves in database(every=20):
         walk = solve(board, engine="random", seed=7)

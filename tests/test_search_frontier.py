@@ -326,7 +326,7 @@ def test_a_pass_calls_its_poll_while_it_runs_and_stops_when_asked() -> None:
 
 
 @needs_native
-@pytest.mark.parametrize("metric", ["moves", "steps"])
+@pytest.mark.parametrize("metric", ["moves", pytest.param("steps", marks=pytest.mark.slow)])  # steps: 15 s
 def test_the_cleared_bound_never_hides_a_shortest_solution_on_crowded_boards(metric: str) -> None:
     """Crowded boards, where a blocker waits for vehicles that wait for others (the cleared bound's chains
     of requirements): the pass whose bound is the optimum finds it, the pass below finds nothing."""

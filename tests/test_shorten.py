@@ -99,6 +99,7 @@ def test_the_walks_give_chains_to_a_win_shortest_first_the_seed_walk_among_them(
     assert checked >= 20
 
 
+@pytest.mark.slow  # 15 to 35 s; improve is replayed and seeded by the test above in the default suite
 def test_improve_on_an_open_twelve_by_twelve_board_whose_single_walk_stays_long() -> None:
     """With seed 1 the random engine's walk cuts down to about 12,700 moves, which the passes cannot
     bring near the optimum (at least 13 moves) in a minute; the other walks give short chains."""

@@ -586,8 +586,7 @@ class _Try:
         """How bad a cluster is for the annealing (lower is better): minus its hardest distance (see
         :meth:`score`), less a fraction of a move for the mean distance of its positions to a win, which
         guides the annealing across changes that keep the hardest distance."""
-        mean = sum(d * n for d, n in a.histogram.items()) / a.cluster_size
-        return -self.score(a.hardest_distance) - SECONDARY * mean / (a.hardest_distance + 1)
+        return -self.score(a.hardest_distance) - SECONDARY * a.mean_distance / (a.hardest_distance + 1)
 
     def time_left(self) -> float | None:
         """Seconds until the run's deadline (None without one); :class:`_OutOfTime` once it passed."""

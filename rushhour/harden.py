@@ -252,9 +252,8 @@ class _Annealing:
         reachable set's size."""
         if not self.large:
             return -a.hardest_distance
-        mean = sum(d * n for d, n in a.histogram.items()) / a.cluster_size
         d = a.hardest_distance
-        return -d - SECONDARY * mean / (d + 1) + SIZE_WEIGHT * math.log10(a.cluster_size)
+        return -d - SECONDARY * a.mean_distance / (d + 1) + SIZE_WEIGHT * math.log10(a.cluster_size)
 
     def done(self, max_tries: int | None, should_stop: Callable[[], bool] | None) -> bool:
         if max_tries is not None and self.tried >= max_tries:

@@ -138,6 +138,13 @@ def test_harden_on_a_board_larger_than_6x6_weighs_the_reachable_set() -> None:
     ]
 
 
+def test_the_mean_distance_the_annealings_weigh_is_the_reference_one() -> None:
+    board = Board.from_text(SMALL)
+    reference = analyze_python(board)
+    assert reference.histogram == {0: 4, 1: 12, 2: 2}  # 18 positions: 4 won, 12 one move away, 2 two
+    assert reference.mean_distance == analyze(board).mean_distance == (12 + 2 * 2) / 18
+
+
 def test_keep_vehicles_keeps_the_vehicles_and_walls() -> None:
     board = Board.from_text("AA.B../...B../x..B../..CC.x/....../.DDD..")
     kinds = sorted((v.name, v.length) for v in board.vehicles)

@@ -59,6 +59,12 @@ class Analysis:
     def solvable(self) -> bool:
         return self.start_distance >= 0
 
+    @property
+    def mean_distance(self) -> float:
+        """The mean distance of the set's positions to the nearest win (0 for an unsolvable set); the
+        annealings of the generator and of harden weigh it."""
+        return sum(d * n for d, n in self.histogram.items()) / self.cluster_size
+
     def to_dict(self) -> dict[str, object]:
         """JSON-ready, in the shape of the ``rushhour.analyze`` document (docs/json.md) without its
         ``schema`` and ``version``.  ``histogram[d]`` counts the positions ``d`` from the nearest win;

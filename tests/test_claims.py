@@ -15,6 +15,7 @@ from rushhour.board import Board
 from rushhour.cli import main
 from rushhour.errors import ParseError
 from rushhour.levels import resolve_board
+from rushhour.logic import claims as proving
 from rushhour.logic import notation as fm
 from rushhour.logic.claims import prove
 from rushhour.logic.encoding import Shape
@@ -159,12 +160,27 @@ def test_prove_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         (["prove", "Won", "--size", "6x17"], "the height must be 3 to 16"),
         (["prove", "Won"], "give BOARD or --size"),
         (["prove", "Won", "--size", "4x4", "--reachable"], "needs a BOARD"),
+        (
+            ["prove", "forall a,b: forall c,d: forall e,f: Empty(a,b) | Empty(c,d) | Empty(e,f)", "--size", "16x16"],
+            "column 1: the formula expands to 50,331,648 propositions, more than 1,000,000",
+        ),
     ],
 )
 def test_prove_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("error: ") and message in err and len(err.splitlines()) == 1
+
+
+def test_a_mistake_is_reported_before_the_rules_are_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    def build(shape: Shape) -> None:
+        raise AssertionError(f"the rules of {shape.width}x{shape.height} were built")
+
+    monkeypatch.setattr(proving, "encoding_for", build)
+    with pytest.raises(ParseError, match="column 13: expected a proposition"):
+        prove("CMR(2,4) -> ", Shape.generic(16, 16))
+    with pytest.raises(ParseError, match="expands to 50,331,648 propositions"):
+        prove("forall a,b: forall c,d: forall e,f: Empty(a,b) | Empty(c,d) | Empty(e,f)", Shape.generic(16, 16))
 
 
 def test_a_board_s_own_shape_is_its_scope() -> None:

@@ -213,6 +213,21 @@ def test_deep_nesting_is_an_error_not_a_crash(text: str) -> None:
 
 
 def test_a_claim_too_large_once_expanded_is_an_error() -> None:
-    rules = encoding_for(Shape.generic(16, 16))
-    with pytest.raises(ParseError, match="expands to more than"):
-        fm.parse_ground("forall a,b: forall c,d: forall e,f: Empty(a,b) | Empty(c,d) | Empty(e,f)", rules)
+    # 256 cells to the third power, three propositions each: refused from the grid alone, before the
+    # rules are built or any of it is written, at the quantifier whose expansion alone is too large
+    claim = fm.parse("forall a,b: forall c,d: forall e,f: Empty(a,b) | Empty(c,d) | Empty(e,f)")
+    with pytest.raises(ParseError, match=r"column 1: the formula expands to 50,331,648 propositions, more than 1,000,000"):
+        fm.check_expansion(claim, 16, 16)
+    fm.check_expansion(claim, 6, 6)  # 36 cubed, three each: 139,968
+    inner = fm.parse("Red(0,0) | (forall a,b: forall c,d: forall e,f: Empty(a,b) | Empty(c,d) | Empty(e,f))")
+    with pytest.raises(ParseError, match=r"column 13: the formula expands to 50,331,649 propositions"):
+        fm.check_expansion(inner, 16, 16)
+
+
+def test_the_expansion_limit_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = encoding_for(Shape.generic(6, 6))
+    monkeypatch.setattr(fm, "MAX_GROUND", 144)
+    four = "forall a,b: Empty(a,b) | Empty(a,b) | Empty(a,b) | Empty(a,b)"
+    assert sum(1 for _ in fm.atoms(fm.parse_ground(four, rules))) == 144
+    with pytest.raises(ParseError, match="expands to 145 propositions, more than 144"):
+        fm.parse_ground(f"Empty(0,0) & ({four})", rules)

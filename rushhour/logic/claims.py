@@ -103,9 +103,15 @@ def prove(
     if board is None and scope != "shape":
         raise RushHourError(f"the {scope} scope needs a board, not a size")
     shape = Shape.of(where) if isinstance(where, Board) else where
-    rules = encoding_for(shape)
     text = claim if isinstance(claim, str) else fm.show(claim)
-    formula = fm.parse_ground(claim, rules) if isinstance(claim, str) else claim
+    if isinstance(claim, str):  # a mistake is reported before the shape's rules are built
+        parsed = fm.parse(claim)
+        fm.check_expansion(parsed, shape.width, shape.height)
+        rules = encoding_for(shape)
+        formula = fm.ground(parsed, rules)
+    else:
+        rules = encoding_for(shape)
+        formula = claim
     solver = _negation_solver(rules, formula, walls or scope != "shape", backend)
     try:
         found, positions = _search(solver, rules, formula, board, scope)

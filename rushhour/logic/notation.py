@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ __all__ = [
     "Not",
     "Or",
     "atoms",
+    "check_expansion",
     "evaluate",
     "ground",
     "latex",
@@ -463,19 +465,61 @@ def _arity(family: str) -> tuple[int, ...]:
     return (2,)
 
 
+def check_expansion(claim: Claim, width: int, height: int) -> None:
+    """Refuse, before anything is built, a claim whose quantifiers expand past :data:`MAX_GROUND`
+    propositions on a ``width`` x ``height`` grid (a :class:`ParseError` at the innermost quantifier
+    whose expansion alone is too large)."""
+    size, column = _Grid(claim, width, height).expansion(claim.tree)
+    if size > MAX_GROUND:
+        message = f"the formula expands to {size:,} propositions, more than {MAX_GROUND:,}"
+        raise claim.error(message, column or 1)
+
+
 def ground(claim: Claim, rules: RulesEncoding) -> Formula:
     """The claim over ``rules``' propositions: quantifiers expanded over the grid, arithmetic done."""
+    check_expansion(claim, rules.shape.width, rules.shape.height)
     return _Grounder(claim, rules).ground(claim.tree, {})
 
 
-class _Grounder:
-    def __init__(self, claim: Claim, rules: RulesEncoding) -> None:
+class _Grid:
+    """What a claim's quantifiers range over on a grid: enough to size the claim without the rules."""
+
+    def __init__(self, claim: Claim, width: int, height: int) -> None:
         self.claim = claim
+        self.width, self.height = width, height
+
+    def expansion(self, tree: Tree) -> tuple[int, int]:
+        """How many propositions grounding ``tree`` visits (quantifiers' ranges do not depend on the
+        values bound around them, so this is exact), and the column of the innermost quantifier
+        whose expansion alone is past :data:`MAX_GROUND` (0 if none is)."""
+        if isinstance(tree, Const):
+            return 0, 0
+        if isinstance(tree, Prop):
+            return 1, 0
+        if isinstance(tree, Quant):
+            body, column = self.expansion(tree.body)
+            size = body * math.prod(len(self.range_of(tree, v)) for v in tree.variables)
+            return size, column or (tree.column if size > MAX_GROUND else 0)
+        parts = [self.expansion(a) for a in tree.args]
+        return sum(size for size, _ in parts), next((c for _, c in parts if c), 0)
+
+    def range_of(self, q: Quant, variable: str) -> range:
+        uses = [(k, a.sign) for p in _props(q.body) for k, a in enumerate(p.args) if a.variable == variable]
+        places = {k for k, sign in uses if sign > 0} or {k for k, _ in uses}
+        if not places:
+            raise self.claim.error(f"variable {variable} is bound but never used", q.column)
+        spans = {0: range(self.height), 1: range(self.width), 2: range(2, max(self.width, self.height))}
+        out = spans[min(places)]
+        for k in places:
+            out = range(max(out.start, spans[k].start), min(out.stop, spans[k].stop))
+        return out
+
+
+class _Grounder(_Grid):
+    def __init__(self, claim: Claim, rules: RulesEncoding) -> None:
+        super().__init__(claim, rules.shape.width, rules.shape.height)
         self.rules = rules
         self.families = set(rules.classes)
-        shape = rules.shape
-        self.width, self.height = shape.width, shape.height
-        self.size = 0
 
     def ground(self, tree: Tree, env: dict[str, int]) -> Formula:
         if isinstance(tree, Const):
@@ -489,9 +533,6 @@ class _Grounder:
 
     def prop(self, p: Prop, env: dict[str, int]) -> Formula:
         rules = self.rules
-        self.size += 1
-        if self.size > MAX_GROUND:
-            raise self.claim.error(f"the formula expands to more than {MAX_GROUND:,} propositions", p.column)
         if p.family not in self.families:
             known = ", ".join(sorted(self.families))
             raise self.claim.error(f"unknown proposition {p.family}: the propositions are {known}", p.column)
@@ -515,17 +556,6 @@ class _Grounder:
         for values in itertools.product(*ranges):
             parts.append(self.ground(q.body, {**env, **dict(zip(q.variables, values, strict=True))}))
         return _fold("and" if q.kind == "forall" else "or", parts)
-
-    def range_of(self, q: Quant, variable: str) -> range:
-        uses = [(k, a.sign) for p in _props(q.body) for k, a in enumerate(p.args) if a.variable == variable]
-        places = {k for k, sign in uses if sign > 0} or {k for k, _ in uses}
-        if not places:
-            raise self.claim.error(f"variable {variable} is bound but never used", q.column)
-        spans = {0: range(self.height), 1: range(self.width), 2: range(2, max(self.width, self.height))}
-        out = spans[min(places)]
-        for k in places:
-            out = range(max(out.start, spans[k].start), min(out.stop, spans[k].stop))
-        return out
 
 
 def _props(tree: Tree) -> Iterator[Prop]:

@@ -236,6 +236,32 @@ def test_harden_says_why_it_stops_on_an_unsolvable_board() -> None:
     assert not ed.harden_on and ed.message.startswith("harden stopped: the board is unsolvable")
 
 
+def test_a_refused_answer_keeps_the_prompt_open_with_what_was_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    ed = make(Draft.of(Board.from_text("..B.../..B.../AAB.../....../.CC.../......")), add_to_pack=add_to_user_pack)
+    ed.selected = "C"
+    keys(ed, "n", "B", "enter")  # a name another vehicle has: refused
+    assert ed.mode is Mode.PROMPT and ed.typed == "B" and ed.draft.vehicle("C") is not None
+    assert ed.prompt_text() == "new name for C: B_  (Enter: done, Esc: cancel)" and ed.prompt_error.startswith("refused: ")
+    keys(ed, "backspace", "D", "enter")
+    assert ed.mode is Mode.EDIT and ed.draft.vehicle("D") is not None and ed.message == "C is now D"
+    missing = str(tmp_path / "missing" / "b.txt")
+    keys(ed, "s", *missing, "enter")  # a folder that is not there
+    assert ed.mode is Mode.PROMPT and ed.typed == missing and ed.prompt_error.startswith("not saved: cannot write")
+    assert ed.dirty
+    keys(ed, "esc")
+    assert ed.mode is Mode.EDIT and ed.message == "cancelled" and ed.dirty
+    keys(ed, "k", *"classic", "enter")  # a built-in pack's name
+    assert ed.mode is Mode.PROMPT and ed.typed == "classic"
+    assert ed.prompt_error.startswith("not saved: classic is the name of a built-in pack")
+    keys(ed, *"-mine")  # typing clears the reason
+    assert ed.prompt_text() == "add to your pack named: classic-mine_  (Enter: done, Esc: cancel)" and not ed.prompt_error
+    keys(ed, "enter")
+    assert ed.mode is Mode.EDIT and ed.message.startswith("saved as classic-mine:1") and not ed.dirty
+
+
 # --- the player's packs --------------------------------------------------------------------------
 def test_user_packs_are_offered_beside_the_built_in_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))

@@ -157,10 +157,11 @@ def test_the_user_pack_is_listed_and_played(tmp_path: Path) -> None:
     p = editor(tmp_path, START)
     p.wait_for("optimum: 1 move")
     p.send("k")
-    typed(p, "classic")  # a built-in pack's name: refused, nothing lost
-    p.wait_for("not saved: classic is the name of a built-in pack")
+    typed(p, "classic")  # a built-in pack's name: refused, nothing lost, the prompt still open
+    p.wait_for("not saved: classic is the name of a built-in pack")  # under the prompt, still open
+    assert "add to your pack named: classic_" in p.text
     assert "(not saved)" not in p.text  # the board as it was
-    p.send("k")
+    p.send("\x7f" * 7)
     typed(p, "mypack")
     p.wait_for("saved as mypack:1 (rushhour play mypack:1)")
     p.send("p")  # the board played, then back
@@ -191,7 +192,9 @@ def test_a_file_that_cannot_be_written_loses_nothing(tmp_path: Path) -> None:
     p.send("s")
     typed(p, str(tmp_path / "no-such-folder" / "b.txt"))
     p.wait_for("not saved: cannot write")
-    assert "(not saved)" in p.text
+    assert "(not saved)" in p.text and "save to (PATH or PATH FORMAT): " in p.text  # asked again
+    p.send(ESC)
+    p.wait_for("cancelled")
     p.send("q")
     p.wait_for("The board is not saved")
     p.send("y")

@@ -170,6 +170,7 @@ class Editor:
         self.message = ""
         self.prompt = ""  # what the prompt asks for: "name", "save", "pack"
         self.typed = ""
+        self.prompt_error = ""  # why what was typed was refused: the prompt stays open with it
         self.help_top = 0
         self.checker, self.hardener = checker, hardener
         self.check: Check | None = None
@@ -571,7 +572,7 @@ class Editor:
         if what in ("save", "pack") and self.board() is None:
             self.message = f"cannot save an invalid board: {self.draft.problem()}"
             return
-        self.mode, self.prompt, self.typed = Mode.PROMPT, what, typed
+        self.mode, self.prompt, self.typed, self.prompt_error = Mode.PROMPT, what, typed, ""
 
     def _ask_name(self) -> None:
         name = self.target()
@@ -593,19 +594,24 @@ class Editor:
         if name == "esc":
             self.mode, self.message = Mode.EDIT, "cancelled"
         elif name == "backspace":
-            self.typed = self.typed[:-1]
+            self.typed, self.prompt_error = self.typed[:-1], ""
         elif name == "enter":
             self.mode = Mode.EDIT
-            {"name": self._renamed, "save": self._save_typed, "pack": self._pack_typed}[self.prompt]()
+            done = {"name": self._renamed, "save": self._save_typed, "pack": self._pack_typed}[self.prompt]()
+            if not done:  # refused: the prompt stays open with what was typed, and says why
+                self.mode, self.prompt_error = Mode.PROMPT, self.message
         elif len(name) == 1:
-            self.typed += name
+            self.typed, self.prompt_error = self.typed + name, ""
 
-    def _renamed(self) -> None:
+    def _renamed(self) -> bool:
+        """Rename the selected vehicle to what was typed; False when the name is refused."""
         old, new = self.selected, self.typed.strip()
-        if old is None or not new:
-            return
-        if self.change(lambda d: d.rename(old, new), f"{old} is now {new}"):
-            self.selected = new
+        if old is None or not new or new == old:
+            return True
+        if not self.change(lambda d: d.rename(old, new), f"{old} is now {new}"):
+            return False
+        self.selected = new
+        return True
 
     def save_default(self) -> str:
         """What the save prompt offers: the board's file, with its format when the name does not say it."""
@@ -615,12 +621,13 @@ class Editor:
             return self.path
         return f"{self.path} {self.fmt}"
 
-    def _save_typed(self) -> None:
+    def _save_typed(self) -> bool:
+        """Save where the prompt says; False when the file cannot be written."""
         if not self.typed.strip():
             self.message = "no file name given: nothing saved"
-            return
+            return True
         path, fmt = parse_save(self.typed)
-        self.save(path, fmt)
+        return self.save(path, fmt)
 
     def save(self, path: str, fmt: str) -> bool:
         """Write the board to ``path`` in ``fmt``; a failure is said and nothing is lost."""
@@ -639,10 +646,11 @@ class Editor:
         self._forget_kept()
         return True
 
-    def _pack_typed(self) -> None:
+    def _pack_typed(self) -> bool:
+        """Add the board to the pack named at the prompt; False when the pack refuses it."""
         board = self.board()
         if board is None or self._add_to_pack is None:
-            return
+            return True
         name = self.typed.strip()
         meta = {}
         if self.check is not None and self.check.state == "solvable" and self.check.board == board:
@@ -651,10 +659,11 @@ class Editor:
             number = self._add_to_pack(name, board, meta)
         except RushHourError as err:
             self.message = f"not saved: {err}"
-            return
+            return False
         self.saved_draft = self.draft
         self.message = f"saved as {name}:{number} (rushhour play {name}:{number})"
         self._forget_kept()
+        return True
 
     # --- leaving ---------------------------------------------------------------------------------
     def leave(self) -> None:

@@ -124,6 +124,8 @@ class EditScreen:
         ]
         if self.editor.mode is not Mode.EDIT:
             said.append(self.message_text())
+        if self.editor.mode is Mode.PROMPT and self.editor.prompt_error:
+            said.append(self.editor.prompt_error)
         text = [part for line in said for part in textwrap.wrap(line, max(8, cols - 2))]
         top = max(0, (lines - len(text)) // 2)
         for k, line in enumerate(text):
@@ -149,8 +151,10 @@ class EditScreen:
             bold = k == 0 or line.startswith(("INVALID", "UNSOLVABLE", "optimum"))
             self.put(geo.top - 1 + k, x, line, curses.A_BOLD if bold else 0)
         self.put(lines - 2, 1, self.message_text(), curses.A_BOLD)
-        footer = next((f for f in FOOTERS if len(f) < cols - 1), "")
-        self.put(lines - 1, 1, footer, curses.A_DIM)
+        if ed.mode is Mode.PROMPT and ed.prompt_error:  # why the answer was refused, under the prompt
+            self.put(lines - 1, 1, ed.prompt_error)
+        else:
+            self.put(lines - 1, 1, next((f for f in FOOTERS if len(f) < cols - 1), ""), curses.A_DIM)
 
     def panel_lines(self, width: int) -> list[str]:
         ed = self.editor

@@ -4,6 +4,8 @@
 ('1 move', '2 moves', '2,859 positions')
 >>> plural(3, "plan length"), plural(1, "puzzle", grouped=False)
 ('3 plan lengths', '1 puzzle')
+>>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102, 1113)]
+['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd', '1,113th']
 >>> from rushhour.board import Move
 >>> [str(run) for run in runs([Move("M", 1), Move("M", 1), Move("A", -1), Move("M", 1)])]
 ['1-2. M+2', '3. A-1', '4. M+1']
@@ -27,6 +29,12 @@ def plural(count: int, noun: str, *, many: str | None = None, grouped: bool = Tr
     if count == 1:
         return f"{number} {noun}"
     return f"{number} {many if many is not None else noun + 's'}"
+
+
+def ordinal(count: int) -> str:
+    """``1st``, ``2nd``, ``43rd``, ``1,113th``."""
+    last = "th" if count % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(count % 10, "th")
+    return f"{count:,}{last}"
 
 
 @dataclass(frozen=True)

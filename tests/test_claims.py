@@ -19,6 +19,8 @@ from rushhour.logic import claims as proving
 from rushhour.logic import notation as fm
 from rushhour.logic.claims import prove
 from rushhour.logic.encoding import Shape
+from rushhour.search import solve
+from rushhour.text import ordinal
 from tests.logic_truth import positions_of, reference_truth
 from tests.strategies import boards
 
@@ -187,3 +189,27 @@ def test_a_board_s_own_shape_is_its_scope() -> None:
     board = resolve_board("classic:1").board
     assert prove("forall i,j: Red(i,j) -> ~CMU(i,j)", board).proved
     assert not prove("~Won", board, scope="reachable").proved
+
+
+def test_a_reachable_counterexample_is_one_of_the_nearest() -> None:
+    """Positions are asked nearest first: refuting ~Won finds a won position exactly the board's
+    optimum away, after every position nearer than that (distances by the reference rules)."""
+    board = resolve_board("classic:6").board
+    outcome = prove("~Won", board, scope="reachable")
+    example = outcome.counterexample
+    assert example is not None and example.is_won()
+    distance = {board.state: 0}
+    layer = [board]
+    while layer:
+        nxt = []
+        for here in layer:
+            for move in here.legal_moves():
+                there = here.apply(move)
+                if there.state not in distance:
+                    distance[there.state] = distance[here.state] + 1
+                    nxt.append(there)
+        layer = nxt
+    assert distance[example.state] == solve(board).length
+    nearer = sum(1 for d in distance.values() if d < distance[example.state])
+    assert nearer < outcome.positions <= nearer + sum(1 for d in distance.values() if d == distance[example.state])
+    assert f"asked nearest first: the {ordinal(outcome.positions)} fails" in outcome.where()

@@ -30,6 +30,7 @@ from rushhour.formats.single import board_ref
 from rushhour.logic import notation as fm
 from rushhour.logic.encoding import RulesEncoding, Shape, encoding_for
 from rushhour.logic.sat import Backend, new_backend
+from rushhour.text import ordinal
 
 __all__ = ["SCOPES", "Outcome", "prove"]
 
@@ -65,8 +66,10 @@ class Outcome:
         if self.scope == "position":
             return "this position"
         if self.scope == "reachable":
-            asked = f"{self.positions:,}" if self.proved else f"{self.positions:,} asked"
-            return f"every position reachable from this board ({asked})"
+            if self.proved:
+                return f"every position reachable from this board ({self.positions:,})"
+            failed = "the board itself" if self.positions == 1 else f"the {ordinal(self.positions or 0)}"
+            return f"every position reachable from this board (asked nearest first: {failed} fails)"
         return f"every {size} position {'with' if self.walls else 'without'} walls ({self.shape.describe()})"
 
     def to_dict(self) -> dict[str, object]:

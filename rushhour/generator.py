@@ -17,12 +17,17 @@ the optimal solution matters (without it the same solution, minus its moves, is 
 vehicle is removed and the board solved again, which must then be shorter.  A vehicle that does not
 matter is dropped and the smaller board rewound again.
 
+On open boards of more than 100 cells a bag can stay too loose to rewind; for short targets the try
+then climbs by the solver instead (:meth:`_Try.solver_climb`): positions whose optimum the frontier
+search proves, their reachable sets unexplored.
+
 Method ``walk`` is the literal rewind: random legal moves from the won position, asked of the SAT move
 oracle (:func:`rushhour.logic.oracle.legal_moves`), and the position where the walk ends.
 
 Each try is a pure function of the settings, the seed and the try's number (its own
 ``random.Random``), and the tries are accepted in the order of their numbers, so the same seed gives
-the same puzzles with any number of worker processes.  Two puzzles of one run never share a cluster.
+the same puzzles with any number of worker processes.  Two puzzles of one run never share a cluster
+(those of the solver climb, whose clusters are not explored, never share a position).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import multiprocessing
 import multiprocessing.pool
 import os
 import random
+import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterator
@@ -89,6 +95,24 @@ ANNEAL_CHECK_FACTOR = 2
 #: x1.7 the 9x9 puzzles of 30+ moves a minute of one core (docs/benchmarks.md)
 RESCUE_CHECK_FACTOR = 20
 RESCUE_CLUSTER_FACTOR = 40
+
+
+#: method anneal on boards of more cells than this, without walls and not wrap-around: a packed bag
+#: still too loose to explore once no vehicle fits, on a target below SOLVER_BELOW moves, is climbed by
+#: the solver instead (see _Try.solver_climb): at most SOLVER_CHANGES changes, a try ending after
+#: SOLVER_STALL in a row that do not lengthen the optimum; each change is a legal move with chance
+#: SOLVER_MOVE_CHANCE, else a change of the bag's kind; its optimum is one bounded pass of the compiled
+#: search storing at most SOLVER_STATES positions, up to max_moves (else the target and
+#: SOLVER_OVERSHOOT more).  Such a board's reachable set runs to millions of positions: no rewinding
+#: explores it, but the frontier search proves its optimum in milliseconds (docs/benchmarks.md)
+SOLVER_FROM = 100
+SOLVER_BELOW = 20
+SOLVER_CHANGES = 400
+SOLVER_STALL = 120
+SOLVER_MOVE_CHANCE = 0.5
+SOLVER_STATES = 100_000
+SOLVER_OVERSHOOT = 8
+SOLVER_SCRAMBLE = 200
 
 
 def cluster_limit(width: int, height: int) -> int:
@@ -479,11 +503,12 @@ def _small_change(rng: random.Random, s: Settings, sketch: Sketch) -> Sketch | N
 class Puzzle:
     """A verified puzzle: the start position (vehicles named in reading order, the goal car ``A``), its
     optimal solution ``moves`` (``length`` of them, ``steps`` cells in all), the size of its reachable
-    set (``cluster``), and where it came from (``seed``, ``attempt``, ``method``)."""
+    set (``cluster``; None when it was too large to explore, see :data:`SOLVER_FROM`), and where it
+    came from (``seed``, ``attempt``, ``method``)."""
 
     board: Board
     moves: tuple[Move, ...]
-    cluster: int
+    cluster: int | None
     seed: int
     attempt: int
     method: str
@@ -506,8 +531,9 @@ class Puzzle:
 
     @property
     def difficulty(self) -> tuple[int, int]:
-        """How hard the puzzle is: its optimal moves, then the size of its reachable set."""
-        return (self.length, self.cluster)
+        """How hard the puzzle is: its optimal moves, then the size of its reachable set (one too large
+        to explore counts as larger than any)."""
+        return (self.length, sys.maxsize if self.cluster is None else self.cluster)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready: the board (one line of text and its size), the optimal solution and the
@@ -528,7 +554,8 @@ class Puzzle:
         out = {"name": name} if name else {}
         out["moves"] = str(self.length)
         out["steps"] = str(self.steps)
-        out["cluster"] = str(self.cluster)
+        if self.cluster is not None:
+            out["cluster"] = str(self.cluster)
         out["seed"] = str(self.seed)
         out["try"] = str(self.attempt)
         out["method"] = self.method
@@ -560,6 +587,8 @@ OUT_OF_RANGE = "length out of range"
 OUT_OF_RANGE_WITHOUT = "length out of range without a vehicle that does not matter"
 #: the reason of a try whose vehicle check (does the board need fewer moves without it?) hit its limit
 CHECK_TOO_LARGE = "vehicle check too large"
+#: the reason of a solver climb (see SOLVER_FROM) that stalled short of its target
+SOLVER_SHORT = "solver climb stalled short"
 #: the reasons of a finish that stopped at the checks' limits (see ANNEAL_FINISHES)
 OVERRUNS = (TOO_LOOSE, CHECK_TOO_LARGE)
 
@@ -645,6 +674,8 @@ class _Try:
         while a is None:  # too loose: add vehicles until the cluster is small enough to explore
             tighter = self.tighter(bag, target)
             if tighter is None:
+                if self.solver_climbs(target):
+                    return self.solver_climb(bag, target)
                 return self.out("cluster too large")
             bag = tighter
             a = self.rewind(bag)
@@ -747,6 +778,117 @@ class _Try:
             # the length was reached: the checks, not the length, dropped the try
             return self.out(failed[best.cluster_key])
         return self.finish(best, hardest=True)
+
+    def solver_climbs(self, target: int) -> bool:
+        """Whether a bag too loose to explore is climbed by the solver (see :data:`SOLVER_FROM`)."""
+        s = self.s
+        large = s.width * s.height > SOLVER_FROM and s.walls[1] == 0 and not s.wrap
+        return s.method == "anneal" and large and target < SOLVER_BELOW
+
+    def solver_climb(self, bag: Sketch, target: int) -> TryResult:
+        """Climb from ``bag``, whose reachable set is too large to explore, by the solver: a random
+        change (a legal move, or one of the bag's kind) is kept when the optimum of the position it
+        makes, proved by :meth:`solver_optimum`, does not drop, until it reaches ``target`` or the climb
+        stalls (see :data:`SOLVER_FROM`).  Then :meth:`solver_finish`."""
+        s = self.s
+        bound = s.max_moves if s.max_moves is not None else target + SOLVER_OVERSHOOT
+        fresh = random_bag(self.rng, s)  # a packed bag leaves the climb too little room
+        board = (bag if fresh is None else fresh).board()
+        for _ in range(SOLVER_SCRAMBLE):  # away from the win first, as method walk does
+            after = [there for _, there in board.successors("moves")]
+            if not after:
+                break
+            board = self.rng.choice(after)
+        board = Sketch.of(board).board()
+        d = self.solver_optimum(board, 0, bound)
+        since = 0
+        for _ in range(SOLVER_CHANGES):
+            if d >= target or since >= SOLVER_STALL:
+                break
+            since += 1
+            trial = self.solver_change(board)
+            if trial is None:
+                continue
+            e = self.solver_optimum(trial, max(d, 0), bound)
+            if e < 0:
+                continue
+            if e > d:
+                since = 0
+            board, d = trial, e
+        if d < target:
+            return self.out(SOLVER_SHORT)
+        return self.solver_finish(board, d)
+
+    def solver_change(self, board: Board) -> Board | None:
+        """A legal move of ``board`` (see :data:`SOLVER_MOVE_CHANCE`), else a change of the bag's kind."""
+        if self.rng.random() < SOLVER_MOVE_CHANCE:
+            after = [there for _, there in board.successors("moves")]
+            return Sketch.of(self.rng.choice(after)).board() if after else None
+        changed = _change(self.rng, self.s, Sketch.of(board))
+        return None if changed is None else changed.board()
+
+    def solver_optimum(self, board: Board, floor: int, bound: int) -> int:
+        """The optimum of ``board`` when it is ``floor`` to ``bound`` moves; -1 when it is shorter or
+        longer, the board unsolvable, or the searches stored :data:`SOLVER_STATES` positions first.
+        Passes of the compiled frontier search bounded to ``floor - 1``, ``floor``, ``floor + 1``... (a
+        pass finds a shortest solution when one of at most its bound exists; a tight bound leaves out
+        most positions), one thread; without it the ``bfs`` engine."""
+        self.analyses += 1
+        tables = tables_for(board.layout, "moves")
+        if not frontier_available(tables):
+            try:
+                found = solve(board, engine="bfs", max_states=SOLVER_STATES, time_limit=self.time_left())
+            except LimitReachedError:
+                self.time_left()
+                return -1
+            return found.length if found.solved and floor <= found.length <= bound else -1
+        start, used = tables.pack(board.state), 0
+        for depth in range(max(floor - 1, 0), bound + 1):
+            limits = Limits(SOLVER_STATES, self.time_left())
+            status, stored, keys, _, _ = one_pass(tables, start, limits, depth, used, threads=1)
+            if status == 2:
+                self.time_left()  # the deadline, rather than the positions, may have stopped it
+                return -1
+            if keys is not None:
+                return len(keys) - 1 if len(keys) - 1 >= floor else -1
+            used += stored
+        return -1
+
+    def solver_finish(self, board: Board, d: int) -> TryResult:
+        """Make a puzzle of ``board``, whose optimum the climb put at ``d``: a shortest solution found
+        again (and replayed), every vehicle that does not matter dropped as :meth:`rescue` does, and
+        the board left solved again, which must need exactly ``d`` moves.  Its reachable set is
+        explored when it is small enough after all (then its hardest position is finished as any
+        other try's); else the puzzle is the position itself, its reachable set unknown."""
+        solution = self.solved_again(board, d, "where a pass found them")
+        if solution is None:
+            return self.out("solver limit")
+        kept = self.without_useless(board, solution)
+        if kept is None:
+            return self.out(CHECK_TOO_LARGE)
+        if not self.counts_ok(kept):
+            return self.out("a vehicle does not matter")
+        b = self.rewind(kept)
+        if b is not None:
+            return self.finish(b, hardest=True)
+        start = kept.board()
+        again = self.solved_again(start, d, "once the vehicles that do not matter went")
+        if again is None:
+            return self.out("solver limit")
+        return self.out("made", self.puzzle(None, start, again.moves))
+
+    def solved_again(self, board: Board, d: int, why: str) -> Solution | None:
+        """A shortest solution of ``board`` (replayed), which must have ``d`` moves (``why`` says why in
+        the :class:`SolverError` when it does not); None when the run's deadline stopped the search."""
+        try:
+            solution = solve_known(board, d, time_limit=self.time_left())
+        except LimitReachedError:
+            self.time_left()  # the run's deadline stopped it: _OutOfTime
+            return None
+        if not solution.solved or solution.length != d:
+            found = f"the solver needs {solution.length} moves, not {d} {why}"
+            raise SolverError(f"{found}: {' '.join(board.rows())}")
+        return solution
 
     def growth_limit(self, a: Analysis) -> int:
         """The cluster limit of a change of ``a``'s hardest position in the annealing: on a packed bag,
@@ -895,11 +1037,16 @@ class _Try:
             return None
         return shorter.length < length
 
-    def puzzle(self, a: Analysis, start: Board, solution: tuple[Move, ...]) -> Puzzle:
+    def puzzle(self, a: Analysis | None, start: Board, solution: tuple[Move, ...]) -> Puzzle:
+        """The puzzle of ``start``, in cluster ``a`` (None: a reachable set too large to explore, when
+        the position itself is its key)."""
         named, rename = reading_order(start)
         moves = tuple(Move(rename[m.vehicle], m.distance) for m in solution)
+        s = self.s
+        if a is None:
+            return Puzzle(named, moves, None, s.seed, self.attempt, s.method, (named.layout, named.state))
         key = (a.board.layout, a.cluster_key)
-        return Puzzle(named, moves, a.cluster_size, self.s.seed, self.attempt, self.s.method, key)
+        return Puzzle(named, moves, a.cluster_size, s.seed, self.attempt, s.method, key)
 
 
 def _renamed(moves: tuple[Move, ...], board: Board, other: Board) -> tuple[Move, ...]:

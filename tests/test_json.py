@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -260,3 +261,6 @@ def test_timed_and_generate_documents_come_from_their_functions(capsys: pytest.C
     [puzzle] = Generator(settings).run(1)
     made = check(document("generate", generate_body(puzzle, "p-01", None)))
     assert made["name"] == made["board"]["name"] == "p-01" and made["board"]["source"] is None
+    # a puzzle whose reachable set was too large to explore (the solver climb): null, still valid
+    unexplored = check(document("generate", generate_body(replace(puzzle, cluster=None), "p-02", None)))
+    assert unexplored["cluster"] is None and isinstance(made["cluster"], int)

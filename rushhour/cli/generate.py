@@ -44,9 +44,11 @@ from rushhour.text import plural
 EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
 TRIES_PER_PUZZLE = 1000
 EXTENSIONS = {"grid": "txt", "fogleman": "txt", "csv": "csv", "json": "json"}
-#: boards of this many cells or more (11x11, 12x12) make few puzzles without walls; with walls, targets
-#: past LARGE_WALLED_MOVES come slowly on 12x12 (docs/generator.md, "Limits, measured")
+#: boards of this many cells or more (11x11, 12x12) make few puzzles of LARGE_OPEN_MOVES moves or more
+#: without walls; with walls, targets past LARGE_WALLED_MOVES come slowly on 12x12 (docs/generator.md,
+#: "Limits, measured")
 LARGE_AREA = 121
+LARGE_OPEN_MOVES = 15
 LARGE_WALLED_MOVES = 20
 
 
@@ -82,8 +84,9 @@ def register(sub: Any) -> None:
         description=(
             "Make new puzzles: vehicles placed at random around a won position, then rewound to the "
             "position farthest from any win.  Every puzzle is solved before it is written (its optimal "
-            "length goes into its header), no two share a reachable set, and every vehicle matters.  "
-            "The same --seed gives the same puzzles with any --jobs."
+            "length goes into its header), no two share a reachable set (on open 11x11 and 12x12 "
+            "boards, where short puzzles come from a climb by the solver, a position), and every "
+            "vehicle matters.  The same --seed gives the same puzzles with any --jobs."
         ),
         epilog=examples(
             "rushhour generate --count 2 --min-moves 15 --seed 7       # grid text on stdout",
@@ -395,13 +398,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def advice(s: Settings) -> str:
     """What to change when a run makes fewer puzzles than asked.  On 11x11 and 12x12 boards without
-    walls puzzles are rare at any length (docs/generator.md, "Limits, measured"): a wider range
+    walls puzzles of 15 moves or more are rare (docs/generator.md, "Limits, measured"): a wider range
     would not help there, walls do."""
     w, h = s.width, s.height
-    if w * h >= LARGE_AREA and not s.wrap and s.walls[1] == 0:
+    if w * h >= LARGE_AREA and not s.wrap and s.walls[1] == 0 and s.min_moves >= LARGE_OPEN_MOVES:
         shorter = " --min-moves 15" if s.min_moves > LARGE_WALLED_MOVES else ""
         return (
-            f"{w}x{h} boards without walls make few puzzles at any length "
+            f"{w}x{h} boards without walls make few puzzles of {LARGE_OPEN_MOVES} moves or more "
             f'(docs/generator.md, "Limits, measured"): add walls, e.g. --walls {max_walls(w, h)} '
             f"--vehicles 12-24{shorter}"
         )

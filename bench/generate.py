@@ -9,7 +9,8 @@ Longest (``--longest SECONDS``): on each size, a ratchet: generate one puzzle of
 from ``--from``), then of at least one move more than the last one made, until the time is spent; the
 last one made is the longest optimum reached (every one verified as the generator verifies them).
 
-The machine's load (``os.getloadavg``) is printed beside the figures.  Run from the repository root:
+The machine's load (``os.getloadavg``) is printed beside the figures, and the peak memory of this
+process and of the largest worker at the end.  Run from the repository root:
 
     python bench/generate.py [--seconds 60] [--repeats 3] [--jobs 2] [--only 9x9-30] [--longest 600]
                              [--no-rates] [--size 9]
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import time
 from dataclasses import dataclass, replace
@@ -107,6 +109,9 @@ def main() -> int:
         rates(args)
     if args.longest > 0:
         longest(args)
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"peak memory: {own:.1f} MiB in this process, {workers:.1f} MiB in the largest worker")
     return 0
 
 

@@ -97,14 +97,15 @@ RESCUE_CHECK_FACTOR = 20
 RESCUE_CLUSTER_FACTOR = 40
 
 
-#: method anneal on boards of more cells than this, without walls and not wrap-around: a packed bag
-#: still too loose to explore once no vehicle fits, on a target below SOLVER_BELOW moves, is climbed by
-#: the solver instead (see _Try.solver_climb): at most SOLVER_CHANGES changes, a try ending after
-#: SOLVER_STALL in a row that do not lengthen the optimum; each change is a legal move with chance
-#: SOLVER_MOVE_CHANCE, else a change of the bag's kind; its optimum is one bounded pass of the compiled
-#: search storing at most SOLVER_STATES positions, up to max_moves (else the target and
-#: SOLVER_OVERSHOOT more).  Such a board's reachable set runs to millions of positions: no rewinding
-#: explores it, but the frontier search proves its optimum in milliseconds (docs/benchmarks.md)
+#: method anneal on boards of more cells than this, without walls and not wrap-around: when a packed bag
+#: stays too loose to explore once no vehicle fits, on a target below SOLVER_BELOW moves, the try
+#: climbs by the solver instead (see _Try.solver_climb), from a random bag scrambled by SOLVER_SCRAMBLE
+#: legal moves: at most SOLVER_CHANGES changes, the try ending after SOLVER_STALL in a row that do not
+#: lengthen the optimum; a change is a legal move with chance SOLVER_MOVE_CHANCE, else one of the
+#: bag's kind; each optimum is proved by bounded passes of the compiled search storing at most
+#: SOLVER_STATES positions in all, up to max_moves (else the target and SOLVER_OVERSHOOT more).  Such a
+#: board's reachable set runs to millions of positions: no rewinding explores it, but the frontier
+#: search proves the optimum of one of its positions in milliseconds (docs/benchmarks.md)
 SOLVER_FROM = 100
 SOLVER_BELOW = 20
 SOLVER_CHANGES = 400
@@ -830,29 +831,37 @@ class _Try:
     def solver_optimum(self, board: Board, floor: int, bound: int) -> int:
         """The optimum of ``board`` when it is ``floor`` to ``bound`` moves; -1 when it is shorter or
         longer, the board unsolvable, or the searches stored :data:`SOLVER_STATES` positions first.
-        Passes of the compiled frontier search bounded to ``floor - 1``, ``floor``, ``floor + 1``... (a
-        pass finds a shortest solution when one of at most its bound exists; a tight bound leaves out
-        most positions), one thread; without it the ``bfs`` engine."""
+        Passes of the compiled frontier search bounded to ``floor - 1``, ``floor``, ``floor + 1``... (at
+        least 1: a pass of bound 0 has none; a pass finds a shortest solution when one of at most its
+        bound exists, and a tight bound leaves out most positions), one thread; where it does not serve
+        the board, the ``bfs`` engine."""
         self.analyses += 1
         tables = tables_for(board.layout, "moves")
-        if not frontier_available(tables):
-            try:
-                found = solve(board, engine="bfs", max_states=SOLVER_STATES, time_limit=self.time_left())
-            except LimitReachedError:
-                self.time_left()
-                return -1
-            return found.length if found.solved and floor <= found.length <= bound else -1
         start, used = tables.pack(board.state), 0
-        for depth in range(max(floor - 1, 0), bound + 1):
-            limits = Limits(SOLVER_STATES, self.time_left())
-            status, stored, keys, _, _ = one_pass(tables, start, limits, depth, used, threads=1)
-            if status == 2:
-                self.time_left()  # the deadline, rather than the positions, may have stopped it
+        if tables.is_won(start):
+            return 0 if floor <= 0 else -1
+        if frontier_available(tables):
+            for depth in range(max(floor - 1, 1), bound + 1):
+                limits = Limits(SOLVER_STATES, self.time_left())
+                status, stored, keys, _, pruned = one_pass(tables, start, limits, depth, used, threads=1)
+                if status < 0:
+                    break  # the compiled search does not serve this board: the engine below does
+                if status == 2:
+                    self.time_left()  # the deadline, rather than the positions, may have stopped it
+                    return -1
+                if keys is not None:
+                    return len(keys) - 1 if len(keys) - 1 >= floor else -1
+                if not pruned:  # the bound left nothing out: no win is reachable
+                    return -1
+                used += stored
+            else:
                 return -1
-            if keys is not None:
-                return len(keys) - 1 if len(keys) - 1 >= floor else -1
-            used += stored
-        return -1
+        try:
+            found = solve(board, engine="bfs", max_states=SOLVER_STATES, time_limit=self.time_left())
+        except LimitReachedError:
+            self.time_left()
+            return -1
+        return found.length if found.solved and floor <= found.length <= bound else -1
 
     def solver_finish(self, board: Board, d: int) -> TryResult:
         """Make a puzzle of ``board``, whose optimum the climb put at ``d``: a shortest solution found

@@ -110,6 +110,23 @@ def test_prove_equals_brute_force(width: int, height: int, walls: bool, data: st
         )
 
 
+def layers_of(board: Board) -> list[list[Board]]:
+    """Every position reachable from ``board`` by the reference rules, by distance (breadth first)."""
+    seen = {board.state}
+    layers = [[board]]
+    while True:
+        nxt = []
+        for here in layers[-1]:
+            for move in here.legal_moves():
+                there = here.apply(move)
+                if there.state not in seen:
+                    seen.add(there.state)
+                    nxt.append(there)
+        if not nxt:
+            return layers
+        layers.append(nxt)
+
+
 @settings(max_examples=20, deadline=None)
 @given(boards(min_side=3, max_side=5, wrap=False, walls=False, max_vehicles=6), st.data())
 def test_position_and_reachable_scopes_equal_the_reference(board: Board, data: st.DataObject) -> None:
@@ -126,22 +143,12 @@ def test_position_and_reachable_scopes_equal_the_reference(board: Board, data: s
     w, h = board.width, board.height
     assert here.proved == holds(tree, reference_truth(board), {}, w, h)
     around = prove(text, board, scope="reachable")
-    seen = {board.state: board}
-    frontier = [board]
-    while frontier:
-        nxt = []
-        for b in frontier:
-            for m in b.legal_moves():
-                a = b.apply(m)
-                if a.state not in seen:
-                    seen[a.state] = a
-                    nxt.append(a)
-        frontier = nxt
-    assert around.proved == all(holds(tree, reference_truth(b), {}, w, h) for b in seen.values())
+    reachable = [b for layer in layers_of(board) for b in layer]
+    assert around.proved == all(holds(tree, reference_truth(b), {}, w, h) for b in reachable)
     if around.proved:
-        assert around.positions == len(seen)
+        assert around.positions == len(reachable)
     else:
-        assert around.counterexample is not None and around.counterexample.state in seen
+        assert around.counterexample is not None and around.counterexample.state in {b.state for b in reachable}
 
 
 def test_prove_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -198,17 +205,7 @@ def test_a_reachable_counterexample_is_one_of_the_nearest() -> None:
     outcome = prove("~Won", board, scope="reachable")
     example = outcome.counterexample
     assert example is not None and example.is_won()
-    distance = {board.state: 0}
-    layer = [board]
-    while layer:
-        nxt = []
-        for here in layer:
-            for move in here.legal_moves():
-                there = here.apply(move)
-                if there.state not in distance:
-                    distance[there.state] = distance[here.state] + 1
-                    nxt.append(there)
-        layer = nxt
+    distance = {b.state: k for k, layer in enumerate(layers_of(board)) for b in layer}
     assert distance[example.state] == solve(board).length
     nearer = sum(1 for d in distance.values() if d < distance[example.state])
     assert nearer < outcome.positions <= nearer + sum(1 for d in distance.values() if d == distance[example.state])

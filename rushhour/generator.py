@@ -565,7 +565,8 @@ class Puzzle:
 
 @dataclass(frozen=True)
 class TryResult:
-    """What one try gave: a puzzle, or the reason it was dropped; ``analyses`` counts the rewinds."""
+    """What one try gave: a puzzle, or the reason it was dropped; ``analyses`` counts its searches: the
+    rewinds, the solver climb's optima and the vehicle checks."""
 
     attempt: int
     puzzle: Puzzle | None
@@ -1168,7 +1169,7 @@ class Stats:
         rate = self.made / self.seconds * 60 if self.seconds > 0 else 0.0
         lines = [
             f"made {plural(self.made, 'puzzle')} in {plural(self.tries, 'try', many='tries')}, "
-            f"{self.seconds:.1f} s ({rate:.1f} a minute, {plural(self.analyses, 'rewind')})"
+            f"{self.seconds:.1f} s ({rate:.1f} a minute, {plural(self.analyses, 'search', many='searches')})"
         ]
         if self.lengths:
             lines.append(

@@ -224,6 +224,19 @@ def test_duplicates_are_dropped() -> None:
     assert len(set(ids)) == len(ids)
 
 
+def test_the_summary_counts_every_try_and_every_search() -> None:
+    # the searches of a try are its rewinds, the solver climb's optima and the vehicle checks
+    settings = Settings(min_moves=3, max_moves=4, walls=(1, 2), seed=3)
+    g = Generator(settings)
+    puzzles = list(g.run(3))
+    outcomes = [generator.attempt(settings.checked(), n) for n in range(g.stats.tries)]
+    searches = sum(o.analyses for o in outcomes)
+    assert searches >= g.stats.tries and sum(o.puzzle is not None for o in outcomes) >= len(puzzles)
+    first = g.stats.summary().splitlines()[0]
+    assert first.startswith(f"made 3 puzzles in {g.stats.tries} ")
+    assert first.endswith(f"a minute, {searches:,} searches)")
+
+
 def test_every_vehicle_matters() -> None:
     for p in small_run(1) + tuple(Generator(Settings(min_moves=3, max_moves=4, walls=(1, 2), seed=3)).run(3)):
         others = [v for v in p.board.vehicles if v.name != "A"]

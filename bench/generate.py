@@ -7,7 +7,8 @@ the longest optimum among them.
 
 Longest (``--longest SECONDS``): on each size, a ratchet: generate one puzzle of at least M moves (M
 from ``--from``), then of at least one move more than the last one made, until the time is spent; the
-last one made is the longest optimum reached (every one verified as the generator verifies them).
+last one made is the longest optimum reached (every one verified as the generator verifies them).  A
+size stops early at the longest optimum it has (``rushhour.generator.LONGEST_KNOWN``: 51 moves on 6x6).
 
 The machine's load (``os.getloadavg``) is printed beside the figures, and the peak memory of this
 process and of the largest worker at the end.  Run from the repository root:
@@ -25,6 +26,7 @@ import statistics
 import time
 from dataclasses import dataclass, replace
 
+from rushhour.errors import ParameterError
 from rushhour.generator import Generator, Settings
 
 
@@ -86,7 +88,12 @@ def longest(args: argparse.Namespace) -> None:
         while (left := args.longest - (time.perf_counter() - began)) > 1:
             rounds += 1
             s = Settings(width=size, height=size, min_moves=floor, seed=rounds)
-            made = next(Generator(s).run(1, jobs=args.jobs, time_limit=left), None)
+            try:
+                generator = Generator(s)
+            except ParameterError:  # past the longest optimum the size has (LONGEST_KNOWN)
+                print(f"  {size}x{size}: no longer puzzle exists (the complete enumeration)", flush=True)
+                break
+            made = next(generator.run(1, jobs=args.jobs, time_limit=left), None)
             if made is not None:
                 best, floor = made.length, made.length + 1
                 spent = time.perf_counter() - began

@@ -129,6 +129,14 @@ def anneal_cluster_limit(width: int, height: int) -> int:
     return int(BASE_CLUSTER_LIMIT * width * height / 36)
 
 
+#: the longest optimum of any solvable position, by board size, of the boards a try makes without walls
+#: (not wrap-around): the goal car on row (height - 1) // 2, the only horizontal vehicle there, its exit
+#: on the right edge.  6x6: the complete enumeration, full lanes included (docs/enumerate.md: its longest
+#: line has 51 moves, and every position of 51 moves or more leads to such a line, by dropping the
+#: vehicles that do not matter and taking the hardest position of the cluster, until both hold)
+LONGEST_KNOWN = {(6, 6): 51}
+
+
 def max_walls(width: int, height: int) -> int:
     """The most walls a puzzle may have: a quarter of the cells (36 on 12x12)."""
     return width * height // 4
@@ -171,6 +179,12 @@ class Settings:
         if self.max_moves is not None and self.max_moves < self.min_moves:
             raise ParameterError(
                 f"{{max_moves}} {self.max_moves} is below {{min_moves}} {self.min_moves}: no length fits"
+            )
+        longest = LONGEST_KNOWN.get((w, h))
+        if longest is not None and self.walls == (0, 0) and not self.wrap and self.min_moves > longest:
+            raise ParameterError(
+                f"{{min_moves}} {self.min_moves} asks for none: no {w}x{h} puzzle without walls needs more "
+                f"than {longest} moves (the complete enumeration, docs/enumerate.md)"
             )
         lo, hi = self.bag
         if lo < 2 or lo > hi:

@@ -512,6 +512,25 @@ def test_bad_settings_are_refused(settings: Settings) -> None:
         Generator(settings)
 
 
+def test_a_length_no_6x6_puzzle_has_is_refused_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # the bound of the complete enumeration is reached: the published longest 6x6 puzzle needs it
+    longest = generator.LONGEST_KNOWN[(6, 6)]
+    published = levels.level("classic", 12).board
+    assert not published.walls and solve(published).length == longest
+    Settings(min_moves=longest).checked()
+    with pytest.raises(RushHourError, match=f"no 6x6 puzzle without walls needs more than {longest} moves"):
+        Generator(Settings(min_moves=longest + 1))
+    # walls, wrap-around boards and other sizes have no bound known: they are asked for as before
+    for other in (Settings(min_moves=60, walls=(1, 1)), Settings(min_moves=60, wrap=True), Settings(width=7, min_moves=60)):
+        other.checked()
+    status, out, err = run(capsys, "generate", "--min-moves", str(longest + 1))
+    assert status == 2 and out == ""
+    assert err == (
+        f"error: --min-moves {longest + 1} asks for none: no 6x6 puzzle without walls needs more than {longest} "
+        "moves (the complete enumeration, docs/enumerate.md)\n"
+    )
+
+
 # --- the command line ------------------------------------------------------------------------------
 
 
@@ -634,7 +653,7 @@ def test_cli_writes_a_file_and_a_folder(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_cli_stops_at_max_tries_with_status_1(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "generate", "--min-moves", "60", "--max-tries", "2", "--seed", "1")
+    status, out, err = run(capsys, "generate", "--min-moves", "51", "--max-tries", "2", "--seed", "1")
     assert status == 1 and out == ""
     assert "only 0 of 1 puzzles made" in err and "--max-tries 2" in err
 

@@ -132,8 +132,8 @@ def anneal_cluster_limit(width: int, height: int) -> int:
 #: the longest optimum of any solvable position, by board size, of the boards a try makes without walls
 #: (not wrap-around): the goal car on row (height - 1) // 2, the only horizontal vehicle there, its exit
 #: on the right edge.  6x6: the complete enumeration, full lanes included (docs/enumerate.md: its longest
-#: line has 51 moves, and every position of 51 moves or more leads to such a line, by dropping the
-#: vehicles that do not matter and taking the hardest position of the cluster, until both hold)
+#: line has 51 moves, and a position of L moves leads to a line of L moves or more, by taking the hardest
+#: position of the cluster and dropping the vehicles that do not matter, until both hold)
 LONGEST_KNOWN = {(6, 6): 51}
 
 

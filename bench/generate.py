@@ -26,8 +26,7 @@ import statistics
 import time
 from dataclasses import dataclass, replace
 
-from rushhour.errors import ParameterError
-from rushhour.generator import Generator, Settings
+from rushhour.generator import LONGEST_KNOWN, Generator, Settings
 
 
 @dataclass(frozen=True)
@@ -87,13 +86,11 @@ def longest(args: argparse.Namespace) -> None:
         began, floor, best, rounds = time.perf_counter(), start, 0, 0
         while (left := args.longest - (time.perf_counter() - began)) > 1:
             rounds += 1
-            s = Settings(width=size, height=size, min_moves=floor, seed=rounds)
-            try:
-                generator = Generator(s)
-            except ParameterError:  # past the longest optimum the size has (LONGEST_KNOWN)
+            if floor > LONGEST_KNOWN.get((size, size), floor):
                 print(f"  {size}x{size}: no longer puzzle exists (the complete enumeration)", flush=True)
                 break
-            made = next(generator.run(1, jobs=args.jobs, time_limit=left), None)
+            s = Settings(width=size, height=size, min_moves=floor, seed=rounds)
+            made = next(Generator(s).run(1, jobs=args.jobs, time_limit=left), None)
             if made is not None:
                 best, floor = made.length, made.length + 1
                 spent = time.perf_counter() - began

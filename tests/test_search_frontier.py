@@ -199,6 +199,7 @@ def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> N
     assert set(CONSTANTS) == {
         "SPEC_VERSION",
         "BATCH",
+        "ANALYSIS_CHUNK",
         "POLL_MILLISECONDS",
         "STOPPED_BY_POLL",
         "FRONTIER_THREADS",

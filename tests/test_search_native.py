@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rushhour.board import Board
 from rushhour.errors import LimitReachedError
 from rushhour.formats import fogleman
 from rushhour.formats.grid import parse_grid
@@ -25,6 +26,7 @@ from rushhour.search.bfs import (
     shortest,
     shortest_python,
 )
+from rushhour.search.contract import ANALYSIS_CHUNK
 from rushhour.search.native import native_available, use_native
 from rushhour.search.tables import Tables
 from tests.strategies import boards_of_every_kind
@@ -142,6 +144,49 @@ def test_the_compiled_analysis_answers_the_same_whether_it_keeps_the_moves_or_no
     part of each cluster), or never kept (0): the answers of the Python analysis."""
     monkeypatch.setattr(analysis_module, "EDGE_BYTES", edge_bytes)
     _analyses_agree(40)
+
+
+#: a 16x16 wrap-around board of three free vehicles: 66 moves from the start, 3,942 positions
+OPEN_WRAP = """\
+# wrap: yes
+# target: 7,15 east
+................
+................
+................
+................
+................
+................
+..............ED
+AA............ED
+..............E.
+................
+................
+................
+................
+................
+................
+................
+"""
+
+
+@needs_native
+@pytest.mark.parametrize("edge_bytes", [0, 1 << 30])
+def test_the_compiled_analysis_visits_every_move_of_a_position_of_more_moves_than_a_chunk(
+    edge_bytes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled analysis looks a position's moves up ANALYSIS_CHUNK at a time: where a position has
+    more, every chunk is visited (the Python analysis's cluster, distances and hardest position)."""
+    board = Board.from_text(OPEN_WRAP)
+    assert len(board.legal_moves()) > ANALYSIS_CHUNK
+    monkeypatch.setattr(analysis_module, "EDGE_BYTES", edge_bytes)
+    native = analyze(board)
+    before = use_native(False)
+    try:
+        python = analyze(board)
+    finally:
+        use_native(before)
+    assert native == python
+    assert native.cluster_size == 3942 and native.histogram == {0: 182, 1: 2730, 2: 952, 3: 78}
 
 
 @needs_native

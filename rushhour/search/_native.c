@@ -133,38 +133,8 @@ int read_spec(PyObject *obj, Spec *s) {
     return 0;
 }
 
-/* ---------------------------------------------------------------- the rules */
-
-void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char mark) {
-    const int *lane = s->lane[v] + 16 + offset;
-    for (int k = 0; k < s->length[v]; k++) grid[lane[k]] = mark;
-}
-
-void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid) {
-    memcpy(grid, s->empty_grid, (size_t)s->cells);
-    for (int v = 0; v < s->n; v++) place(s, grid, v, state[v], (unsigned char)(v + 1));
-}
-
-/* the offsets vehicle v can slide to: nearest first, backward then forward (the reference order) */
-int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out) {
-    int span = s->span[v], length = s->length[v], count = 0;
-    const int *lane = s->lane[v] + 16;
-    /* backward: the cells before the vehicle, nearest first */
-    int room = s->wrap ? span - length : offset;
-    if (s->steps && room > 1) room = 1;
-    for (int d = 1; d <= room && !grid[lane[offset - d]]; d++) {
-        int next = offset - d;
-        out[count++] = next < 0 ? next + span : next;
-    }
-    /* forward: the cells after it */
-    room = s->wrap ? span - length : span - length - offset;
-    if (s->steps && room > 1) room = 1;
-    for (int d = 1; d <= room && !grid[lane[offset + length - 1 + d]]; d++) {
-        int next = offset + d;
-        out[count++] = next >= span ? next - span : next;
-    }
-    return count;
-}
+/* ---------------------------------------------------------------- the rules (place, fill_grid and slides:
+ * inline in _native.h, as every search calls them for every position) */
 
 /* the goal's new offset after its first winning slide, or -1 */
 static int one_move(const Spec *s, const unsigned char *grid, int goal_offset) {
@@ -302,20 +272,9 @@ static int store_grow(Store *st) {
     return 0;
 }
 
-/* The index of a stored position, or -1. */
-int64_t store_find(const Store *st, const unsigned char *state, uint64_t hash) {
-    size_t j = hash & (st->slots - 1);
-    for (uint32_t k; (k = st->table[j]) != 0; j = (j + 1) & (st->slots - 1)) {
-        if (st->hash[k - 1] == hash && memcmp(st->states + (k - 1) * (size_t)st->n, state, (size_t)st->n) == 0)
-            return (int64_t)(k - 1);
-    }
-    return -1;
-}
-
-/* Add the position unless it is stored, with its ``value``: its index, -1 when it was there,
- * -2 when out of memory. */
-int64_t store_add(Store *st, const unsigned char *state, uint64_t hash, int64_t value) {
-    if (store_find(st, state, hash) >= 0) return -1;
+/* Add a position that is not stored (the caller looked: store_find() gave -1) with its ``value``:
+ * its index, or -2 when out of memory. */
+int64_t store_insert(Store *st, const unsigned char *state, uint64_t hash, int64_t value) {
     if (store_grow(st)) return -2;
     size_t j = hash & (st->slots - 1);
     while (st->table[j]) j = (j + 1) & (st->slots - 1);
@@ -325,6 +284,12 @@ int64_t store_add(Store *st, const unsigned char *state, uint64_t hash, int64_t 
     st->hash[i] = hash;
     st->table[j] = (uint32_t)(i + 1);
     return (int64_t)i;
+}
+
+/* Add the position unless it is stored, with its ``value``: its index, -1 when it was there,
+ * -2 when out of memory. */
+int64_t store_add(Store *st, const unsigned char *state, uint64_t hash, int64_t value) {
+    return store_find(st, state, hash) >= 0 ? -1 : store_insert(st, state, hash, value);
 }
 
 /* Store position z with vehicle v slid from offset to offset ``to`` (its offsets are left in state):
@@ -727,6 +692,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     failed = failed || !spec_fields || PyModule_AddObjectRef(m, "SPEC_FIELDS", spec_fields) < 0 ||
              PyModule_AddIntConstant(m, "SPEC_VERSION", SPEC_VERSION) < 0 ||
              PyModule_AddIntConstant(m, "BATCH", BATCH) < 0 ||
+             PyModule_AddIntConstant(m, "ANALYSIS_CHUNK", ANALYSIS_CHUNK) < 0 ||
              PyModule_AddIntConstant(m, "POLL_MILLISECONDS", POLL_MILLISECONDS) < 0 ||
              PyModule_AddIntConstant(m, "STOPPED_BY_POLL", STOPPED_BY_POLL) < 0 ||
              PyModule_AddIntConstant(m, "FRONTIER_THREADS", FRONTIER_THREADS) < 0 ||

@@ -5,10 +5,13 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
-/* SPEC_VERSION, BATCH, KEY_FIELD_BITS and NEAR_* are defined once, in rushhour/search/contract.py:
- * setup.py passes them to the compiler; the module exports them and Python compares them at import. */
-#if !defined(SPEC_VERSION) || !defined(BATCH) || !defined(KEY_FIELD_BITS) || !defined(NEAR_MAYBE)
+/* SPEC_VERSION, BATCH, ANALYSIS_CHUNK, KEY_FIELD_BITS and NEAR_* are defined once, in
+ * rushhour/search/contract.py: setup.py passes them to the compiler; the module exports them and Python
+ * compares them at import. */
+#if !defined(SPEC_VERSION) || !defined(BATCH) || !defined(ANALYSIS_CHUNK) || !defined(KEY_FIELD_BITS) || \
+    !defined(NEAR_MAYBE)
 #error "build through setup.py: the shared constants come from rushhour/search/contract.py"
 #endif
 /* The record the searches read (rushhour.search.native_spec.NativeSpec), field by field in this order;
@@ -42,9 +45,39 @@ int read_int(PyObject *seq, Py_ssize_t i, int *out);
 int bad(const char *what);
 int read_spec(PyObject *obj, Spec *s);
 int read_state(const Spec *s, PyObject *obj, unsigned char *state);
-void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char mark);
-void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid);
-int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out);
+/* The rules, inline: every search calls them for every position.  place() marks a vehicle on an
+ * occupancy grid (a byte per cell: 0 empty, WALL, or vehicle + 1); fill_grid() marks them all. */
+static inline void place(const Spec *s, unsigned char *grid, int v, int offset, unsigned char mark) {
+    const int *lane = s->lane[v] + 16 + offset;
+    for (int k = 0; k < s->length[v]; k++) grid[lane[k]] = mark;
+}
+
+static inline void fill_grid(const Spec *s, const unsigned char *state, unsigned char *grid) {
+    memcpy(grid, s->empty_grid, (size_t)s->cells);
+    for (int v = 0; v < s->n; v++) place(s, grid, v, state[v], (unsigned char)(v + 1));
+}
+
+/* the offsets vehicle v can slide to: nearest first, backward then forward (the reference order) */
+static inline int slides(const Spec *s, const unsigned char *grid, int v, int offset, int *out) {
+    int span = s->span[v], length = s->length[v], count = 0;
+    const int *lane = s->lane[v] + 16;
+    /* backward: the cells before the vehicle, nearest first */
+    int room = s->wrap ? span - length : offset;
+    if (s->steps && room > 1) room = 1;
+    for (int d = 1; d <= room && !grid[lane[offset - d]]; d++) {
+        int next = offset - d;
+        out[count++] = next < 0 ? next + span : next;
+    }
+    /* forward: the cells after it */
+    room = s->wrap ? span - length : span - length - offset;
+    if (s->steps && room > 1) room = 1;
+    for (int d = 1; d <= room && !grid[lane[offset + length - 1 + d]]; d++) {
+        int next = offset + d;
+        out[count++] = next >= span ? next - span : next;
+    }
+    return count;
+}
+
 double now(void);
 /* append the offsets of a position to the list ``path`` as a tuple; -1 on failure */
 int append_state(PyObject *path, int n, const unsigned char *state);
@@ -64,8 +97,18 @@ typedef struct {
 
 int store_init(Store *st, int n);
 void store_free(Store *st);
-int64_t store_find(const Store *st, const unsigned char *state, uint64_t hash);
+/* The index of a stored position, or -1. */
+static inline int64_t store_find(const Store *st, const unsigned char *state, uint64_t hash) {
+    size_t j = hash & (st->slots - 1);
+    for (uint32_t k; (k = st->table[j]) != 0; j = (j + 1) & (st->slots - 1)) {
+        if (st->hash[k - 1] == hash && memcmp(st->states + (k - 1) * (size_t)st->n, state, (size_t)st->n) == 0)
+            return (int64_t)(k - 1);
+    }
+    return -1;
+}
+
 int64_t store_add(Store *st, const unsigned char *state, uint64_t hash, int64_t value);
+int64_t store_insert(Store *st, const unsigned char *state, uint64_t hash, int64_t value);
 
 /* The limits of a search running without the GIL, checked between batches by watch(): 0 go on, 2 a
  * limit was reached, STOPPED_BY_POLL the poll callable answered true, -2 a signal handler or the poll

@@ -15,6 +15,9 @@ BATCH = 512
 POLL_MILLISECONDS = 100
 #: the frontier search's status when its ``poll`` callable answered true (asked it to stop)
 STOPPED_BY_POLL = 4
+#: moves of one position the compiled cluster analysis gathers before it looks them up in its table
+#: (their table slots are fetched from memory together: rushhour/search/_analysis.c)
+ANALYSIS_CHUNK = 64
 #: threads a frontier pass expands a layer on, at most (:func:`rushhour.search.frontier.pass_threads`)
 FRONTIER_THREADS = 16
 #: bits of one vehicle's offset in a search key (:data:`rushhour.search.tables.BITS`)

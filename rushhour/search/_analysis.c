@@ -33,7 +33,8 @@ typedef int (*Visit)(Store *st, size_t z, int64_t at, const unsigned char *state
 /* A position's moves are looked up in chunks of at least ANALYSIS_CHUNK (or all of them): the table
  * slot of each is asked of memory as the move is found (PREFETCH) and read once the chunk is complete,
  * so that the slots come from memory together rather than one after another (on 9x9 the analysis takes
- * an eighth less time for it, docs/benchmarks.md).  The moves are visited in the order slides() gives. */
+ * about a tenth less time for it, docs/benchmarks.md).  The moves are visited in the order slides()
+ * gives them. */
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(address) __builtin_prefetch(address)
 #else

@@ -32,6 +32,7 @@ from pathlib import Path
 from types import ModuleType
 
 from rushhour import generator
+from rushhour.errors import RushHourError
 from rushhour.search import native
 
 Call = tuple[object, tuple[int, ...], int, int]
@@ -62,26 +63,38 @@ def record(settings: generator.Settings, tries: int) -> list[Call]:
     return calls
 
 
+class BuildError(Exception):
+    """The baseline could not be built or read; the message says why."""
+
+
 def build(rev: str, into: Path) -> ModuleType:
-    """The compiled module of git revision ``rev``, built in ``into``."""
-    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True, check=True).stdout
+    """The compiled module of git revision ``rev``, built in ``into``, reading this build's record."""
+    got = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True)
+    if got.returncode:
+        raise BuildError(f"git archive {rev}: {got.stderr.decode(errors='replace').strip()}")
+    archive = got.stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
             tar.extractall(into, filter="data")
         else:
             tar.extractall(into)
-    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=into, check=True,
-                   capture_output=True)
-    built = next((into / "rushhour" / "search").glob("_native*.so"))
+    made = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=into,
+                          capture_output=True)
+    built = next((into / "rushhour" / "search").glob("_native*.so"), None)
+    if made.returncode or built is None:
+        raise BuildError(f"the compiled module of {rev} did not build (a C compiler is needed)")
     loader = importlib.machinery.ExtensionFileLoader("rushhour.search._native", str(built))
     spec = importlib.util.spec_from_file_location("rushhour.search._native", built, loader=loader)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
+    if getattr(module, "SPEC_FIELDS", None) != getattr(native.compiled, "SPEC_FIELDS", None):
+        raise BuildError(f"the compiled module of {rev} reads another record than this build's")
     return module
 
 
 def answers(module: ModuleType, calls: list[Call]) -> tuple[float, list[object]]:
+    """The seconds ``module`` takes to answer every call, and its answers."""
     began = time.perf_counter()
     out = [module.analyze(spec, start, cap, 0.0, edges) for spec, start, cap, edges in calls]
     return time.perf_counter() - began, out
@@ -97,14 +110,22 @@ def main() -> int:
     ap.add_argument("--baseline", metavar="REV", help="a git revision whose build is the baseline")
     args = ap.parse_args()
     if native.compiled is None:
-        print("the compiled search is not built", file=sys.stderr)
+        print("error: the compiled search is not built", file=sys.stderr)
         return 1
+    if args.tries < 1 or args.rounds < 1:
+        print("error: --tries and --rounds are at least 1", file=sys.stderr)
+        return 2
     settings = generator.Settings(width=args.size, height=args.size, min_moves=args.min_moves, seed=args.seed)
-    calls = record(settings.checked(), args.tries)
     with tempfile.TemporaryDirectory() as tmp:
         builds = {"this build": native.compiled}
-        if args.baseline:
-            builds = {f"baseline {args.baseline}": build(args.baseline, Path(tmp)), **builds}
+        try:
+            settings = settings.checked()
+            if args.baseline:  # first: a revision that does not build is said at once
+                builds = {f"baseline {args.baseline}": build(args.baseline, Path(tmp)), **builds}
+        except (RushHourError, BuildError) as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        calls = record(settings, args.tries)
         times: dict[str, list[float]] = {name: [] for name in builds}
         given: dict[str, list[object]] = {}
         for _ in range(args.rounds):

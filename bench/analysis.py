@@ -34,8 +34,9 @@ from types import ModuleType
 from rushhour import generator
 from rushhour.errors import RushHourError
 from rushhour.search import native
+from rushhour.search.native_spec import NativeSpec
 
-Call = tuple[object, tuple[int, ...], int, int]
+Call = tuple[NativeSpec, tuple[int, ...], int, int]
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -49,7 +50,7 @@ def record(settings: generator.Settings, tries: int) -> list[Call]:
         def __getattr__(self, name: str) -> object:
             return getattr(module, name)
 
-        def analyze(self, spec: object, start: tuple[int, ...], cap: int, seconds: float, edges: int
+        def analyze(self, spec: NativeSpec, start: tuple[int, ...], cap: int, seconds: float, edges: int
                     ) -> object:
             calls.append((spec, start, cap, edges))
             return module.analyze(spec, start, cap, seconds, edges)

@@ -48,7 +48,8 @@ from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Target, Vehi
 from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.formats.single import board_ref
-from rushhour.search import Analysis, Solution, analyze, solve
+from rushhour.search import Analysis, Solution, solve
+from rushhour.search.analysis import KnownClusters
 from rushhour.search.bfs import Limits
 from rushhour.search.frontier import frontier_available, frontier_wanted, one_pass
 from rushhour.search.solution import moves_of_path
@@ -617,6 +618,7 @@ class _Try:
         self.rng = random.Random(f"rushhour-generate:{s.seed}:{attempt}")
         self.limit = (anneal_cluster_limit if s.method == "anneal" else cluster_limit)(s.width, s.height)
         self.analyses = 0
+        self.clusters = KnownClusters()  # a try asks about the same positions again and again
 
     def in_range(self, d: int) -> bool:
         hi = self.s.max_moves
@@ -644,13 +646,17 @@ class _Try:
 
     def rewind(self, sketch: Sketch, limit: int | None = None) -> Analysis | None:
         """The cluster of a position; None when it is larger than ``limit`` (by default the cluster
-        limit) or holds no win."""
-        self.analyses += 1
+        limit) or holds no win.  An answer the try had already is given again without a search (see
+        :class:`KnownClusters`): the same answers, and so the same puzzles of each seed."""
+        searches = self.clusters.searches
         try:
-            a = analyze(sketch.board(), max_states=limit or self.limit, time_limit=self.time_left())
+            cap = limit or self.limit
+            a = self.clusters.analyze(sketch.board(), max_states=cap, time_limit=self.time_left())
         except LimitReachedError:
             self.time_left()  # the deadline, rather than the cluster limit, may have stopped it
             return None
+        finally:
+            self.analyses += self.clusters.searches - searches
         return a if a.hardest_distance >= 0 else None
 
     def out(self, reason: str, puzzle: Puzzle | None = None) -> TryResult:

@@ -32,6 +32,7 @@ from rushhour.errors import LimitReachedError, ParameterError, RushHourError, So
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.generator import PACKED_FROM, SECONDARY
 from rushhour.search import Analysis, analyze, solve
+from rushhour.search.analysis import KnownClusters
 
 #: the positions a candidate's reachable set may hold: this many times the start's (at least
 #: :data:`MIN_CANDIDATE_STATES`), so that a change cannot make a search much longer than the start's
@@ -245,6 +246,7 @@ class _Annealing:
         self.best_energy = self.energy = self.energy_of(analysis)
         self.tried = self.step_in_round = 0
         self.seen: set[tuple[str, ...]] = {tuple(start.board.rows())}
+        self.clusters = KnownClusters()  # the annealing meets the same candidates again and again
 
     def energy_of(self, a: Analysis) -> float:
         """How bad a board is (lower is better): minus its hardest length, and on a large board (see
@@ -294,7 +296,7 @@ class _Annealing:
         if self.large:
             limit = min(limit, GROWTH * self.current.reachable + 1000)
         try:
-            a = analyze(board, max_states=limit, time_limit=left)
+            a = self.clusters.analyze(board, max_states=limit, time_limit=left)
         except LimitReachedError:
             return None
         return a if a.solvable else None

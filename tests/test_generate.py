@@ -32,6 +32,7 @@ from rushhour.generator import (
     solve_known,
 )
 from rushhour.search import Analysis, Solution, analyze, solve, verify
+from rushhour.search.analysis import KnownClusters
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_generate.txt"
 SMALL = Settings(min_moves=5, max_moves=9, seed=11)
@@ -105,6 +106,31 @@ def test_a_try_is_a_pure_function_of_seed_and_number() -> None:
     made = small_run(1)[0]
     again = attempt(s, made.attempt).puzzle
     assert again is not None and again.board == made.board
+
+
+def test_a_try_makes_what_it_made_searching_every_position_it_asks_about(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A try asks about the same positions again and again; the answers it keeps (KnownClusters) are
+    those of a search, so its puzzles, reasons and the positions it goes through stay the same, with
+    fewer searches."""
+    tries = [(SMALL.checked(), n) for n in range(6)]
+    tries += [(Settings(width=9, height=9, min_moves=15, walls=(4, 4), seed=1).checked(), 0)]
+    kept = [attempt(s, n) for s, n in tries]
+
+    def always_search(self: KnownClusters, board: Board, *, max_states: int | None = None,
+                      time_limit: float | None = None) -> Analysis:
+        self.searches += 1
+        return analyze(board, max_states=max_states, time_limit=time_limit)
+
+    monkeypatch.setattr(KnownClusters, "analyze", always_search)
+    every = [attempt(s, n) for s, n in tries]
+    for a, b in zip(kept, every, strict=True):
+        assert a.reason == b.reason and (a.puzzle is None) == (b.puzzle is None)
+        if a.puzzle is not None and b.puzzle is not None:
+            assert a.puzzle.to_dict() == b.puzzle.to_dict()
+    assert sum(a.puzzle is not None for a in kept) >= 4
+    assert kept[-1].analyses < 0.9 * every[-1].analyses, (kept[-1].analyses, every[-1].analyses)
 
 
 # --- what every puzzle must be ---------------------------------------------------------------------

@@ -9,14 +9,14 @@ from collections.abc import Callable
 
 import pytest
 
-import rushhour.generator as generator_module
+import rushhour.search.analysis as analysis_module
 from rushhour.errors import SolverError
 from rushhour.generator import Generator, Settings
 from rushhour.search import Analysis
 
 
 def _off_by(delta: int, real: Callable[..., Analysis]) -> Callable[..., Analysis]:
-    """``analyze`` with every distance to a win ``delta`` moves off (unsolvable clusters kept as they are)."""
+    """``analyze`` (the one every analysis of the generator comes from) with every distance to a win ``delta`` moves off (unsolvable clusters kept as they are)."""
 
     def analyze(*args: object, **kwargs: object) -> Analysis:
         a = real(*args, **kwargs)
@@ -39,6 +39,6 @@ def test_the_unchanged_analysis_makes_puzzles(method: str) -> None:
 @pytest.mark.parametrize("method", ["rewind", "walk"])
 @pytest.mark.parametrize("delta", [1, -1])
 def test_an_analysis_off_by_one_stops_the_run(monkeypatch: pytest.MonkeyPatch, method: str, delta: int) -> None:
-    monkeypatch.setattr(generator_module, "analyze", _off_by(delta, generator_module.analyze))
+    monkeypatch.setattr(analysis_module, "analyze", _off_by(delta, analysis_module.analyze))
     with pytest.raises(SolverError, match=r"the solver needs \d+ moves on a position the analysis puts at \d+"):
         list(Generator(Settings(min_moves=4, max_moves=12, seed=5, method=method)).run(2))

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from rushhour.board import Board
 from rushhour.cli import main
-from rushhour.errors import RushHourError
+from rushhour.errors import LimitReachedError, RushHourError
 from rushhour.formats import read_file
 from rushhour.generator import Settings, packed_bag, random_bag
 from rushhour.harden import changed, harden, hardest_position, improvements
-from rushhour.search import analyze, solve, verify
-from rushhour.search.analysis import analyze_python
+from rushhour.search import analysis, analyze, solve, verify
+from rushhour.search.analysis import Analysis, KnownClusters, analyze_python
 from rushhour.search.native import native_available
 
 SMALL = "AA.B../...B../...B../....../....../......"
@@ -77,6 +78,89 @@ def test_the_compiled_analysis_stops_at_its_limit() -> None:
     assert sketch is not None
     with pytest.raises(RushHourError, match="without an answer"):
         analyze(sketch.board(), max_states=1_000)
+
+
+def outcome(ask: Callable[..., Analysis], board: Board, limit: int | None) -> dict[str, object] | str:
+    """The analysis ``ask(board, max_states=limit)`` without its timing, or "limit" when it stopped at
+    its limit."""
+    try:
+        return replace_seconds(ask(board, max_states=limit))
+    except LimitReachedError:
+        return "limit"
+
+
+def test_known_clusters_answer_as_analyze_does_and_search_only_when_they_must() -> None:
+    """Every answer kept is the one a search gives: a cluster within any limit of at least its size and
+    past any smaller one, a cluster past a limit past any smaller one, the hardest position's cluster
+    known with it."""
+    boards = sample_boards()[:10]
+    clusters, asked = KnownClusters(), 0
+    rng = random.Random(5)
+    for board in boards:
+        a = analyze(board)
+        full = a.cluster_size
+        for position, limit in [(board, full - 1), (board, full), (board, full + 1), (board, None),
+                                (board, full - 1), (board, 1), (a.hardest, full), (a.hardest, full - 1)] + [
+            (rng.choice((board, a.hardest)), rng.randint(1, 2 * full)) for _ in range(6)
+        ]:
+            asked += 1
+            assert outcome(clusters.analyze, position, limit) == outcome(analyze, position, limit), (
+                position.rows(), limit)
+    assert clusters.searches == 2 * len(boards)  # past full - 1, then the whole cluster: no search after
+    assert asked == 14 * len(boards)
+    past = KnownClusters()
+    with pytest.raises(LimitReachedError):
+        past.analyze(boards[0], max_states=3)
+    with pytest.raises(LimitReachedError, match="more than 3 positions"):
+        past.analyze(boards[0], max_states=2)  # known past 3, so past 2: no search
+    assert past.searches == 1
+
+
+def test_known_clusters_forget_the_oldest_beyond_their_size() -> None:
+    boards = sample_boards()[:4]
+    clusters = KnownClusters(maxsize=2)
+    for board in boards:
+        clusters.analyze(board)
+    clusters.analyze(boards[-1])
+    assert clusters.searches == 4  # the last one is known
+    clusters.analyze(boards[0])
+    assert clusters.searches == 5  # the first one was forgotten
+
+
+def always_search(self: KnownClusters, board: Board, *, max_states: int | None = None,
+                  time_limit: float | None = None) -> Analysis:
+    """KnownClusters.analyze as a search every time."""
+    self.searches += 1
+    return analyze(board, max_states=max_states, time_limit=time_limit)
+
+
+def test_harden_finds_what_it_found_searching_every_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answers kept (KnownClusters) save searches and change nothing found within a number of tries."""
+
+    def run() -> list[tuple[int, tuple[str, ...]]]:
+        out = []
+        for board in (Board.from_text(SMALL), WRAP, Board.from_text(LARGE)):
+            found = harden(board, max_tries=300, time_limit=None, seed=2)
+            out += [(f.hardest.length, tuple(f.hardest.board.rows())) for f in found]
+        return out
+
+    asked, searched = [0], [0]
+    ask, search = KnownClusters.analyze, analysis.analyze
+
+    def counted_ask(self: KnownClusters, board: Board, **limits: int | float | None) -> Analysis:
+        asked[0] += 1
+        return ask(self, board, **limits)  # type: ignore[arg-type]
+
+    def counted_search(board: Board, **limits: str | int | float | None) -> Analysis:
+        searched[0] += 1
+        return search(board, **limits)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(KnownClusters, "analyze", counted_ask)
+    monkeypatch.setattr(analysis, "analyze", counted_search)
+    kept = run()
+    assert 0 < searched[0] < 0.8 * asked[0], (searched, asked)
+    monkeypatch.setattr(KnownClusters, "analyze", always_search)
+    assert run() == kept and len(kept) >= 6
 
 
 def test_hardest_position_is_the_farthest_and_solved_again() -> None:

@@ -9,9 +9,11 @@ distances "from" the set of wins, and the cluster of every position in it is the
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
 
 from rushhour.board import Board, check_metric
+from rushhour.errors import LimitReachedError
 from rushhour.formats.single import board_ref
 from rushhour.search import native
 from rushhour.search.bfs import (
@@ -25,6 +27,7 @@ from rushhour.search.bfs import (
 )
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import tables_for
+from rushhour.text import plural
 
 #: memory the compiled analysis may keep the cluster's moves in (4 bytes a move), so that its second
 #: pass (the distances) walks them instead of making every move again: 8.4 million moves, the clusters
@@ -184,3 +187,56 @@ def analyze_python(
         cluster_key=key,
         seconds=time.perf_counter() - began,
     )
+
+
+class KnownClusters:
+    """The analyses of one run that asks about the same positions again and again (an annealing draws
+    the same change of a board it did not leave, or comes back to a board by another change: a fifth
+    of a 9x9 generator try's analyses, docs/benchmarks.md).  :meth:`analyze` answers as
+    :func:`analyze` does, without a search where an answer kept settles the question: a cluster
+    explored is within any limit of at least its size and past any smaller one (a search stops once it
+    holds more positions than its limit), and one that stopped at a limit is past any smaller limit.
+    The hardest position of a cluster explored is kept with it, as an analysis from there would give
+    it.  Keeps the answers about the ``maxsize`` positions asked about or met last (a few kilobytes
+    each): one object a run."""
+
+    def __init__(self, metric: str = "moves", maxsize: int = 4096) -> None:
+        self.metric = metric
+        self.maxsize = maxsize
+        #: the analyses made so far (the others were answered by one kept)
+        self.searches = 0
+        # by position: its cluster's analysis, or None and a limit that the cluster is larger than
+        self._known: OrderedDict[Board, tuple[Analysis | None, int]] = OrderedDict()
+
+    def _keep(self, board: Board, answer: tuple[Analysis | None, int]) -> None:
+        self._known[board] = answer
+        self._known.move_to_end(board)
+        if len(self._known) > self.maxsize:
+            self._known.popitem(last=False)
+
+    def analyze(self, board: Board, *, max_states: int | None = None, time_limit: float | None = None
+                ) -> Analysis:
+        """:func:`analyze` with ``max_states`` and ``time_limit``, an answer kept where it settles it;
+        raises :class:`LimitReachedError` as it does (``explored`` 0 when no search ran)."""
+        known, past = self._known.get(board, (None, 0))
+        if board in self._known:
+            self._known.move_to_end(board)
+        if known is not None and (max_states is None or known.cluster_size <= max_states):
+            return known
+        if known is not None or (max_states is not None and max_states <= past):
+            assert max_states is not None
+            more = known.cluster_size - 1 if known is not None else past
+            raise LimitReachedError(
+                f"the cluster holds more than {plural(more, 'position')} (the limit is {max_states:,})")
+        self.searches += 1
+        try:
+            a = analyze(board, metric=self.metric, max_states=max_states, time_limit=time_limit)
+        except LimitReachedError as stopped:
+            if max_states is not None and stopped.explored > max_states:  # not the time or the memory
+                self._keep(board, (None, max(max_states, past)))
+            raise
+        if a.hardest != board and a.hardest not in self._known:
+            there = replace(a, board=a.hardest, start_distance=a.hardest_distance)
+            self._keep(a.hardest, (there, a.cluster_size))
+        self._keep(board, (a, a.cluster_size))
+        return a

@@ -18,6 +18,7 @@ import rushhour.board
 import rushhour.formats.fogleman
 import rushhour.formats.single
 import rushhour.logic
+import rushhour.search.analysis
 from rushhour import Board, Move
 from rushhour.cli import main
 from rushhour.play.game import Game
@@ -34,7 +35,8 @@ def test_the_guide_runs() -> None:
     assert result.attempted > 40 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.formats.fogleman, rushhour.formats.single, rushhour.logic])
+@pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.formats.fogleman, rushhour.formats.single, rushhour.logic,
+                                    rushhour.search.analysis])
 def test_the_docstring_examples_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

@@ -198,7 +198,20 @@ class KnownClusters:
     holds more positions than its limit), and one that stopped at a limit is past any smaller limit.
     The hardest position of a cluster explored is kept with it, as an analysis from there would give
     it.  Keeps the answers about the ``maxsize`` positions asked about or met last (a few kilobytes
-    each): one object a run."""
+    each): one object a run.
+
+    >>> clusters = KnownClusters()
+    >>> board = Board.from_text("AA.B../...B../...B../....../....../......")
+    >>> a = clusters.analyze(board)
+    >>> a.cluster_size, a.start_distance, a.hardest_distance
+    (18, 2, 2)
+    >>> clusters.analyze(board, max_states=10)
+    Traceback (most recent call last):
+    ...
+    rushhour.errors.LimitReachedError: the cluster holds more than 17 positions (the limit is 10)
+    >>> clusters.analyze(a.hardest).start_distance, clusters.searches
+    (2, 1)
+    """
 
     def __init__(self, metric: str = "moves", maxsize: int = 4096) -> None:
         self.metric = metric

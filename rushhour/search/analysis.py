@@ -191,7 +191,7 @@ def analyze_python(
 
 class KnownClusters:
     """The analyses of one run that asks about the same positions again and again (an annealing draws
-    the same change of a board it did not leave, or comes back to a board by another change: a fifth
+    the same change of a board it did not leave, or comes back to a board by another change: a quarter
     of a 9x9 generator try's analyses, docs/benchmarks.md).  :meth:`analyze` answers as
     :func:`analyze` does, without a search where an answer kept settles the question: a cluster
     explored is within any limit of at least its size and past any smaller one (a search stops once it

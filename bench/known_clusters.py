@@ -6,8 +6,8 @@ every position it asks about, in the same process.
 
 First ``--tries`` generator tries of ``--seed`` (``--size`` boards, ``--min-moves``), then ``harden`` on
 each ``--harden`` board for ``--harden-tries`` candidates (seed 1), each way in turn, ``--rounds``
-times: the baseline searches every position asked about (KnownClusters.analyze replaced by a plain
-analysis), the subject keeps the answers.  Printed for each: the median CPU seconds of a round, the
+times: the baseline keeps no answer (``KNOWN_CLUSTERS`` 0: every position asked about is searched),
+the subject keeps them as the program does.  Printed for each: the median CPU seconds of a round, the
 ratio of the baseline's median to the subject's, the searches made and the positions asked about.  The
 two ways must make the same puzzles and the same reports, or the bench says so and exits 1.  Peak
 memory of the process at the end.  Run from the repository root.
@@ -43,31 +43,27 @@ class Count:
 
 @contextmanager
 def counted(count: Count, keep: bool) -> Iterator[None]:
-    """KnownClusters as it is (``keep``) or searching every position, the asks and searches counted."""
-    ask, search = KnownClusters.analyze, analysis.analyze
+    """KnownClusters as it is (``keep``) or keeping nothing (every question a search), the questions and
+    the searches counted."""
+    ask, search, size = KnownClusters.analyze, analysis.analyze, analysis.KNOWN_CLUSTERS
+
+    def counted_ask(self: KnownClusters, board: Board, **limits: int | float | None) -> Analysis:
+        count.asked += 1
+        return ask(self, board, **limits)  # type: ignore[arg-type]
 
     def counted_search(board: Board, **limits: str | int | float | None) -> Analysis:
         count.searched += 1
         return search(board, **limits)  # type: ignore[arg-type]
 
-    def kept(self: KnownClusters, board: Board, *, max_states: int | None = None,
-             time_limit: float | None = None) -> Analysis:
-        count.asked += 1
-        return ask(self, board, max_states=max_states, time_limit=time_limit)
-
-    def every(self: KnownClusters, board: Board, *, max_states: int | None = None,
-              time_limit: float | None = None) -> Analysis:
-        count.asked += 1
-        self.searches += 1
-        return counted_search(board, metric=self.metric, max_states=max_states, time_limit=time_limit)
-
-    KnownClusters.analyze = kept if keep else every  # type: ignore[method-assign]
+    KnownClusters.analyze = counted_ask  # type: ignore[method-assign]
     analysis.analyze = counted_search
+    analysis.KNOWN_CLUSTERS = size if keep else 0
     try:
         yield
     finally:
         KnownClusters.analyze = ask  # type: ignore[method-assign]
         analysis.analyze = search
+        analysis.KNOWN_CLUSTERS = size
 
 
 def generator_work(settings: generator.Settings, tries: int) -> Work:

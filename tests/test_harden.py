@@ -127,13 +127,6 @@ def test_known_clusters_forget_the_oldest_beyond_their_size() -> None:
     assert clusters.searches == 5  # the first one was forgotten
 
 
-def always_search(self: KnownClusters, board: Board, *, max_states: int | None = None,
-                  time_limit: float | None = None) -> Analysis:
-    """KnownClusters.analyze as a search every time."""
-    self.searches += 1
-    return analyze(board, max_states=max_states, time_limit=time_limit)
-
-
 def test_harden_finds_what_it_found_searching_every_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
     """The answers kept (KnownClusters) save searches and change nothing found within a number of tries."""
 
@@ -159,8 +152,10 @@ def test_harden_finds_what_it_found_searching_every_candidate(monkeypatch: pytes
     monkeypatch.setattr(analysis, "analyze", counted_search)
     kept = run()
     assert 0 < searched[0] < 0.8 * asked[0], (searched, asked)
-    monkeypatch.setattr(KnownClusters, "analyze", always_search)
+    monkeypatch.setattr(analysis, "KNOWN_CLUSTERS", 0)  # nothing kept: every candidate a search
+    asked[0] = searched[0] = 0
     assert run() == kept and len(kept) >= 6
+    assert searched[0] == asked[0] > 0
 
 
 def test_hardest_position_is_the_farthest_and_solved_again() -> None:

@@ -34,6 +34,10 @@ from rushhour.text import plural
 #: of a generator's tries many times over; a larger cluster's moves are made twice
 EDGE_BYTES = 32 << 20
 
+#: the positions a :class:`KnownClusters` keeps answers about by default (a few kilobytes each); 0 keeps
+#: none, so that every question is a search (the baseline of bench/known_clusters.py and of the tests)
+KNOWN_CLUSTERS = 4096
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -197,8 +201,8 @@ class KnownClusters:
     explored is within any limit of at least its size and past any smaller one (a search stops once it
     holds more positions than its limit), and one that stopped at a limit is past any smaller limit.
     The hardest position of a cluster explored is kept with it, as an analysis from there would give
-    it.  Keeps the answers about the ``maxsize`` positions asked about or met last (a few kilobytes
-    each): one object a run.
+    it.  Keeps the answers about the ``maxsize`` positions asked about or met last (by default
+    :data:`KNOWN_CLUSTERS`): one object a run.
 
     >>> clusters = KnownClusters()
     >>> board = Board.from_text("AA.B../...B../...B../....../....../......")
@@ -213,9 +217,9 @@ class KnownClusters:
     (2, 1)
     """
 
-    def __init__(self, metric: str = "moves", maxsize: int = 4096) -> None:
+    def __init__(self, metric: str = "moves", maxsize: int | None = None) -> None:
         self.metric = metric
-        self.maxsize = maxsize
+        self.maxsize = KNOWN_CLUSTERS if maxsize is None else maxsize
         #: the analyses made so far (the others were answered by one kept)
         self.searches = 0
         # by position: its cluster's analysis, or None and a limit that the cluster is larger than
@@ -231,9 +235,10 @@ class KnownClusters:
                 ) -> Analysis:
         """:func:`analyze` with ``max_states`` and ``time_limit``, an answer kept where it settles it;
         raises :class:`LimitReachedError` as it does (``explored`` 0 when no search ran)."""
-        known, past = self._known.get(board, (None, 0))
-        if board in self._known:
+        entry = self._known.get(board)
+        if entry is not None:  # asked about before: the most recently used now
             self._known.move_to_end(board)
+        known, past = entry or (None, 0)
         if known is not None and (max_states is None or known.cluster_size <= max_states):
             return known
         if known is not None or (max_states is not None and max_states <= past):

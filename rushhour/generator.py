@@ -288,11 +288,16 @@ class Sketch:
 
     @classmethod
     def of(cls, board: Board) -> Sketch:
-        goal = board.vehicle(board.goal)
+        lay, g = board.layout, board.layout.goal
+        # read off the layout (a piece is the vehicle's orientation, top-left cell and length)
+        rows = zip(lay.orientations, lay.lanes, lay.lengths, board.state, strict=True)
         pieces = tuple(
-            Piece(v.orientation, v.row, v.col, v.length) for v in board.vehicles if v.name != board.goal
+            Piece(o, lane, at, n) if o == HORIZONTAL else Piece(o, at, lane, n)
+            for i, (o, lane, n, at) in enumerate(rows)
+            if i != g
         )
-        return cls(board.width, board.height, goal.col, pieces, tuple(sorted(board.walls)), board.wrap)
+        goal_col = board.vehicle(board.goal).col
+        return cls(board.width, board.height, goal_col, pieces, tuple(sorted(board.walls)), board.wrap)
 
     def without(self, k: int) -> Sketch:
         return replace(self, pieces=self.pieces[:k] + self.pieces[k + 1 :])

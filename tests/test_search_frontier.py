@@ -27,7 +27,7 @@ from rushhour.search.frontier import frontier, frontier_wanted, one_pass
 from rushhour.search.native import native_available
 from rushhour.search.native_spec import CONSTANTS, SPEC_VERSION, NativeSpec, compatible
 from rushhour.search.solution import moves_of_path, verify
-from rushhour.search.tables import BITS, Tables
+from rushhour.search.tables import BITS, Tables, native_spec_for
 from tests.boards import DATA
 from tests.strategies import boards_of_every_kind, random_board, random_walk
 
@@ -216,6 +216,33 @@ def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> N
     stale.SPEC_VERSION = SPEC_VERSION  # type: ignore[attr-defined]
     stale.BATCH = bfs.BATCH + 1  # type: ignore[attr-defined]
     assert not compatible(stale)
+
+
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_the_record_built_from_a_layout_alone_is_the_one_the_python_tables_describe(metric: str) -> None:
+    # the compiled analysis reads native_spec_for(layout) without building the Python tables: its
+    # lanes, winning offsets, groups and two-move test must be theirs, vehicle by vehicle
+    boards = boards_of_every_kind(47, 150, dense=True)
+    incomplete = 0
+    for board in boards:
+        tables = Tables(board.layout, metric)
+        spec = native_spec_for(board.layout, metric)
+        w = board.width
+        assert (spec.width, spec.height, spec.wrap, spec.steps) == (w, board.height, board.wrap, metric == "steps")
+        assert spec.goal == tables.goal and spec.won_offsets == tuple(sorted(tables.won_offsets)), board
+        assert spec.walls == tuple(sorted(r * w + c for r, c in board.walls))
+        assert spec.groups == tables.group_members
+        assert spec.two_moves_complete == tables.two_moves_complete, board
+        incomplete += not spec.two_moves_complete
+        for i, vehicle in enumerate(spec.vehicles):
+            lane = sum(1 << cell for cell in vehicle.lane)
+            assert lane == tables.key_masks[i] & ((1 << tables.cells) - 1), board
+            # the cells in order along the lane: the vehicle's occupancy at each offset is a run of them
+            runs = [sum(1 << vehicle.lane[(o + k) % len(vehicle.lane)] for k in range(vehicle.length))
+                    for o in range(len(tables.masks[i]))]
+            assert runs == tables.masks[i], board
+            assert (vehicle.length, vehicle.horizontal) == (board.layout.lengths[i], tables.specs[i].horizontal)
+    assert incomplete > 0  # wrap-around boards with a vehicle in the goal's lane were among them
 
 
 def _reference(board: Board, metric: str) -> tuple[Tables, int, int | None] | None:

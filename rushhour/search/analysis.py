@@ -26,7 +26,7 @@ from rushhour.search.bfs import (
     stopped_at_limit,
 )
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
-from rushhour.search.tables import tables_for
+from rushhour.search.tables import native_spec_for, tables_for
 from rushhour.text import plural
 
 #: memory the compiled analysis may keep the cluster's moves in (4 bytes a move), so that its second
@@ -116,13 +116,13 @@ def analyze(
 def _analyze_native(board: Board, metric: str, limits: Limits) -> Analysis:
     assert native.compiled is not None
     began = time.perf_counter()
-    tables = tables_for(board.layout, metric)
+    spec = native_spec_for(board.layout, metric)
     left = memory_left(limits)  # the moves kept come out of the memory the limit leaves
     edges = EDGE_BYTES if left is None else max(0, min(EDGE_BYTES, left // 4))
     status, size, won, hist, hardest, start_distance, smallest = native.compiled.analyze(
-        tables.native_spec(),
+        spec,
         board.state,
-        native_cap(limits, tables, False, reserved=edges, left=left),
+        native_cap(limits, len(spec.vehicles), False, reserved=edges, left=left),
         seconds_left(limits),
         edges,
     )

@@ -96,7 +96,7 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
     """:func:`shortest_python`, compiled: the same positions in the same order, the same answer."""
     assert native.compiled is not None
     status, explored, path = native.compiled.shortest(
-        tables.native_spec(), tables.unpack(start), native_cap(limits, tables, False), seconds_left(limits)
+        tables.native_spec(), tables.unpack(start), native_cap(limits, tables.n, False), seconds_left(limits)
     )
     if status == 2:
         stopped_at_limit(limits, explored)
@@ -105,11 +105,11 @@ def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[i
     return [tables.pack(state) for state in path], explored
 
 
-def native_bytes(tables: Tables, keys: bool) -> int:
+def native_bytes(vehicles: int, keys: bool) -> int:
     """Bytes a position costs the compiled search at most: its offsets, parent and hash (the arrays
     grow by doubling) and two hash-table slots; with ``keys``, also the Python integer in a list and
     a set that each position becomes when the search hands every position back."""
-    return 2 * (tables.n + 8 + 8 + 8) + (160 if keys else 0)
+    return 2 * (vehicles + 8 + 8 + 8) + (160 if keys else 0)
 
 
 def memory_left(limits: Limits) -> int | None:
@@ -118,7 +118,7 @@ def memory_left(limits: Limits) -> int | None:
 
 
 def native_cap(
-    limits: Limits, tables: Tables, keys: bool, reserved: int = 0, left: int | None = None
+    limits: Limits, vehicles: int, keys: bool, reserved: int = 0, left: int | None = None
 ) -> int:
     """The state limit of a compiled search (0: none): ``max_states``, and no more positions than
     the memory left holds (the compiled search cannot measure the process, so it counts), less
@@ -128,7 +128,7 @@ def native_cap(
     if left is None:
         left = memory_left(limits)
     if left is not None:
-        room = max(1, (left - reserved) // native_bytes(tables, keys))
+        room = max(1, (left - reserved) // native_bytes(vehicles, keys))
         cap = room if cap == 0 else min(cap, room)
     return cap
 
@@ -254,7 +254,7 @@ def layers(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]
 def _layers_native(tables: Tables, sources: list[int], limits: Limits) -> list[list[int]]:
     assert native.compiled is not None
     states = [tables.unpack(z) for z in sources]
-    cap = native_cap(limits, tables, True)
+    cap = native_cap(limits, tables.n, True)
     _, count, rings = native.compiled.layers(tables.native_spec(), states, cap, seconds_left(limits))
     if rings is None:
         stopped_at_limit(limits, count)

@@ -46,6 +46,14 @@ def group_size(vehicles: int) -> int:
     return GROUP if vehicles <= CROWDED else CROWDED_GROUP
 
 
+def group_members(vehicles: int) -> tuple[tuple[int, ...], ...]:
+    """The vehicles in groups of :func:`group_size`, counted from the last one (a group's fields then
+    sit at the same places in the keys of boards with different numbers of vehicles, so the shared
+    registry serves it to more boards), the first vehicles first as in the reference order."""
+    size = group_size(vehicles)
+    return tuple(reversed([tuple(range(max(0, hi - size), hi)) for hi in range(vehicles, 0, -size)]))
+
+
 V = TypeVar("V")
 
 
@@ -246,7 +254,6 @@ class Tables:
         "singles",
         "groups",
         "group_members",
-        "_native_spec",
         "goal_mask",
         "winning_slide",
         "near_win",
@@ -302,7 +309,6 @@ class Tables:
         near = partial(_near, goal_slides, self.winning_slide, masks[g], goal)
         self.near_win = _shared(("near", goal), near)
         self.crossing, self.two_moves_complete = self._crossing()
-        self._native_spec: NativeSpec | None = None
 
     # --- packing -------------------------------------------------------------------------------
     def pack(self, state: tuple[int, ...]) -> int:
@@ -325,11 +331,7 @@ class Tables:
 
     # --- slides --------------------------------------------------------------------------------
     def _group_members(self) -> tuple[tuple[int, ...], ...]:
-        """The vehicles in groups of :func:`group_size`, counted from the last one (a group's fields
-        then sit at the same places in the keys of boards with different numbers of vehicles, so the
-        shared registry serves it to more boards), the first vehicles first as in the reference order."""
-        n, size = self.n, group_size(self.n)
-        return tuple(reversed([tuple(range(max(0, hi - size), hi)) for hi in range(n, 0, -size)]))
+        return group_members(self.n)
 
     def _grouped(self) -> tuple[Group, ...]:
         """The mask and the shared slides table of each group of :attr:`group_members`."""
@@ -374,28 +376,8 @@ class Tables:
         return {cell: tuple(found) for cell, found in crossing.items()}, complete
 
     def native_spec(self) -> NativeSpec:
-        """The layout as the compiled searches read it (see rushhour.search.native_spec)."""
-        if self._native_spec is None:
-            lay = self.layout
-            w, h = lay.width, lay.height
-            vehicles = []
-            for i in range(self.n):
-                horizontal = lay.orientations[i] == HORIZONTAL
-                cells = tuple(bit.bit_length() - 1 for bit in lane_bits(w, h, horizontal, lay.lanes[i]))
-                vehicles.append(NativeVehicle(cells, lay.lengths[i], horizontal))
-            self._native_spec = NativeSpec(
-                width=w,
-                height=h,
-                wrap=lay.wrap,
-                steps=self.metric == "steps",
-                goal=self.goal,
-                won_offsets=tuple(sorted(self.won_offsets)),
-                walls=tuple(r * w + c for r, c in sorted(lay.walls)),
-                vehicles=tuple(vehicles),
-                groups=self.group_members,
-                two_moves_complete=self.two_moves_complete,
-            )
-        return self._native_spec
+        """The layout as the compiled searches read it (see :func:`native_spec_for`)."""
+        return native_spec_for(self.layout, self.metric)
 
     def two_moves(self, z: int, cells: tuple[int, ...]) -> Slides:
         """The slides of a crossing vehicle and then of the goal that win from ``z``, or ``()``: the
@@ -430,6 +412,46 @@ class Tables:
 
 #: the tables of the 64 latest (layout, metric) pairs (``cached_tables.cache_clear()`` drops them)
 cached_tables = lru_cache(maxsize=64)(Tables)
+
+
+@lru_cache(maxsize=4096)
+def _native_vehicle(width: int, height: int, horizontal: bool, lane: int, length: int) -> NativeVehicle:
+    """A vehicle as the compiled searches read it: the cells of its lane in order along it."""
+    if horizontal:
+        return NativeVehicle(tuple(lane * width + pos for pos in range(width)), length, True)
+    return NativeVehicle(tuple(pos * width + lane for pos in range(height)), length, False)
+
+
+@lru_cache(maxsize=256)
+def native_spec_for(layout: Layout, metric: str = "moves") -> NativeSpec:
+    """The layout as the compiled searches read it (see rushhour.search.native_spec), built from the
+    layout alone: a compiled search needs none of the Python search's tables (the generator asks for
+    thousands of layouts, each searched once)."""
+    check_metric(metric)
+    w, h = layout.width, layout.height
+    g = layout.goal
+    vehicles = tuple(
+        _native_vehicle(w, h, o == HORIZONTAL, lane, length)
+        for o, lane, length in zip(layout.orientations, layout.lanes, layout.lengths, strict=True)
+    )
+    # a vehicle in the goal's lane on a wrap-around board can change several of its cells at once:
+    # the two-move test then misses wins (see Tables._crossing)
+    shares_lane = any(
+        i != g and layout.orientations[i] == layout.orientations[g] and layout.lanes[i] == layout.lanes[g]
+        for i in range(len(layout.names))
+    )
+    return NativeSpec(
+        width=w,
+        height=h,
+        wrap=layout.wrap,
+        steps=metric == "steps",
+        goal=g,
+        won_offsets=tuple(sorted(set(layout.goal_offsets()))),
+        walls=tuple(r * w + c for r, c in sorted(layout.walls)),
+        vehicles=vehicles,
+        groups=group_members(len(layout.names)),
+        two_moves_complete=not (layout.wrap and shares_lane),
+    )
 
 
 def tables_for(layout: Layout, metric: str = "moves") -> Tables:

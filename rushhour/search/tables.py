@@ -357,23 +357,17 @@ class Tables:
 
     def _crossing(self) -> tuple[dict[int, tuple[tuple[int, Memo[Slides]], ...]], bool]:
         """For each cell of the goal's lane, the vehicles crossing the lane there (their key masks and
-        slides); and whether :meth:`two_moves` sees every win in two moves, which fails only when a
-        vehicle shares the goal's lane on a wrap-around board (it can change several of the lane's
-        cells at once; on a bounded board it stays on one side of the goal for good)."""
+        slides); and :func:`two_moves_complete`."""
         lay, g = self.layout, self.goal
         cells = (1 << self.cells) - 1
         goal_lane = self.goal_mask & cells
         crossing: dict[int, list[tuple[int, Memo[Slides]]]] = {}
-        complete = True
         for i in range(self.n):
             shared = goal_lane & self.key_masks[i] & cells
-            if i == g or not shared:
-                continue
-            if lay.orientations[i] == lay.orientations[g]:
-                complete = complete and not lay.wrap
+            if i == g or not shared or lay.orientations[i] == lay.orientations[g]:
                 continue
             crossing.setdefault(shared, []).append((self.key_masks[i], self.singles[i]))
-        return {cell: tuple(found) for cell, found in crossing.items()}, complete
+        return {cell: tuple(found) for cell, found in crossing.items()}, two_moves_complete(lay)
 
     def native_spec(self) -> NativeSpec:
         """The layout as the compiled searches read it (see :func:`native_spec_for`)."""
@@ -414,12 +408,22 @@ class Tables:
 cached_tables = lru_cache(maxsize=64)(Tables)
 
 
+def two_moves_complete(layout: Layout) -> bool:
+    """Whether the two-move test (:meth:`Tables.two_moves`) sees every win in two moves: not when a
+    vehicle shares the goal's lane on a wrap-around board (it can change several of the lane's cells
+    at once; on a bounded board it stays on one side of the goal for good)."""
+    g = layout.goal
+    return not layout.wrap or not any(
+        i != g and layout.orientations[i] == layout.orientations[g] and layout.lanes[i] == layout.lanes[g]
+        for i in range(len(layout.names))
+    )
+
+
 @lru_cache(maxsize=4096)
 def _native_vehicle(width: int, height: int, horizontal: bool, lane: int, length: int) -> NativeVehicle:
     """A vehicle as the compiled searches read it: the cells of its lane in order along it."""
-    if horizontal:
-        return NativeVehicle(tuple(lane * width + pos for pos in range(width)), length, True)
-    return NativeVehicle(tuple(pos * width + lane for pos in range(height)), length, False)
+    cells = tuple(bit.bit_length() - 1 for bit in lane_bits(width, height, horizontal, lane))
+    return NativeVehicle(cells, length, horizontal)
 
 
 @lru_cache(maxsize=256)
@@ -434,12 +438,6 @@ def native_spec_for(layout: Layout, metric: str = "moves") -> NativeSpec:
         _native_vehicle(w, h, o == HORIZONTAL, lane, length)
         for o, lane, length in zip(layout.orientations, layout.lanes, layout.lengths, strict=True)
     )
-    # a vehicle in the goal's lane on a wrap-around board can change several of its cells at once:
-    # the two-move test then misses wins (see Tables._crossing)
-    shares_lane = any(
-        i != g and layout.orientations[i] == layout.orientations[g] and layout.lanes[i] == layout.lanes[g]
-        for i in range(len(layout.names))
-    )
     return NativeSpec(
         width=w,
         height=h,
@@ -450,7 +448,7 @@ def native_spec_for(layout: Layout, metric: str = "moves") -> NativeSpec:
         walls=tuple(r * w + c for r, c in sorted(layout.walls)),
         vehicles=vehicles,
         groups=group_members(len(layout.names)),
-        two_moves_complete=not (layout.wrap and shares_lane),
+        two_moves_complete=two_moves_complete(layout),
     )
 
 

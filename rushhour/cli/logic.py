@@ -135,12 +135,13 @@ def _register_count(sub: Any) -> None:
         description=(
             "Count the models of the rules of a board size exactly (every model is a position), with "
             "CLAIM added when given, and the likelihood of propositions or formulas among them, with the "
-            "exact model counter Ganak.  Sizes up to 42 cells (7x6 or 6x7; 6x6 takes about 10 s)."
+            "exact model counter Ganak.  Sizes up to 42 cells (7x6 or 6x7; 6x6 takes about 10 s, and a few "
+            "seconds more for each likelihood, each one a count of its own)."
         ),
         epilog=examples(
             "rushhour count --size 4x4",
             "rushhour count 'forall j: ~Red(2,j) | CMR(2,j) | CML(2,j)' --size 5x5 --walls",
-            "rushhour count --size 6x6 --likelihood Won --likelihood 'CMR(2,3)'",
+            "rushhour count --size 5x5 --likelihood Won --likelihood 'CMR(2,2)'",
         ),
     )
     p.add_argument("claim", metavar="CLAIM", nargs="?", help="count only the positions where it holds")

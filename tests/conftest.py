@@ -3,11 +3,11 @@
 runs the same tests.  ``pytest --hypothesis-profile explore`` draws fresh, random examples, more of
 them, to look for new failures on purpose.
 
-The package's bytecode is written once before the tests run: the tests start the program again and
-again (``python -m rushhour`` in a subprocess or a pseudo-terminal, the workers of a pool), and where
-the environment tells Python not to write bytecode (``PYTHONDONTWRITEBYTECODE``, as some CI images do)
-each of those starts would compile every module from source again, about 0.35 s a start on the 2-core
-machine."""
+The package's bytecode is written once before the tests run: the tests start the program again and again
+(``python -m rushhour`` in a subprocess or a pseudo-terminal, the workers of a pool), and where the
+environment tells Python not to write bytecode (``PYTHONDONTWRITEBYTECODE``, as the development machine
+does) each of those starts would compile every module from source again, about 0.35 s a start on the
+2-core machine."""
 
 import compileall
 import contextlib

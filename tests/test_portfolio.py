@@ -28,6 +28,7 @@ from rushhour.search.native import native_available
 from rushhour.search.portfolio import wanted
 from rushhour.search.watch import Bound, Bounds
 from tests.strategies import bfs_distance, boards_of_every_kind, random_board, random_walk
+from tests.terminal import default_signals
 from tests.test_json import VALIDATORS
 
 needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
@@ -259,6 +260,7 @@ def test_ctrl_c_leaves_no_worker_behind(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_signals,  # a shell's background jobs ignore SIGINT, and so would the command
     )
     assert child.stderr is not None
     first = child.stderr.readline()  # the first bound: the workers are running

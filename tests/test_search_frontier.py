@@ -30,6 +30,7 @@ from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import BITS, Tables, native_spec_for
 from tests.boards import DATA
 from tests.strategies import boards_of_every_kind, random_board, random_walk
+from tests.terminal import default_signals
 
 needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
 
@@ -127,6 +128,7 @@ def test_ctrl_c_stops_the_compiled_searches_with_status_130(command: str) -> Non
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_signals,  # a shell's background jobs ignore SIGINT, and so would the command
     )
     time.sleep(1.5)  # well inside the search (the imports take about 0.3 s)
     child.send_signal(signal.SIGINT)

@@ -267,7 +267,12 @@ def test_ctrl_c_leaves_no_worker_behind(tmp_path: Path) -> None:
     assert first.startswith("bounds:"), first
     time.sleep(1.5)  # the second worker too
     child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=30)
+    try:
+        out, err = child.communicate(timeout=30)
+    finally:  # a failure must not leave the search running beside the rest of the suite
+        if child.poll() is None:
+            child.kill()  # its workers end with it
+            child.wait()
     assert child.returncode == 130, (out, err)
     assert "Traceback" not in err
     time.sleep(0.5)

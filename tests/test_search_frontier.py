@@ -132,7 +132,12 @@ def test_ctrl_c_stops_the_compiled_searches_with_status_130(command: str) -> Non
     )
     time.sleep(1.5)  # well inside the search (the imports take about 0.3 s)
     child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=30)
+    try:
+        out, err = child.communicate(timeout=30)
+    finally:  # a failure must not leave the search running beside the rest of the suite
+        if child.poll() is None:
+            child.kill()  # its workers end with it
+            child.wait()
     assert child.returncode == 130, (out, err)
     assert "Traceback" not in err
 

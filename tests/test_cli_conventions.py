@@ -9,6 +9,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from rushhour.cli.completion import commands, script
 from rushhour.cli.core import PATH_METAVARS
 from rushhour.cli.solve import solution_lines
 from rushhour.levels import packs
+from rushhour.search.native import native_available, native_status, use_native
 from rushhour.text import plural, runs
 
 LINE = "BBBoooooCoooAACoooooDoooooDoooooDooo"  # B+3 C-1 A+4: 3 moves, 8 steps
@@ -102,7 +104,46 @@ def test_usage_errors_are_one_line_with_exit_status_2(
 @pytest.mark.parametrize("command", SUBCOMMANDS)
 def test_version_is_accepted_after_every_subcommand(capsys: pytest.CaptureFixture[str], command: str) -> None:
     code, out, err = run(capsys, command, "--version")
-    assert (code, out.strip(), err) == (0, f"rushhour {rushhour.__version__}", "")
+    assert (code, out.splitlines()[0], err) == (0, f"rushhour {rushhour.__version__}", "")
+    assert out.splitlines()[1] == native_status()
+
+
+# the compiled module as Python finds it: not built (the import fails), built from other sources (a module
+# without the record's fields), and built but turned off
+_VERSION_WITH = {
+    "not built": "import sys; sys.modules['rushhour.search._native'] = None",
+    "other sources": "import sys, types; sys.modules['rushhour.search._native'] = types.ModuleType('_native')",
+    "turned off": "import os; os.environ['RUSHHOUR_NATIVE'] = '0'",
+}
+
+
+@pytest.mark.parametrize(
+    ("case", "says"),
+    [
+        ("not built", "compiled search: not built (no C compiler at the install); the searches run in Python"),
+        ("other sources", "compiled search: built from other sources (install the package again); the searches"),
+        ("turned off", "compiled search: built, turned off (RUSHHOUR_NATIVE=0); the searches run in Python"),
+    ],
+)
+def test_version_says_whether_the_compiled_search_is_used(case: str, says: str) -> None:
+    code = f"{_VERSION_WITH[case]}\nfrom rushhour.cli import main\nraise SystemExit(main(['--version']))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    first, second = done.stdout.splitlines()
+    assert first == f"rushhour {rushhour.__version__}"
+    if case == "turned off" and not native_available():
+        assert "not built" in second
+    else:
+        assert second.startswith(says)
+
+
+@pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
+def test_version_says_the_compiled_search_is_in_use_when_built(capsys: pytest.CaptureFixture[str]) -> None:
+    before = use_native(True)
+    try:
+        assert run(capsys, "--version")[1].splitlines()[1] == "compiled search: in use"
+    finally:
+        use_native(before)
 
 
 # --- help: examples and BOARD ------------------------------------------------------------------------

@@ -19,6 +19,22 @@ from rushhour.errors import ParameterError, RushHourError
 EXIT_OK, EXIT_NO, EXIT_ERROR = 0, 1, 2
 
 
+class _Version(argparse.Action):
+    """``--version``: the version, and whether the compiled search is in use (or why not), worked out
+    only when asked (the compiled module is not loaded for every command's parser)."""
+
+    def __init__(
+        self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None
+    ) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from rushhour.search.native import native_status
+
+        print(f"rushhour {__version__}\n{native_status()}")
+        parser.exit()
+
+
 def build_parser() -> Parser:
     from rushhour.cli import completion, core, edit, enumerate, generate, harden, logic, play, solve
 
@@ -31,14 +47,13 @@ def build_parser() -> Parser:
             "rushhour solve --help          # the options of one command",
         ),
     )
-    version = f"rushhour {__version__}"
-    parser.add_argument("--version", action="version", version=version)
+    parser.add_argument("--version", action=_Version, help="the version; whether the compiled search is used")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in (core, play, edit, logic, solve, generate, harden, enumerate, completion):
         module.register(sub)
     sub.choices["completion"].set_defaults(parser=parser)  # the command it describes (only it carries it)
     for command in sub.choices.values():  # `rushhour solve --version` works too
-        command.add_argument("--version", action="version", version=version, help=argparse.SUPPRESS)
+        command.add_argument("--version", action=_Version, help=argparse.SUPPRESS)
     return parser
 
 

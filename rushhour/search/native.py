@@ -18,6 +18,9 @@ try:
     from rushhour.search import _native as compiled
 except ImportError:  # built without a C compiler: the Python search does the same work, slower
     compiled = None  # type: ignore[assignment]
+    _why = "not built (no C compiler at the install)"
+else:
+    _why = "built from other sources (install the package again)"
 if compiled is not None and not compatible(compiled):
     compiled = None  # type: ignore[assignment]
 
@@ -34,6 +37,15 @@ def native_enabled() -> bool:
     return _state["enabled"]
 
 
+def native_status() -> str:
+    """One line on the compiled search for a person (``rushhour --version``): in use, or why not."""
+    if compiled is None:
+        return f"compiled search: {_why}; the searches run in Python, the same answers, slower"
+    if not native_enabled():
+        return "compiled search: built, turned off (RUSHHOUR_NATIVE=0); the searches run in Python"
+    return "compiled search: in use"
+
+
 def use_native(enabled: bool) -> bool:
     """Let the searches use the compiled code (when built) or not; returns the previous choice."""
     before = _state["enabled"]
@@ -41,4 +53,4 @@ def use_native(enabled: bool) -> bool:
     return before
 
 
-__all__ = ["compiled", "native_available", "native_enabled", "use_native"]
+__all__ = ["compiled", "native_available", "native_enabled", "native_status", "use_native"]

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -222,10 +223,19 @@ def test_forty_interrupted_enumerations_by_a_pool_all_end(tmp_path: Path) -> Non
         _interrupted_enumeration(tmp_path / str(k))
 
 
+@pytest.fixture
+def python_sigint() -> Iterator[None]:
+    """Python's own handling of SIGINT (KeyboardInterrupt) for one test, whatever pytest started with (a
+    shell's background job starts with SIGINT ignored), and the handling it had afterwards."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 @posix
-@pytest.mark.skipif(
-    signal.getsignal(signal.SIGINT) is not signal.default_int_handler, reason="SIGINT is not Python's default"
-)
+@pytest.mark.usefixtures("python_sigint")
 def test_ctrl_c_while_results_are_awaited_is_answered_between_two_waits() -> None:
     asked: list[float] = []
 
@@ -242,9 +252,7 @@ def test_ctrl_c_while_results_are_awaited_is_answered_between_two_waits() -> Non
 
 
 @posix
-@pytest.mark.skipif(
-    signal.getsignal(signal.SIGINT) is not signal.default_int_handler, reason="SIGINT is not Python's default"
-)
+@pytest.mark.usefixtures("python_sigint")
 def test_a_ctrl_c_not_answered_inside_the_block_is_raised_as_it_ends() -> None:
     with pytest.raises(KeyboardInterrupt), interrupt_as_flag() as interrupted:
         os.kill(os.getpid(), signal.SIGINT)

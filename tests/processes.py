@@ -1,10 +1,13 @@
-"""Helpers for tests that watch processes: a pipe that holds a writer, the processes of a session."""
+"""Helpers for tests that watch processes: a pipe that holds a writer, the processes of a session, a
+command stopped by Ctrl-C."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import select
+import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -50,3 +53,16 @@ def session(sid: int) -> list[int]:
             if int(fields[3]) == sid and fields[0] not in ("Z", "X"):
                 found.append(int(stat.parent.name))
     return found
+
+
+def ctrl_c(child: subprocess.Popen[str], seconds: float = 30) -> tuple[str, str]:
+    """Send SIGINT to ``child`` (started with :func:`tests.terminal.default_signals`) and return its
+    stdout and stderr once it ends; when it does not end within ``seconds``, kill it (its workers end
+    with it) so that a failing test leaves nothing running beside the rest of the suite, and fail."""
+    child.send_signal(signal.SIGINT)
+    try:
+        return child.communicate(timeout=seconds)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()

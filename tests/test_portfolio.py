@@ -10,7 +10,6 @@ import multiprocessing
 import os
 import queue
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -27,6 +26,7 @@ from rushhour.search import solve, verify
 from rushhour.search.native import native_available
 from rushhour.search.portfolio import wanted
 from rushhour.search.watch import Bound, Bounds
+from tests.processes import ctrl_c
 from tests.strategies import bfs_distance, boards_of_every_kind, random_board, random_walk
 from tests.terminal import default_signals
 from tests.test_json import VALIDATORS
@@ -266,13 +266,7 @@ def test_ctrl_c_leaves_no_worker_behind(tmp_path: Path) -> None:
     first = child.stderr.readline()  # the first bound: the workers are running
     assert first.startswith("bounds:"), first
     time.sleep(1.5)  # the second worker too
-    child.send_signal(signal.SIGINT)
-    try:
-        out, err = child.communicate(timeout=30)
-    finally:  # a failure must not leave the search running beside the rest of the suite
-        if child.poll() is None:
-            child.kill()  # its workers end with it
-            child.wait()
+    out, err = ctrl_c(child)
     assert child.returncode == 130, (out, err)
     assert "Traceback" not in err
     time.sleep(0.5)

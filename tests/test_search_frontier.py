@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -29,6 +28,7 @@ from rushhour.search.native_spec import CONSTANTS, SPEC_VERSION, NativeSpec, com
 from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import BITS, Tables, native_spec_for
 from tests.boards import DATA
+from tests.processes import ctrl_c
 from tests.strategies import boards_of_every_kind, random_board, random_walk
 from tests.terminal import default_signals
 
@@ -131,13 +131,7 @@ def test_ctrl_c_stops_the_compiled_searches_with_status_130(command: str) -> Non
         preexec_fn=default_signals,  # a shell's background jobs ignore SIGINT, and so would the command
     )
     time.sleep(1.5)  # well inside the search (the imports take about 0.3 s)
-    child.send_signal(signal.SIGINT)
-    try:
-        out, err = child.communicate(timeout=30)
-    finally:  # a failure must not leave the search running beside the rest of the suite
-        if child.poll() is None:
-            child.kill()  # its workers end with it
-            child.wait()
+    out, err = ctrl_c(child)
     assert child.returncode == 130, (out, err)
     assert "Traceback" not in err
 

@@ -234,6 +234,73 @@ def hostile_command(rng: random.Random, files: list[str], folder: Path) -> tuple
             + "\nq\n",
         ),
         (["levels"], ""),
+        # the commands of puzzle making and of the logic views
+        (["harden", board, "--time-limit", "2"], ""),
+        (["harden", "classic:1", "--time-limit", number], ""),
+        (["harden", "classic:1", "--max-tries", number, "--seed", rng.choice(["1", number]), *limit], ""),
+        (
+            [
+                "harden",
+                board,
+                "--max-tries",
+                "20",
+                "--out",
+                rng.choice([*files, str(folder / "hard.txt"), ""]),
+                "--format",
+                rng.choice([*FORMATS, mutate(rng, "json")]),
+                *rng.choice([[], ["--json"], ["--keep-vehicles"]]),
+            ],
+            "",
+        ),
+        (["edit", board], ""),  # no terminal: refused before any screen is drawn
+        (["edit", "--size", rng.choice([f"{number}x6", mutate(rng, "9x9"), "16x16"])], ""),
+        (["generate", "--walls", number, "--max-tries", "5", *limit], ""),
+        (
+            [
+                "generate",
+                "--vehicles",
+                rng.choice([f"{number}-9", f"4-{number}", mutate(rng, "8-12")]),
+                *limit,
+            ],
+            "",
+        ),
+        (
+            ["generate", "--min-moves", number, "--max-moves", rng.choice(["3", number]), "--max-tries", "5"],
+            "",
+        ),
+        (["generate", "--trucks", number, "--wrap", "--max-tries", "5", *limit], ""),
+        (
+            [
+                "generate",
+                "--method",
+                rng.choice(["anneal", "rewind", "walk", mutate(rng, "anneal")]),
+                "--max-tries",
+                "5",
+                "--out",
+                rng.choice([*files, str(folder / "made"), ""]),
+                "--format",
+                rng.choice(FORMATS),
+                "--name",
+                rng.choice(["mine", "classic", "x" * 300, mutate(rng, "mine"), "../up"]),
+                *limit,
+            ],
+            "",
+        ),
+        (["generate", "--jobs", number, "--max-tries", "3", *limit], ""),
+        (["levels", rng.choice(["classic", "mine", mutate(rng, "classic"), "x" * 300])], ""),
+        (["play", rng.choice(["mine:1", "mine:" + number, mutate(rng, "mine:3")]), "--no-save"], "q\n"),
+        (
+            [
+                "count",
+                "--size",
+                rng.choice(["3x3", f"{number}x3", mutate(rng, "4x3")]),
+                *rng.choice([[], ["--likelihood", mutate(rng, "CMR(1,1)")], [mutate(rng, "Won")]]),
+            ],
+            "",
+        ),
+        (["prove", mutate(rng, "Won -> Red(2,5)"), "--size", rng.choice(["3x3", "4x4", number])], ""),
+        (["prove", mutate(rng, "~(H2(0,0) & V2(0,0))"), board, "--position"], ""),
+        (["--version"], ""),
     ]
     return rng.choice(choices)
 
@@ -248,6 +315,7 @@ def fuzz_cli(n: int, seed: int, limit: float, texts: dict[str, list[str]]) -> tu
         env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(folder / "data")}
         for _ in range(n):
             argv, stdin = hostile_command(rng, files, folder)
+            argv = [a.replace("\x00", "") for a in argv]  # no command line can carry a NUL byte
             counts["tried"] += 1
             began = time.perf_counter()
             try:

@@ -19,10 +19,9 @@ try:
 except ImportError:  # built without a C compiler: the Python search does the same work, slower
     compiled = None  # type: ignore[assignment]
     _why = "not built (no C compiler at the install)"
-else:
-    _why = "built from other sources (install the package again)"
 if compiled is not None and not compatible(compiled):
     compiled = None  # type: ignore[assignment]
+    _why = "built from other sources (install the package again)"
 
 _state = {"enabled": compiled is not None and os.environ.get("RUSHHOUR_NATIVE", "1") != "0"}
 

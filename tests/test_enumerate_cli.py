@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from rushhour.cli import main
-from tests.processes import full_pipe
+from tests.processes import ctrl_c, full_pipe
 from tests.terminal import default_signals
 
 RUSHHOUR = [sys.executable, "-m", "rushhour"]
@@ -131,8 +131,7 @@ def test_an_interrupted_run_says_how_to_resume(tmp_path: Path) -> None:
         preexec_fn=default_signals,  # a shell's background jobs ignore SIGINT, and so would the command
     )
     _wait_for(out / "parts" / "000001.txt", 60)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = ctrl_c(proc, 60)
     assert proc.returncode == 130
     assert "run the same command to resume" in err
     assert "Traceback" not in err

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rushhour.workers import ORPHANED, POLL_RESULTS, awaited, interrupt_as_flag
-from tests.processes import full_pipe, read_to_end, session
+from tests.processes import ctrl_c, full_pipe, read_to_end, session
 from tests.terminal import default_signals
 
 PYTHON = [sys.executable, "-c"]
@@ -200,8 +200,7 @@ def _interrupted_enumeration(where: Path) -> None:
     assert proc.stderr is not None
     first = proc.stderr.readline()  # the first progress line: a part is done, the others run
     assert first.startswith("enumerate: "), first
-    proc.send_signal(signal.SIGINT)
-    _, rest = proc.communicate(timeout=120)
+    _, rest = ctrl_c(proc, 120)
     assert proc.returncode == 130
     assert [line for line in rest.splitlines() if not line.startswith("enumerate: ")] == [
         "interrupted: the parts finished are saved in DIR; run the same command to resume"
@@ -273,8 +272,7 @@ def test_an_interrupted_batch_solve_by_a_pool_ends_with_one_message(tmp_path: Pa
     assert proc.stdout is not None
     first = proc.stdout.readline()  # the first row: the pool is answering
     assert first.startswith("many.txt:1 "), first
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    _, err = ctrl_c(proc, 120)
     assert proc.returncode == 130
     assert err.split() == ["interrupted"]
 

@@ -39,7 +39,9 @@ SCENARIOS = (
     Scenario("6x6-35", Settings(min_moves=35)),
     Scenario("9x9-30", Settings(width=9, height=9, min_moves=30)),
     Scenario("12x12-30", Settings(width=12, height=12, min_moves=30)),
-    # open 12x12 at short targets: the solver climb (method anneal; the baseline rewind does not climb)
+    # open boards larger than 9x9 at short targets: the solver climb (method anneal; the baseline rewind
+    # does not climb)
+    Scenario("10x10-10", Settings(width=10, height=10, min_moves=10)),
     Scenario("12x12-10", Settings(width=12, height=12, min_moves=10)),
     Scenario("12x12-15", Settings(width=12, height=12, min_moves=15)),
     Scenario("9x9-20-walls", Settings(width=9, height=9, min_moves=20, walls=(4, 4))),

@@ -17,9 +17,9 @@ the optimal solution matters (without it the same solution, minus its moves, is 
 vehicle is removed and the board solved again, which must then be shorter.  A vehicle that does not
 matter is dropped and the smaller board rewound again.
 
-On open boards of more than 100 cells a bag can stay too loose to rewind; for short targets the try
-then climbs by the solver instead (:meth:`_Try.solver_climb`): positions whose optimum the frontier
-search proves, their reachable sets unexplored.
+On open boards larger than 9x9 (more than 81 cells) most bags are too loose to rewind, and for short
+targets the try climbs by the solver instead (:meth:`_Try.solver_climb`): positions whose optimum the
+frontier search proves, their reachable sets unexplored.
 
 Method ``walk`` is the literal rewind: random legal moves from the won position, asked of the SAT move
 oracle (:func:`rushhour.logic.oracle.legal_moves`), and the position where the walk ends.
@@ -98,16 +98,17 @@ RESCUE_CHECK_FACTOR = 20
 RESCUE_CLUSTER_FACTOR = 40
 
 
-#: method anneal on boards of more cells than this, without walls and not wrap-around: when a packed bag
-#: stays too loose to explore once no vehicle fits, on a target below SOLVER_BELOW moves, the try
-#: climbs by the solver instead (see _Try.solver_climb), from a random bag scrambled by SOLVER_SCRAMBLE
+#: method anneal on boards of more cells than this (larger than 9x9), without walls and not wrap-around:
+#: on a target below SOLVER_BELOW moves the try does not rewind but climbs by the solver (see
+#: _Try.solver_climb), from a random bag scrambled by SOLVER_SCRAMBLE
 #: legal moves: at most SOLVER_CHANGES changes, the try ending after SOLVER_STALL in a row that do not
 #: lengthen the optimum; a change is a legal move with chance SOLVER_MOVE_CHANCE, else one of the
 #: bag's kind; each optimum is proved by bounded passes of the compiled search storing at most
 #: SOLVER_STATES positions in all, up to max_moves (else the target and SOLVER_OVERSHOOT more).  Such a
-#: board's reachable set runs to millions of positions: no rewinding explores it, but the frontier
-#: search proves the optimum of one of its positions in milliseconds (docs/benchmarks.md)
-SOLVER_FROM = 100
+#: board's reachable set runs to millions of positions, most bags' past what a rewind explores, but the
+#: frontier search proves the optimum of one of its positions in milliseconds: on 9x10 to 12x12 the
+#: climb makes 1.4 to 10 times the puzzles a minute of rewinding where it can (docs/benchmarks.md)
+SOLVER_FROM = 81
 SOLVER_BELOW = 20
 SOLVER_CHANGES = 400
 SOLVER_STALL = 120
@@ -697,12 +698,12 @@ class _Try:
     def climb(self, bag: Sketch) -> TryResult:
         s, rng = self.s, self.rng
         target = s.min_moves if s.max_moves is None else rng.randint(s.min_moves, s.max_moves)
+        if self.solver_climbs(target):
+            return self.solver_climb(bag, target)
         a = self.rewind(bag)
         while a is None:  # too loose: add vehicles until the cluster is small enough to explore
             tighter = self.tighter(bag, target)
             if tighter is None:
-                if self.solver_climbs(target):
-                    return self.solver_climb(bag, target)
                 return self.out("cluster too large")
             bag = tighter
             a = self.rewind(bag)
@@ -807,13 +808,13 @@ class _Try:
         return self.finish(best, hardest=True)
 
     def solver_climbs(self, target: int) -> bool:
-        """Whether a bag too loose to explore is climbed by the solver (see :data:`SOLVER_FROM`)."""
+        """Whether the try climbs by the solver instead of rewinding (see :data:`SOLVER_FROM`)."""
         s = self.s
         large = s.width * s.height > SOLVER_FROM and s.walls[1] == 0 and not s.wrap
         return s.method == "anneal" and large and target < SOLVER_BELOW
 
     def solver_climb(self, bag: Sketch, target: int) -> TryResult:
-        """Climb from ``bag``, whose reachable set is too large to explore, by the solver: a random
+        """Climb from a random bag (``bag`` if none fits) by the solver: a random
         change (a legal move, or one of the bag's kind) is kept when the optimum of the position it
         makes, proved by :meth:`solver_optimum`, does not drop, until it reaches ``target`` or the climb
         stalls (see :data:`SOLVER_FROM`).  Then :meth:`solver_finish`."""

@@ -328,7 +328,7 @@ def test_open_12x12_short_targets_climb_by_the_solver() -> None:
 
 
 def test_the_solver_climbs_only_where_rewinding_cannot() -> None:
-    """Open boards of more than 100 cells, method anneal, targets under 20 moves; the packs' commands
+    """Open boards of more than 81 cells (larger than 9x9), method anneal, targets under 20 moves; the packs' commands
     (walls, wrap-around, 9x9, method rewind) make the same files as before."""
 
     def climbs(target: int = 10, **changes: object) -> bool:
@@ -337,7 +337,8 @@ def test_the_solver_climbs_only_where_rewinding_cannot() -> None:
 
     assert climbs() and climbs(width=11, height=11) and climbs(19)
     assert not climbs(20) and not climbs(walls=(1, 1)) and not climbs(wrap=True)
-    assert not climbs(width=10, height=10) and not climbs(method="rewind")
+    assert climbs(width=10, height=10) and climbs(width=9, height=10) and climbs(width=12, height=7)
+    assert not climbs(width=9, height=9) and not climbs(width=10, height=8) and not climbs(method="rewind")
 
 
 # --- the pieces ------------------------------------------------------------------------------------

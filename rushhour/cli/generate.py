@@ -84,8 +84,8 @@ def register(sub: Any) -> None:
         description=(
             "Make new puzzles: vehicles placed at random around a won position, then rewound to the "
             "position farthest from any win.  Every puzzle is solved before it is written (its optimal "
-            "length goes into its header), no two share a reachable set (on open 11x11 and 12x12 "
-            "boards, where short puzzles come from a climb by the solver, a position), and every "
+            "length goes into its header), no two share a reachable set (on open boards of more than "
+            "81 cells, where short puzzles come from a climb by the solver, a position), and every "
             "vehicle matters.  The same --seed gives the same puzzles with any --jobs."
         ),
         epilog=examples(

@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import multiprocessing.pool
 import os
 import random
 import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -55,7 +56,7 @@ from rushhour.search.frontier import frontier_available, frontier_wanted, one_pa
 from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import tables_for
 from rushhour.text import plural
-from rushhour.workers import awaited, interrupt_as_flag, owned_by
+from rushhour.workers import awaited, interrupt_as_flag, owned_by, stop_workers
 
 METHODS = ("anneal", "rewind", "walk")
 DEFAULT_METHOD = "anneal"
@@ -870,7 +871,11 @@ class _Try:
         if frontier_available(tables):
             for depth in range(max(floor - 1, 1), bound + 1):
                 limits = Limits(SOLVER_STATES, self.time_left())
-                status, stored, keys, _, pruned = one_pass(tables, start, limits, depth, used, threads=1)
+                try:
+                    status, stored, keys, _, pruned = one_pass(tables, start, limits, depth, used, threads=1)
+                except LimitReachedError:  # the run's time ran out before the pass began
+                    self.time_left()
+                    return -1
                 if status < 0:
                     break  # the compiled search does not serve this board: the engine below does
                 if status == 2:
@@ -1132,7 +1137,10 @@ def shorter_exists(
     limits = Limits(max_states, time_limit)
     if length > 1 and frontier_available(tables):
         # one thread: the generator's jobs share the cores already
-        status = one_pass(tables, tables.pack(board.state), limits, length - 1, threads=1)[0]
+        try:
+            status = one_pass(tables, tables.pack(board.state), limits, length - 1, threads=1)[0]
+        except LimitReachedError:  # the time ran out before the pass began
+            return None
         if status != -1:
             return None if status == 2 else status == 1
     try:
@@ -1170,10 +1178,6 @@ def attempt(s: Settings, number: int, deadline: float | None = None) -> TryResul
     """Try number ``number`` of a run with settings ``s`` (already checked): a pure function, unless
     the ``deadline`` (a :func:`time.time`) passes first: then its reason is :data:`OUT_OF_TIME`."""
     return _Try(s, number, deadline).run()
-
-
-def _attempt_job(job: tuple[Settings, int, float | None]) -> TryResult:
-    return attempt(*job)
 
 
 # --- a run ---------------------------------------------------------------------------------------
@@ -1277,17 +1281,24 @@ class Generator:
             for n in numbers:
                 yield attempt(s, n, deadline)
             return
-        with (
-            interrupt_as_flag() as interrupted,
-            multiprocessing.get_context().Pool(jobs, owned_by, (os.getpid(),)) as pool,
-        ):
-            window: deque[multiprocessing.pool.AsyncResult[TryResult]] = deque()
-            for n in numbers:
-                window.append(pool.apply_async(_attempt_job, ((s, n, deadline),)))
-                if len(window) >= 4 * jobs:
-                    yield awaited(window.popleft().get, interrupted)
-            while window:
-                yield awaited(window.popleft().get, interrupted)
+        with interrupt_as_flag() as interrupted:
+            owner = (os.getpid(),)
+            pool = ProcessPoolExecutor(jobs, multiprocessing.get_context(), owned_by, owner)
+            try:
+                window: deque[Future[TryResult]] = deque()
+                for n in numbers:
+                    window.append(pool.submit(attempt, s, n, deadline))
+                    if len(window) >= 4 * jobs:
+                        yield awaited(window.popleft().result, interrupted)
+                while window:
+                    yield awaited(window.popleft().result, interrupted)
+            except BrokenProcessPool:
+                died = "a worker process died while making puzzles (is the machine out of memory?)"
+                raise RushHourError(died) from None
+            finally:
+                # the tries still running are dropped: a run's pool ends at once (see stop_workers)
+                stop_workers(pool)
+                pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _count() -> Iterator[int]:

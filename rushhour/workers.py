@@ -34,6 +34,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -149,15 +150,31 @@ def interrupt_as_flag() -> Iterator[threading.Event]:
 
 
 def awaited(get: Callable[[float], T], interrupted: threading.Event) -> T:
-    """``get(timeout)`` (a pool's ``AsyncResult.get``, ``IMapIterator.next``) asked again every
-    :data:`POLL_RESULTS` seconds until it answers; ``KeyboardInterrupt`` once ``interrupted`` is set."""
+    """``get(timeout)`` (a pool's ``AsyncResult.get``, ``IMapIterator.next``, a future's ``result``)
+    asked again every :data:`POLL_RESULTS` seconds until it answers; ``KeyboardInterrupt`` once
+    ``interrupted`` is set."""
     while True:
         if interrupted.is_set():
             raise KeyboardInterrupt
         try:
             return get(POLL_RESULTS)
-        except multiprocessing.TimeoutError:
+        except (multiprocessing.TimeoutError, TimeoutError):
             continue
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the worker processes of ``pool`` now: ``shutdown()`` alone lets each finish the call it
+    runs, which may take minutes.  Follow it with ``shutdown(wait=True, cancel_futures=True)``.
+
+    The pools that drop unfinished work are executors rather than ``multiprocessing.Pool``: a worker
+    ended by ``Pool.terminate()`` while it hands back a result dies holding the lock of the pool's
+    result queue, and the pool's task thread then waits for that lock for ever (the generator's runs
+    hung so at their time limit, when every running try returns at once).  An executor's own thread
+    notices a worker gone by its process and shuts down."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, AttributeError):
+            process.terminate()
 
 
 __all__ = [
@@ -168,6 +185,7 @@ __all__ = [
     "die_with_parent",
     "interrupt_as_flag",
     "owned_by",
+    "stop_workers",
     "wait_for_end",
     "watch",
 ]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from rushhour.formats import read_file
 from rushhour.workers import ORPHANED, POLL_RESULTS, awaited, interrupt_as_flag
 from tests.processes import ctrl_c, full_pipe, read_to_end, session
 from tests.terminal import default_signals
@@ -313,3 +314,90 @@ def test_the_search_beside_a_game_ends_with_the_game() -> None:
         game.kill()
         if search and not _gone(search):  # only when the test failed
             os.kill(search, signal.SIGKILL)
+
+
+TIME_LIMITED_RUNS = """
+import sys, time
+from rushhour.generator import Generator, Settings
+for k in range(int(sys.argv[1])):
+    began = time.perf_counter()
+    g = Generator(Settings(width=12, height=12, min_moves=15, seed=k + 1))
+    list(g.run(10_000, jobs=2, time_limit=float(sys.argv[2])))
+    print(k, round(time.perf_counter() - began, 1), flush=True)
+"""
+
+
+def _time_limited_generations(runs: int, seconds: float) -> None:
+    """``runs`` generations on 2 jobs, each stopped by its time limit while both workers run a try: at the
+    limit every running try returns at once, and the run's pool ends while they hand their results back.
+    Each run must end within seconds of its limit."""
+    argv = [sys.executable, "-c", TIME_LIMITED_RUNS, str(runs), str(seconds)]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=runs * (seconds + 5) + 30)
+    except subprocess.TimeoutExpired as hung:
+        out = hung.stdout.decode() if isinstance(hung.stdout, bytes) else hung.stdout or ""
+        last = (out.strip().splitlines() or ["none"])[-1]
+        pytest.fail(f"a time-limited generation did not end (the last run that did: {last})")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(done.stdout.splitlines()) == runs
+
+
+def test_generations_stopped_at_their_time_limit_end() -> None:
+    """A run's pool was a multiprocessing.Pool, whose terminate() could end a worker while it held the
+    lock of the result queue; the pool's task thread then waited for that lock for ever (1 run in about
+    20 of these, on 12x12, hung so)."""
+    _time_limited_generations(15, 0.5)
+
+
+@pytest.mark.slow
+def test_a_hundred_and_fifty_generations_stopped_at_their_time_limit_end() -> None:
+    _time_limited_generations(150, 1.0)
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The pool workers of process ``pid``: its children that are not multiprocessing's resource
+    tracker."""
+    found = []
+    for other in session(pid):
+        try:
+            stat = Path(f"/proc/{other}/stat").read_text()
+            cmdline = Path(f"/proc/{other}/cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == pid and b"resource_tracker" not in cmdline:
+            found.append(other)
+    return found
+
+
+@needs_proc
+def test_a_generation_whose_worker_dies_says_so_and_writes_what_it_made(tmp_path: Path) -> None:
+    """A worker killed (the kernel's out-of-memory killer does so) ends the run with one message, the
+    puzzles made before it written (here all at the end: --sort), and no process left."""
+    out = tmp_path / "made.txt"
+    argv = [*RUSHHOUR, "generate", "--count", "400", "--min-moves", "3", "--jobs", "2", "--seed", "3"]
+    argv += ["--sort", "-q", "--out", str(out)]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(_workers_of(proc.pid)) < 2:
+            assert proc.poll() is None, "the command ended before its workers were seen"
+            assert time.monotonic() < deadline, f"no workers: {session(proc.pid)}"
+            time.sleep(0.05)
+        time.sleep(1.0)  # some puzzles made
+        os.kill(_workers_of(proc.pid)[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        for pid in session(proc.pid):  # only when the test failed
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 2
+    assert err.splitlines() == ["error: a worker process died while making puzzles (is the machine out of memory?)"]
+    made = read_file(str(out))
+    assert 1 <= len(made) < 400
+    deadline = time.monotonic() + GUARD
+    while session(proc.pid):
+        assert time.monotonic() < deadline, f"left behind: {session(proc.pid)}"
+        time.sleep(0.05)

@@ -378,6 +378,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         generator.stats.stopped = "interrupted"
         status = EXIT_INTERRUPTED
+    except RushHourError:
+        progress.close()
+        writer.close()  # a worker died: the puzzles made before it did are written, then the error
+        raise
     finally:
         progress.close()
     writer.close()

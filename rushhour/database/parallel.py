@@ -14,7 +14,6 @@ else in the package imports Dask.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import uuid
 from collections.abc import Callable, Sequence
@@ -86,7 +85,8 @@ def _run_pool(
                         raise KeyboardInterrupt
             except BaseException as err:
                 if not isinstance(err, BrokenProcessPool):
-                    _stop(pool)  # an interrupt or an error: no worker goes on with its part
+                    # an interrupt or an error: no worker goes on with its part
+                    workers_module.stop_workers(pool)
                     raise
                 # a worker died: the parts it had not finished run again in a new pool
                 for index in pending:
@@ -101,14 +101,6 @@ def _run_pool(
                 # waited for: the pool's own thread is gone before the interpreter exits, which else may
                 # find its pipe half closed ("Exception ignored in: <module 'threading'>...")
                 pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """End the pool's worker processes now (shutdown() alone lets them finish their parts)."""
-    processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        with contextlib.suppress(OSError, AttributeError):
-            process.terminate()
 
 
 def _dask() -> Any:

@@ -13,8 +13,8 @@ size stops early at the longest optimum it has (``rushhour.generator.LONGEST_KNO
 The machine's load (``os.getloadavg``) is printed beside the figures, and the peak memory of this
 process and of the largest worker at the end.  Run from the repository root:
 
-    python bench/generate.py [--seconds 60] [--repeats 3] [--jobs 2] [--only 9x9-30] [--longest 600]
-                             [--no-rates] [--size 9]
+    python bench/generate.py [--seconds 60] [--repeats 3] [--jobs 2] [--only 9x9-30] [--methods anneal]
+                             [--longest 600] [--no-rates] [--size 9]
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ SCENARIOS = (
     # open boards larger than 9x9 at short targets: the solver climb (method anneal; the baseline rewind
     # does not climb)
     Scenario("10x10-10", Settings(width=10, height=10, min_moves=10)),
+    Scenario("10x10-15", Settings(width=10, height=10, min_moves=15)),
     Scenario("12x12-10", Settings(width=12, height=12, min_moves=10)),
     Scenario("12x12-15", Settings(width=12, height=12, min_moves=15)),
     Scenario("9x9-20-walls", Settings(width=9, height=9, min_moves=20, walls=(4, 4))),
@@ -67,7 +68,7 @@ def rates(args: argparse.Namespace) -> None:
     print(f"{args.repeats} runs of {args.seconds:g} s per scenario and method, {args.jobs} jobs")
     print(f"{'scenario':13} {'method':7} {'a minute':>8} {'runs':>20} {'made':>5} {'longest':>8}  load")
     for sc in chosen:
-        for method in ("anneal", "rewind"):
+        for method in args.methods or ("anneal", "rewind"):
             runs, made = [], []
             for k in range(args.repeats):
                 s = replace(sc.settings, seed=k + 1, method=method)
@@ -106,6 +107,12 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3, help="runs per scenario and method (median reported)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--only", action="append", help="run only these scenarios (by label)")
+    ap.add_argument(
+        "--methods",
+        action="append",
+        choices=("anneal", "rewind"),
+        help="run only these methods (default both: anneal and the baseline rewind)",
+    )
     ap.add_argument("--longest", type=float, default=0.0, metavar="S", help="longest optimum in S s per size")
     ap.add_argument("--no-rates", action="store_true", help="skip the rates")
     ap.add_argument("--size", type=int, action="append", help="--longest on these sizes only (6, 9, 12)")

@@ -327,6 +327,26 @@ def test_open_12x12_short_targets_climb_by_the_solver() -> None:
     assert attempt(OPEN12.checked(), p.attempt).puzzle == p
 
 
+def test_open_10x10_short_targets_climb_by_the_solver() -> None:
+    """An open 10x10 board (more than 81 cells) at a short target climbs by the solver too: its first
+    puzzles are proven optimal by another search, replayed, and every vehicle matters; the same seed
+    and try make the same puzzle."""
+    s = Settings(width=10, height=10, min_moves=8, max_moves=12, seed=3).checked()
+    results = [attempt(s, k) for k in range(4)]
+    puzzles = [r.puzzle for r in results if r.puzzle is not None]
+    assert len(puzzles) >= 2, [r.reason for r in results]
+    for p in puzzles[:2]:
+        board = p.board
+        assert board.width == 10 and not board.walls and 8 <= p.length <= 12
+        assert solve(board, engine="bfs").length == p.length
+        assert verify(board, list(p.moves)).is_won()
+        for v in board.vehicles:
+            if v.name != board.goal:
+                smaller = Board(10, 10, [u for u in board.vehicles if u.name != v.name], goal="A", exit="right")
+                assert solve(smaller, engine="bfs").length < p.length, v.name
+        assert attempt(s, p.attempt).puzzle == p
+
+
 def test_the_solver_climbs_only_where_rewinding_cannot() -> None:
     """Open boards of more than 81 cells (larger than 9x9), method anneal, targets under 20 moves; the packs' commands
     (walls, wrap-around, 9x9, method rewind) make the same files as before."""

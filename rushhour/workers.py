@@ -169,8 +169,9 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
     The pools that drop unfinished work are executors rather than ``multiprocessing.Pool``: a worker
     ended by ``Pool.terminate()`` while it hands back a result dies holding the lock of the pool's
     result queue, and the pool's task thread then waits for that lock for ever (the generator's runs
-    hung so at their time limit, when every running try returns at once).  An executor's own thread
-    notices a worker gone by its process and shuts down."""
+    hung so at their time limit, when every running try returns at once), and a worker that dies (the
+    out-of-memory killer) leaves a ``Pool`` waiting for its answer for ever.  An executor's own thread
+    notices a worker gone by its process: the waits raise ``BrokenProcessPool``, and it shuts down."""
     processes = getattr(pool, "_processes", None) or {}
     for process in list(processes.values()):
         with contextlib.suppress(OSError, AttributeError):

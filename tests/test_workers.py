@@ -370,15 +370,11 @@ def _workers_of(pid: int) -> list[int]:
     return found
 
 
-@needs_proc
-def test_a_generation_whose_worker_dies_says_so_and_writes_what_it_made(tmp_path: Path) -> None:
-    """A worker killed (the kernel's out-of-memory killer does so) ends the run with one message, the
-    puzzles made before it written (here all at the end: --sort), and no process left."""
-    out = tmp_path / "made.txt"
-    argv = [*RUSHHOUR, "generate", "--count", "400", "--min-moves", "3", "--jobs", "2", "--seed", "3"]
-    argv += ["--sort", "-q", "--out", str(out)]
+def _a_worker_killed(argv: list[str], cwd: Path) -> tuple[int, str]:
+    """Start ``argv``, kill one of its pool's workers with SIGKILL once it has run a second (the kernel's
+    out-of-memory killer does so), and give the command's exit status and stderr; no process may be left."""
     proc = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd
     )
     try:
         deadline = time.monotonic() + 120
@@ -386,18 +382,35 @@ def test_a_generation_whose_worker_dies_says_so_and_writes_what_it_made(tmp_path
             assert proc.poll() is None, "the command ended before its workers were seen"
             assert time.monotonic() < deadline, f"no workers: {session(proc.pid)}"
             time.sleep(0.05)
-        time.sleep(1.0)  # some puzzles made
+        time.sleep(1.0)  # some answers in
         os.kill(_workers_of(proc.pid)[0], signal.SIGKILL)
-        _, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=60)  # a multiprocessing.Pool waited here for ever
     finally:
         for pid in session(proc.pid):  # only when the test failed
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-    assert proc.returncode == 2
-    assert err.splitlines() == ["error: a worker process died while making puzzles (is the machine out of memory?)"]
-    made = read_file(str(out))
-    assert 1 <= len(made) < 400
     deadline = time.monotonic() + GUARD
     while session(proc.pid):
         assert time.monotonic() < deadline, f"left behind: {session(proc.pid)}"
         time.sleep(0.05)
+    return proc.returncode, err
+
+
+@needs_proc
+def test_a_generation_whose_worker_dies_says_so_and_writes_what_it_made(tmp_path: Path) -> None:
+    """One message, and the puzzles made before the worker died written (here all at the end: --sort)."""
+    out = tmp_path / "made.txt"
+    argv = [*RUSHHOUR, "generate", "--count", "400", "--min-moves", "3", "--jobs", "2", "--seed", "3"]
+    status, err = _a_worker_killed([*argv, "--sort", "-q", "--out", str(out)], tmp_path)
+    assert status == 2
+    assert err.splitlines() == ["error: a worker process died while making puzzles (is the machine out of memory?)"]
+    assert 1 <= len(read_file(str(out))) < 400
+
+
+@needs_proc
+def test_a_batch_solve_whose_worker_dies_says_so(tmp_path: Path) -> None:
+    lines = (Path(__file__).parent / "data" / "fogleman_slice_solve.txt").read_text()
+    (tmp_path / "many.txt").write_text(lines * 40)  # far more than the run gets through
+    status, err = _a_worker_killed([*RUSHHOUR, "solve", "--batch", "many.txt", "--jobs", "2"], tmp_path)
+    assert status == 2
+    assert err.splitlines() == ["error: a worker process died while solving (is the machine out of memory?)"]

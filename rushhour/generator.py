@@ -107,8 +107,9 @@ RESCUE_CLUSTER_FACTOR = 40
 #: bag's kind; each optimum is proved by bounded passes of the compiled search storing at most
 #: SOLVER_STATES positions in all, up to max_moves (else the target and SOLVER_OVERSHOOT more).  Such a
 #: board's reachable set runs to millions of positions, most bags' past what a rewind explores, but the
-#: frontier search proves the optimum of one of its positions in milliseconds: on 9x10 to 12x12 the
-#: climb makes 1.4 to 10 times the puzzles a minute of rewinding where it can (docs/benchmarks.md)
+#: frontier search proves the optimum of one of its positions in milliseconds: on 10x10 and 12x12,
+#: climbing from the start makes 1.75 to 13 times the puzzles a minute of climbing only the bags too
+#: loose to rewind (docs/benchmarks.md)
 SOLVER_FROM = 81
 SOLVER_BELOW = 20
 SOLVER_CHANGES = 400

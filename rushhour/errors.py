@@ -108,6 +108,11 @@ class LimitReachedError(SolverError):
         super().__init__(message)
 
 
+class WorkerError(RushHourError):
+    """A worker process of a pool died (the kernel's out-of-memory killer ends one so): the work it held
+    is lost, and the command stops."""
+
+
 class GameError(RushHourError):
     """A play command that does not apply now: nothing to undo or redo, the level is already solved."""
 

@@ -34,14 +34,12 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import os
 import random
 import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -56,7 +54,7 @@ from rushhour.search.frontier import frontier_available, frontier_wanted, one_pa
 from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import tables_for
 from rushhour.text import plural
-from rushhour.workers import awaited, interrupt_as_flag, owned_by, stop_workers
+from rushhour.workers import awaited, interrupt_as_flag, owned_pool
 
 METHODS = ("anneal", "rewind", "walk")
 DEFAULT_METHOD = "anneal"
@@ -1282,24 +1280,18 @@ class Generator:
             for n in numbers:
                 yield attempt(s, n, deadline)
             return
-        with interrupt_as_flag() as interrupted:
-            owner = (os.getpid(),)
-            pool = ProcessPoolExecutor(jobs, multiprocessing.get_context(), owned_by, owner)
-            try:
-                window: deque[Future[TryResult]] = deque()
-                for n in numbers:
-                    window.append(pool.submit(attempt, s, n, deadline))
-                    if len(window) >= 4 * jobs:
-                        yield awaited(window.popleft().result, interrupted)
-                while window:
+        # the tries still running when the run ends are dropped: its pool ends at once
+        with (
+            interrupt_as_flag() as interrupted,
+            owned_pool(jobs, multiprocessing.get_context(), "making puzzles") as pool,
+        ):
+            window: deque[Future[TryResult]] = deque()
+            for n in numbers:
+                window.append(pool.submit(attempt, s, n, deadline))
+                if len(window) >= 4 * jobs:
                     yield awaited(window.popleft().result, interrupted)
-            except BrokenProcessPool:
-                died = "a worker process died while making puzzles (is the machine out of memory?)"
-                raise RushHourError(died) from None
-            finally:
-                # the tries still running are dropped: a run's pool ends at once (see stop_workers)
-                stop_workers(pool)
-                pool.shutdown(wait=True, cancel_futures=True)
+            while window:
+                yield awaited(window.popleft().result, interrupted)
 
 
 def _count() -> Iterator[int]:

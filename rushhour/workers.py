@@ -5,8 +5,9 @@ which runs no code of its own), its workers end within a second and let go of wh
 from it (its stdout and stderr among them), so that a program reading the command's output sees the
 end of it instead of waiting for orphans.
 
-Every pool of the package starts its workers with :func:`owned_by` (the pool's initializer), given
-the command's process id:
+Every pool of the package is an :func:`owned_pool`: its workers start with :func:`owned_by` (the
+pool's initializer), given the command's process id, and are ended (:func:`stop_workers`) when the
+block that uses the pool ends.  :func:`owned_by` ends them with the command too, however it ends:
 
 * on Linux, ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills the worker as soon as its parent
   ends.  With the fork and spawn start methods the parent is the command itself;
@@ -35,7 +36,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
+
+from rushhour.errors import WorkerError
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 POLL_SECONDS = 0.5
@@ -162,6 +166,26 @@ def awaited(get: Callable[[float], T], interrupted: threading.Event) -> T:
             continue
 
 
+@contextlib.contextmanager
+def owned_pool(
+    workers: int, context: multiprocessing.context.BaseContext, doing: str
+) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``workers`` processes started by ``context``, owned by this process (:func:`owned_by`),
+    whose unfinished work is dropped when the block ends, however it ends (:func:`stop_workers`).  A
+    worker that dies makes the block's wait for its answer raise :class:`WorkerError`, which says what
+    the pool was ``doing``."""
+    pool = ProcessPoolExecutor(workers, context, owned_by, (os.getpid(),))
+    try:
+        yield pool
+    except BrokenProcessPool:
+        raise WorkerError(f"a worker process died while {doing} (is the machine out of memory?)") from None
+    finally:
+        stop_workers(pool)
+        # waited for: the pool's own thread is gone before the interpreter exits, which else may find
+        # its pipe half closed ("Exception ignored in: <module 'threading'>...")
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def stop_workers(pool: ProcessPoolExecutor) -> None:
     """End the worker processes of ``pool`` now: ``shutdown()`` alone lets each finish the call it
     runs, which may take minutes.  Follow it with ``shutdown(wait=True, cancel_futures=True)``.
@@ -186,6 +210,7 @@ __all__ = [
     "die_with_parent",
     "interrupt_as_flag",
     "owned_by",
+    "owned_pool",
     "stop_workers",
     "wait_for_end",
     "watch",

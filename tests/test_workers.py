@@ -330,7 +330,7 @@ for k in range(int(sys.argv[1])):
 def _time_limited_generations(runs: int, seconds: float) -> None:
     """``runs`` generations on 2 jobs, each stopped by its time limit while both workers run a try: at the
     limit every running try returns at once, and the run's pool ends while they hand their results back.
-    Each run must end within seconds of its limit."""
+    The runs must end within 5 s a run of their limits, all told."""
     argv = [sys.executable, "-c", TIME_LIMITED_RUNS, str(runs), str(seconds)]
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=runs * (seconds + 5) + 30)
@@ -354,25 +354,36 @@ def test_a_hundred_and_fifty_generations_stopped_at_their_time_limit_end() -> No
     _time_limited_generations(150, 1.0)
 
 
-def _workers_of(pid: int) -> list[int]:
-    """The pool workers of process ``pid``: its children that are not multiprocessing's resource
-    tracker."""
-    found = []
-    for other in session(pid):
+def _children(pid: int, sid: int) -> dict[int, bytes]:
+    """The processes of session ``sid`` whose parent is ``pid``, with their command lines."""
+    found = {}
+    for other in session(sid):
         try:
             stat = Path(f"/proc/{other}/stat").read_text()
             cmdline = Path(f"/proc/{other}/cmdline").read_bytes()
         except OSError:
             continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == pid and b"resource_tracker" not in cmdline:
-            found.append(other)
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found[other] = cmdline
     return found
 
 
-def _a_worker_killed(argv: list[str], cwd: Path) -> tuple[int, str]:
+def _workers_of(pid: int) -> list[int]:
+    """The pool workers of process ``pid``: its children that are not multiprocessing's resource tracker
+    and, with the forkserver start method, the forkserver's children."""
+    found = []
+    for child, cmdline in _children(pid, pid).items():
+        if b"forkserver" in cmdline:
+            found += list(_children(child, pid))
+        elif b"resource_tracker" not in cmdline:
+            found.append(child)
+    return found
+
+
+def _a_worker_killed(argv: list[str], cwd: Path) -> tuple[int, str, str]:
     """Start ``argv``, kill one of its pool's workers with SIGKILL once it has run a second (the kernel's
-    out-of-memory killer does so), and give the command's exit status and stderr; no process may be left."""
+    out-of-memory killer does so), and give the command's exit status, stdout and stderr; no process may
+    be left."""
     proc = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd
     )
@@ -383,8 +394,9 @@ def _a_worker_killed(argv: list[str], cwd: Path) -> tuple[int, str]:
             assert time.monotonic() < deadline, f"no workers: {session(proc.pid)}"
             time.sleep(0.05)
         time.sleep(1.0)  # some answers in
+        assert proc.poll() is None, "the command ended before a worker was killed"
         os.kill(_workers_of(proc.pid)[0], signal.SIGKILL)
-        _, err = proc.communicate(timeout=60)  # a multiprocessing.Pool waited here for ever
+        out, err = proc.communicate(timeout=60)  # a multiprocessing.Pool waited here for ever
     finally:
         for pid in session(proc.pid):  # only when the test failed
             with contextlib.suppress(OSError):
@@ -393,7 +405,7 @@ def _a_worker_killed(argv: list[str], cwd: Path) -> tuple[int, str]:
     while session(proc.pid):
         assert time.monotonic() < deadline, f"left behind: {session(proc.pid)}"
         time.sleep(0.05)
-    return proc.returncode, err
+    return proc.returncode, out, err
 
 
 @needs_proc
@@ -401,7 +413,7 @@ def test_a_generation_whose_worker_dies_says_so_and_writes_what_it_made(tmp_path
     """One message, and the puzzles made before the worker died written (here all at the end: --sort)."""
     out = tmp_path / "made.txt"
     argv = [*RUSHHOUR, "generate", "--count", "400", "--min-moves", "3", "--jobs", "2", "--seed", "3"]
-    status, err = _a_worker_killed([*argv, "--sort", "-q", "--out", str(out)], tmp_path)
+    status, _, err = _a_worker_killed([*argv, "--sort", "-q", "--out", str(out)], tmp_path)
     assert status == 2
     assert err.splitlines() == ["error: a worker process died while making puzzles (is the machine out of memory?)"]
     assert 1 <= len(read_file(str(out))) < 400
@@ -411,6 +423,18 @@ def test_a_generation_whose_worker_dies_says_so_and_writes_what_it_made(tmp_path
 def test_a_batch_solve_whose_worker_dies_says_so(tmp_path: Path) -> None:
     lines = (Path(__file__).parent / "data" / "fogleman_slice_solve.txt").read_text()
     (tmp_path / "many.txt").write_text(lines * 40)  # far more than the run gets through
-    status, err = _a_worker_killed([*RUSHHOUR, "solve", "--batch", "many.txt", "--jobs", "2"], tmp_path)
+    status, _, err = _a_worker_killed([*RUSHHOUR, "solve", "--batch", "many.txt", "--jobs", "2"], tmp_path)
     assert status == 2
     assert err.splitlines() == ["error: a worker process died while solving (is the machine out of memory?)"]
+
+
+@needs_proc
+def test_an_enumeration_whose_worker_dies_runs_its_parts_again(tmp_path: Path) -> None:
+    """The enumerator runs the parts a dead worker held again, in a new pool: the database comes out the
+    same as one worker's, byte for byte."""
+    argv = [*RUSHHOUR, "enumerate", "--size", "5x5", "--walls", "0-1", "-q"]
+    alone = subprocess.run([*argv, "--workers", "1"], capture_output=True, text=True, timeout=300)
+    assert alone.returncode == 0, alone.stderr
+    status, out, err = _a_worker_killed([*argv, "--workers", "2"], tmp_path)
+    assert status == 0, err
+    assert err == "" and out == alone.stdout

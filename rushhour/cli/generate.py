@@ -22,7 +22,7 @@ from rushhour.cli.core import (
 )
 from rushhour.cli.documents import emit, generate_body
 from rushhour.cli.progress_display import ProgressDisplay
-from rushhour.errors import FormatError, RushHourError
+from rushhour.errors import FormatError, RushHourError, WorkerError
 from rushhour.files import write_text_atomic
 from rushhour.formats import fogleman, grid, jsonfmt, write_board
 from rushhour.generator import (
@@ -378,9 +378,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         generator.stats.stopped = "interrupted"
         status = EXIT_INTERRUPTED
-    except RushHourError:
-        progress.close()
-        writer.close()  # a worker died: the puzzles made before it did are written, then the error
+    except WorkerError:
+        writer.close()  # the puzzles made before the worker died are written, then the error
         raise
     finally:
         progress.close()

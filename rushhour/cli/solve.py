@@ -11,13 +11,10 @@ import argparse
 import csv
 import io
 import multiprocessing
-import os
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +49,7 @@ from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
 from rushhour.search.watch import Bounds, SearchProgress
 from rushhour.text import plural, runs
-from rushhour.workers import awaited, interrupt_as_flag, owned_by, stop_workers
+from rushhour.workers import awaited, interrupt_as_flag, owned_pool
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_MAX_MEMORY_MB = DEFAULT_MAX_MEMORY // MEGABYTE
@@ -565,23 +562,17 @@ def _batch(args: argparse.Namespace) -> int:
     rows: list[BatchRow] = []
     if args.jobs > 1 and len(jobs) > 1:
         context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
-        with interrupt_as_flag() as interrupted:
-            owner = (os.getpid(),)
-            pool = ProcessPoolExecutor(min(args.jobs, len(jobs)), context, owned_by, owner)
-            try:
-                size = max(1, min(64, len(jobs) // (8 * args.jobs)))
-                chunks = [jobs[k : k + size] for k in range(0, len(jobs), size)]
-                answers = [pool.submit(_batch_chunk, chunk) for chunk in chunks]
-                for answer in answers:  # in order
-                    for row in awaited(answer.result, interrupted):
-                        rows.append(row)
-                        _batch_line(args, row)
-            except BrokenProcessPool:
-                died = "a worker process died while solving (is the machine out of memory?)"
-                raise RushHourError(died) from None
-            finally:
-                stop_workers(pool)  # after an interrupt, no worker goes on with its boards
-                pool.shutdown(wait=True, cancel_futures=True)
+        with (
+            interrupt_as_flag() as interrupted,
+            owned_pool(min(args.jobs, len(jobs)), context, "solving") as pool,
+        ):
+            size = max(1, min(64, len(jobs) // (8 * args.jobs)))
+            chunks = [jobs[k : k + size] for k in range(0, len(jobs), size)]
+            answers = [pool.submit(_batch_chunk, chunk) for chunk in chunks]
+            for answer in answers:  # in order
+                for row in awaited(answer.result, interrupted):
+                    rows.append(row)
+                    _batch_line(args, row)
     else:
         for job in jobs:
             row = _batch_one(job)

@@ -14,17 +14,16 @@ else in the package imports Dask.
 
 from __future__ import annotations
 
-import os
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from rushhour import workers as workers_module
 from rushhour.database.definitions import EnumerateError, Job, Part, PartResult
 from rushhour.database.part import run_part
-from rushhour.errors import RushHourError
+from rushhour.errors import RushHourError, WorkerError
 
 OnResult = Callable[[int, PartResult], None]
 RETRIES = 3  # times a part is tried again after its worker was lost
@@ -64,30 +63,11 @@ def _run_pool(
     context = workers_module.context()  # the forkserver on POSIX, which dies with this process
     with workers_module.interrupt_as_flag() as interrupted:
         while pending:
-            pool = ProcessPoolExecutor(
-                max_workers=min(workers, len(pending)),
-                mp_context=context,
-                initializer=workers_module.owned_by,  # the workers end when this process ends, however
-                initargs=(os.getpid(),),
-            )
             try:
-                running: dict[Future[PartResult], int] = {
-                    pool.submit(run_part, job, part, native): index for index, part in sorted(pending.items())
-                }
-                while running:
-                    done, _ = wait(running, timeout=workers_module.POLL_RESULTS, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        index = running.pop(future)
-                        result = future.result()
-                        del pending[index]
-                        on_result(index, result)
-                    if interrupted.is_set():  # Ctrl-C, answered here and not inside wait()'s locks
-                        raise KeyboardInterrupt
-            except BaseException as err:
-                if not isinstance(err, BrokenProcessPool):
-                    # an interrupt or an error: no worker goes on with its part
-                    workers_module.stop_workers(pool)
-                    raise
+                # an interrupt or an error ends the pool's workers: no worker goes on with its part
+                with workers_module.owned_pool(min(workers, len(pending)), context, "enumerating") as pool:
+                    _run_parts(pool, job, pending, on_result, native, interrupted)
+            except WorkerError:
                 # a worker died: the parts it had not finished run again in a new pool
                 for index in pending:
                     losses[index] = losses.get(index, 0) + 1
@@ -97,10 +77,30 @@ def _run_pool(
                         f"a worker process died {worst} times while parts were running; stopping "
                         "(is the machine out of memory?)"
                     ) from None
-            finally:
-                # waited for: the pool's own thread is gone before the interpreter exits, which else may
-                # find its pipe half closed ("Exception ignored in: <module 'threading'>...")
-                pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_parts(
+    pool: ProcessPoolExecutor,
+    job: Job,
+    pending: dict[int, Part],
+    on_result: OnResult,
+    native: bool | None,
+    interrupted: threading.Event,
+) -> None:
+    """Every part of ``pending`` run by ``pool``; each one's result given to ``on_result`` as it comes,
+    and the part taken out of ``pending``."""
+    running: dict[Future[PartResult], int] = {
+        pool.submit(run_part, job, part, native): index for index, part in sorted(pending.items())
+    }
+    while running:
+        done, _ = wait(running, timeout=workers_module.POLL_RESULTS, return_when=FIRST_COMPLETED)
+        for future in done:
+            index = running.pop(future)
+            result = future.result()
+            del pending[index]
+            on_result(index, result)
+        if interrupted.is_set():  # Ctrl-C, answered here and not inside wait()'s locks
+            raise KeyboardInterrupt
 
 
 def _dask() -> Any:

@@ -348,8 +348,8 @@ def test_open_10x10_short_targets_climb_by_the_solver() -> None:
 
 
 def test_the_solver_climbs_only_where_rewinding_cannot() -> None:
-    """Open boards of more than 81 cells (larger than 9x9), method anneal, targets under 20 moves; the packs' commands
-    (walls, wrap-around, 9x9, method rewind) make the same files as before."""
+    """Open boards of more than 81 cells (larger than 9x9), method anneal, targets under 20 moves; the
+    packs' commands (walls, wrap-around, 9x9, method rewind) make the same files as before."""
 
     def climbs(target: int = 10, **changes: object) -> bool:
         s = replace(OPEN12, **changes).checked()  # type: ignore[arg-type]

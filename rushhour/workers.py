@@ -35,11 +35,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from rushhour.errors import WorkerError
+
+if TYPE_CHECKING:  # imported where a pool starts: every command imports this module
+    from concurrent.futures import ProcessPoolExecutor
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 POLL_SECONDS = 0.5
@@ -174,6 +175,9 @@ def owned_pool(
     whose unfinished work is dropped when the block ends, however it ends (:func:`stop_workers`).  A
     worker that dies makes the block's wait for its answer raise :class:`WorkerError`, which says what
     the pool was ``doing``."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     pool = ProcessPoolExecutor(workers, context, owned_by, (os.getpid(),))
     try:
         yield pool

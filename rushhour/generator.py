@@ -1176,6 +1176,8 @@ def reading_order(board: Board) -> tuple[Board, dict[str, str]]:
 def attempt(s: Settings, number: int, deadline: float | None = None) -> TryResult:
     """Try number ``number`` of a run with settings ``s`` (already checked): a pure function, unless
     the ``deadline`` (a :func:`time.time`) passes first: then its reason is :data:`OUT_OF_TIME`."""
+    if deadline is not None and time.time() >= deadline:
+        return TryResult(number, None, OUT_OF_TIME, 0)  # not begun: a try may draw its bag for seconds
     return _Try(s, number, deadline).run()
 
 
@@ -1212,6 +1214,13 @@ class Stats:
         return "\n".join(lines)
 
 
+#: tries a run on several jobs may have begun past the oldest one it waits for, a job: results are
+#: taken in the order of the tries, so a long try holds up those after it, and with too short a lead
+#: the other jobs run out of tries and wait too (with 4 a job, a 12x12 run of 15+ moves on 2 jobs did
+#: 1 try in a minute where one try took 146 s; with 32, 22: docs/benchmarks.md)
+LOOKAHEAD = 32
+
+
 class Generator:
     """Makes ``count`` distinct puzzles; :attr:`stats` tells how it went."""
 
@@ -1244,8 +1253,7 @@ class Generator:
         seen: set[Hashable] = set()
         for outcome in self._outcomes(jobs, max_tries, deadline):
             if outcome.reason == OUT_OF_TIME:
-                stats.stopped = f"reached the time limit of {time_limit:g} s"
-                break
+                continue  # cut short: later tries that ended before the deadline still count
             stats.tries += 1
             stats.analyses += outcome.analyses
             reason = outcome.reason
@@ -1267,18 +1275,20 @@ class Generator:
             if max_tries is not None and stats.tries >= max_tries:
                 stats.stopped = f"reached the limit of {max_tries:,} tries"
                 break
-            if time_limit is not None and stats.seconds >= time_limit:
+        else:
+            if deadline is not None and time.time() >= deadline:
                 stats.stopped = f"reached the time limit of {time_limit:g} s"
-                break
         stats.seconds = time.perf_counter() - began
 
     def _outcomes(self, jobs: int, max_tries: int | None, deadline: float | None) -> Iterator[TryResult]:
+        """The tries' results in the order of their numbers, until ``max_tries`` or the ``deadline``."""
         s = self.settings
-        total = max_tries if max_tries is not None else None
-        numbers = iter(range(total)) if total is not None else _count()
+        numbers = iter(range(max_tries)) if max_tries is not None else _count()
         if jobs == 1:
             for n in numbers:
                 yield attempt(s, n, deadline)
+                if deadline is not None and time.time() >= deadline:
+                    return
             return
         # the tries still running when the run ends are dropped: its pool ends at once
         with (
@@ -1287,11 +1297,20 @@ class Generator:
         ):
             window: deque[Future[TryResult]] = deque()
             for n in numbers:
+                if deadline is not None and time.time() >= deadline:
+                    break
                 window.append(pool.submit(attempt, s, n, deadline))
-                if len(window) >= 4 * jobs:
+                if len(window) >= LOOKAHEAD * jobs:
                     yield awaited(window.popleft().result, interrupted)
+            if deadline is not None and time.time() >= deadline:
+                # the tries not started yet are dropped, the running ones stop at the deadline, and
+                # those that ended before it still give their results, in order
+                for future in window:
+                    future.cancel()
             while window:
-                yield awaited(window.popleft().result, interrupted)
+                future = window.popleft()
+                if not future.cancelled():
+                    yield awaited(future.result, interrupted)
 
 
 def _count() -> Iterator[int]:

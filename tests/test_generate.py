@@ -4,9 +4,11 @@ formats and the command line."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import random
 import shlex
 import statistics
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
@@ -20,10 +22,12 @@ from rushhour.cli import main
 from rushhour.errors import LimitReachedError, RushHourError
 from rushhour.formats import fogleman, parse_text, read_file
 from rushhour.generator import (
+    OUT_OF_TIME,
     Generator,
     Puzzle,
     Settings,
     Sketch,
+    TryResult,
     attempt,
     generate,
     packed_bag,
@@ -87,6 +91,37 @@ def test_same_seed_same_puzzles_with_one_or_two_jobs() -> None:
     assert fingerprint(one) == fingerprint(two)
     again = tuple(Generator(SMALL).run(5))
     assert fingerprint(again) == fingerprint(one)
+
+
+def _first_try_held_to_the_deadline(s: Settings, number: int, deadline: float | None = None) -> TryResult:
+    """A run's try, but try 0 runs until the deadline: a long try, as a 12x12 climb's can be."""
+    if number == 0 and deadline is not None:
+        while time.time() < deadline:
+            time.sleep(0.01)
+        return TryResult(0, None, OUT_OF_TIME, 0)
+    return attempt(s, number, deadline)
+
+
+@pytest.mark.skipif(
+    multiprocessing.get_start_method() != "fork", reason="the workers inherit the patched try by forking"
+)
+def test_a_long_try_neither_idles_the_other_job_nor_drops_the_puzzles_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Results are taken in the order of the tries: while try 0 runs, the other job goes on with the
+    tries after it, and when the deadline cuts try 0 short their puzzles are still the run's."""
+    monkeypatch.setattr(generator, "attempt", _first_try_held_to_the_deadline)
+    g = Generator(SMALL)
+    made = list(g.run(1_000, jobs=2, time_limit=4.0))
+    assert g.stats.stopped == "reached the time limit of 4 s"
+    # about 0.1 s a try on one job for 4 s; the pool's window used to stop the other job at 7 tries
+    assert g.stats.tries >= 12 and len(made) >= 5
+    s = SMALL.checked()
+    alone: dict[object, Puzzle] = {}  # the puzzles of those tries made one by one, each cluster once
+    for n in range(1, g.stats.tries + 1):
+        if (puzzle := attempt(s, n).puzzle) is not None:
+            alone.setdefault(puzzle.key, puzzle)
+    assert fingerprint(tuple(made)) == fingerprint(tuple(alone.values()))
 
 
 def test_another_seed_other_puzzles() -> None:

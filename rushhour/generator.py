@@ -915,7 +915,7 @@ class _Try:
         # the optimum of the board left is proven already: the check that dropped its last vehicle
         # found no shorter solution (none dropped: the climb's passes), and the solution, which moves
         # none of the dropped vehicles, still wins there in d moves.  Solving it again instead, with
-        # an unbounded search on a board that lost its still vehicles, took up to 144 s of a try.
+        # an unbounded search on a board that lost its still vehicles, took 137 s of one 12x12 try.
         start = kept.board()
         moves = _renamed(solution.moves, board, start)
         if not start.replay(moves).is_won():
@@ -1223,7 +1223,7 @@ class Stats:
 #: tries a run on several jobs may have begun past the oldest one it waits for, a job: results are
 #: taken in the order of the tries, so a long try holds up those after it, and with too short a lead
 #: the other jobs run out of tries and wait too (with 4 a job, a 12x12 run of 15+ moves on 2 jobs did
-#: 1 try in a minute where one try took 146 s; with 32, 22: docs/benchmarks.md)
+#: 1 try in a minute where one try took 137 s; with 32, 22: docs/benchmarks.md)
 LOOKAHEAD = 32
 
 

@@ -920,7 +920,7 @@ class _Try:
         moves = _renamed(solution.moves, board, start)
         if not start.replay(moves).is_won():
             went = "the solution does not win once the vehicles that do not matter went"
-            raise SolverError(f"{went}: {' '.join(start.rows())}")
+            raise SolverError(f"{went}: {_picture(start)}")
         return self.out("made", self.puzzle(None, start, moves))
 
     def solved_again(self, board: Board, d: int, why: str) -> Solution | None:
@@ -933,7 +933,7 @@ class _Try:
             return None
         if not solution.solved or solution.length != d:
             found = f"the solver needs {solution.length} moves, not {d} {why}"
-            raise SolverError(f"{found}: {' '.join(board.rows())}")
+            raise SolverError(f"{found}: {_picture(board)}")
         return solution
 
     def growth_limit(self, a: Analysis) -> int:
@@ -976,7 +976,7 @@ class _Try:
             if not solution.solved or solution.length != d:
                 raise SolverError(
                     f"the solver needs {solution.length} moves on a position the analysis puts at {d}: "
-                    f"{' '.join(start.rows())}"
+                    f"{_picture(start)}"
                 )
             useless = self.useless_vehicle(start, solution)
             if useless is None:
@@ -1107,6 +1107,12 @@ def _renamed(moves: tuple[Move, ...], board: Board, other: Board) -> tuple[Move,
     return tuple(Move(rename[m.vehicle], m.distance) for m in moves)
 
 
+def _picture(board: Board) -> str:
+    """The rows of ``board`` on one line, its vehicles renamed in reading order: the generator's own
+    names (``V00``, ``V01``...) would all show as ``V``."""
+    return " ".join(reading_order(board)[0].rows())
+
+
 def solve_known(board: Board, distance: int, *, time_limit: float | None = None) -> Solution:
     """A shortest solution of ``board``, whose optimum its cluster's analysis puts at ``distance``: one
     pass of the compiled frontier search bounded to ``distance`` moves (it finds a shortest solution
@@ -1125,7 +1131,7 @@ def solve_known(board: Board, distance: int, *, time_limit: float | None = None)
         raise LimitReachedError(f"stopped by a limit after {stored:,} positions", explored=stored)
     moves = () if keys is None else tuple(moves_of_path(tables, keys))
     if keys is not None and not board.replay(moves).is_won():
-        raise SolverError(f"a solution of the bounded search does not win: {' '.join(board.rows())}")
+        raise SolverError(f"a solution of the bounded search does not win: {_picture(board)}")
     return Solution(
         board, moves, keys is not None, keys is not None, "bfs", "moves", stored, time.perf_counter() - began
     )

@@ -19,7 +19,7 @@ import pytest
 from rushhour import generator, levels
 from rushhour.board import Board
 from rushhour.cli import main
-from rushhour.errors import LimitReachedError, RushHourError
+from rushhour.errors import LimitReachedError, RushHourError, SolverError
 from rushhour.formats import fogleman, parse_text, read_file
 from rushhour.generator import (
     OUT_OF_TIME,
@@ -127,6 +127,19 @@ def test_a_long_try_neither_idles_the_other_job_nor_drops_the_puzzles_after_it(
 def test_another_seed_other_puzzles() -> None:
     other = tuple(Generator(Settings(min_moves=5, max_moves=9, seed=12)).run(5))
     assert fingerprint(other) != fingerprint(small_run(1))
+
+
+def test_a_length_the_solver_disputes_is_reported_with_a_readable_board() -> None:
+    """The generator's own vehicle names (V00, V01...) would all print as V: the board in the error
+    is the one a user can paste back, its vehicles in reading order."""
+    board = Sketch.of(levels.level("classic", 1).board).board()
+    assert {v.name[0] for v in board.vehicles} == {"A", "V"}
+    d = solve(board).length
+    with pytest.raises(SolverError) as err:
+        generator._Try(Settings().checked(), 0).solved_again(board, d + 1, "on purpose")
+    shown = str(err.value).rsplit(": ", 1)[1]
+    (entry,) = parse_text("\n".join(shown.split()))
+    assert entry.board.rows() == reading_order(board)[0].rows() and solve(entry.board).length == d
 
 
 def test_a_try_is_a_pure_function_of_seed_and_number() -> None:

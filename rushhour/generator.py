@@ -116,6 +116,10 @@ SOLVER_MOVE_CHANCE = 0.5
 SOLVER_STATES = 100_000
 SOLVER_OVERSHOOT = 8
 SOLVER_SCRAMBLE = 200
+#: :func:`shorter_exists`: the share of its position limit that its passes of small bounds may store,
+#: and the step between their bounds
+SHORTER_SHARE = 0.5
+SHORTER_STEP = 2
 
 
 def cluster_limit(width: int, height: int) -> int:
@@ -1141,19 +1145,47 @@ def shorter_exists(
     board: Board, length: int, *, max_states: int | None = None, time_limit: float | None = None
 ) -> bool | None:
     """Whether ``board`` has a solution of fewer than ``length`` moves; None when ``max_states`` or the
-    time ran out first.  The compiled frontier search bounded to ``length - 1`` moves answers when it
-    serves the board (it leaves out every position that cannot lead to so short a solution); else a
-    full search does."""
+    time ran out first.  The compiled frontier search answers when it serves the board: first passes of
+    small bounds (1, 1 + :data:`SHORTER_STEP`...) while they store at most :data:`SHORTER_SHARE` of
+    ``max_states`` in all, then the pass bounded to ``length - 1`` moves with ``max_states`` of its own.
+    A pass of bound U leaves out every position that cannot lead to a solution of U moves, so the
+    small passes find a solution much shorter than ``length`` (a vehicle taken away that frees a
+    shortcut) at a fraction of the last pass's positions; a board with none pays at most the share
+    more (docs/benchmarks.md).  Else a full search answers."""
+    if board.is_won():  # the compiled passes look for a win among the moves made, not at the start
+        return length > 0
     tables = tables_for(board.layout, "moves")
-    limits = Limits(max_states, time_limit)
     if length > 1 and frontier_available(tables):
+        began = time.perf_counter()
+
+        def passed(bound: int, limit: int | None, used: int = 0) -> tuple[int, int, bool, int]:
+            """status, positions stored, whether a solution was found, positions the bound left out"""
+            left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+            if left is not None and left <= 0:
+                return 2, 0, False, 0
+            status, stored, keys, _, pruned = one_pass(
+                tables, tables.pack(board.state), Limits(limit, left), bound, used, threads=1
+            )
+            return status, stored, keys is not None, pruned
+
         # one thread: the generator's jobs share the cores already
         try:
-            status = one_pass(tables, tables.pack(board.state), limits, length - 1, threads=1)[0]
-        except LimitReachedError:  # the time ran out before the pass began
+            early, used, bound, served = int(SHORTER_SHARE * max_states) if max_states else 0, 0, 1, True
+            while early and bound < length - 1:
+                status, stored, found, pruned = passed(bound, early, used)
+                if status == -1 or status == 2:  # not served (the full search below), or past the share
+                    served = status != -1
+                    break
+                if found or not pruned:  # a solution, or the whole reachable set holds no win
+                    return found
+                used += stored
+                bound += SHORTER_STEP
+            if served:
+                status, _, found, _ = passed(length - 1, max_states)
+                if status != -1:
+                    return None if status == 2 else found
+        except LimitReachedError:  # the time ran out before a pass began
             return None
-        if status != -1:
-            return None if status == 2 else status == 1
     try:
         solution = solve(board, engine="bfs", max_states=max_states, time_limit=time_limit)
     except LimitReachedError:

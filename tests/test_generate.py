@@ -33,6 +33,7 @@ from rushhour.generator import (
     packed_bag,
     random_bag,
     reading_order,
+    shorter_exists,
     solve_known,
 )
 from rushhour.search import Analysis, Solution, analysis, analyze, solve, verify
@@ -313,6 +314,51 @@ def test_every_vehicle_matters() -> None:
             smaller = Board(p.board.width, p.board.height, rest, walls=p.board.walls)
             shorter = solve(smaller)
             assert shorter.length < p.length, f"{v.name} does not matter in {p.board!r}"
+
+
+# a 9x9 try's check (seed 1 of 30+ moves): a puzzle of 31 moves less a vehicle that never moved in it
+FREED = "BCDEEFFGG BCD.HIIIJ KCD.H..LJ KMMN..OLP KQRNAAOLP SQRTTUVVV SQR..UW.X S..YYZW.X aabb.ZWcc"
+
+
+def test_a_shorter_solution_is_found_by_small_bounds_where_the_last_pass_alone_runs_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Taking a jammed vehicle away can free a shortcut: this board needs 17 moves where its puzzle
+    needed 31.  The pass bounded to 30 moves alone stores 1,202,580 positions before it finds one; the
+    passes of small bounds find it within the share of a 100,000-position limit."""
+    (entry,) = parse_text("\n".join(FREED.split()))
+    board = entry.board
+    assert solve(board, engine="bfs").length == 17
+    assert shorter_exists(board, 31, max_states=100_000) is True
+    monkeypatch.setattr(generator, "SHORTER_SHARE", 0.0)
+    assert shorter_exists(board, 31, max_states=100_000) is None
+
+
+def test_shorter_exists_answers_as_the_reference_search_or_not_at_all() -> None:
+    """Within any position limit, "is there a solution of fewer than L moves" is answered as the
+    reference search's optimum says, or left open (None); with room enough it is answered, on boards
+    the compiled passes serve (open, walled) and on those they do not (wrap-around)."""
+    rng = random.Random(27)
+    kinds = [
+        Settings(seed=1),
+        Settings(walls=(1, 3), seed=2),
+        Settings(width=7, height=7, seed=3),
+        Settings(wrap=True, seed=4),
+    ]
+    checked = 0
+    for s in kinds:
+        for board in won_bags(random_bag, s.checked(), 6):
+            for _ in range(rng.randint(20, 60)):
+                board = rng.choice([there for _, there in board.successors("moves")])
+            optimum = solve(board, engine="bfs").length
+            for length in {1, optimum - 1, optimum, optimum + 1, optimum + 2, optimum + 9} - {0, -1}:
+                for limit in (1, 40, 1_000, 1_000_000):
+                    found = shorter_exists(board, length, max_states=limit)
+                    assert found is None or found == (optimum < length), (board, length, limit)
+                    if limit == 1_000_000:
+                        assert found == (optimum < length)
+                    checked += 1
+    assert checked > 300
 
 
 def test_vehicles_trucks_and_walls_are_as_asked() -> None:

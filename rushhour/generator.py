@@ -38,7 +38,7 @@ import random
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -52,7 +52,7 @@ from rushhour.search.analysis import KnownClusters
 from rushhour.search.bfs import Limits
 from rushhour.search.frontier import frontier_available, frontier_wanted, one_pass
 from rushhour.search.solution import moves_of_path
-from rushhour.search.tables import tables_for
+from rushhour.search.tables import Tables, tables_for
 from rushhour.text import plural
 from rushhour.workers import awaited, interrupt_as_flag, owned_pool
 
@@ -868,29 +868,16 @@ class _Try:
         the board, the ``bfs`` engine."""
         self.analyses += 1
         tables = tables_for(board.layout, "moves")
-        start, used = tables.pack(board.state), 0
+        start = tables.pack(board.state)
         if tables.is_won(start):
             return 0 if floor <= 0 else -1
         if frontier_available(tables):
-            for depth in range(max(floor - 1, 1), bound + 1):
-                limits = Limits(SOLVER_STATES, self.time_left())
-                try:
-                    status, stored, keys, _, pruned = one_pass(tables, start, limits, depth, used, threads=1)
-                except LimitReachedError:  # the run's time ran out before the pass began
-                    self.time_left()
-                    return -1
-                if status < 0:
-                    break  # the compiled search does not serve this board: the engine below does
-                if status == 2:
-                    self.time_left()  # the deadline, rather than the positions, may have stopped it
-                    return -1
-                if keys is not None:
-                    return len(keys) - 1 if len(keys) - 1 >= floor else -1
-                if not pruned:  # the bound left nothing out: no win is reachable
-                    return -1
-                used += stored
-            else:
-                return -1
+            depths = range(max(floor - 1, 1), bound + 1)
+            outcome, length = _passes(tables, start, depths, SOLVER_STATES, self.time_left)
+            if outcome == STOPPED:
+                self.time_left()  # the deadline, rather than the positions, may have stopped it
+            if outcome != UNSERVED:  # else the engine below
+                return length if outcome == FOUND and length >= floor else -1
         try:
             found = solve(board, engine="bfs", max_states=SOLVER_STATES, time_limit=self.time_left())
         except LimitReachedError:
@@ -1117,6 +1104,47 @@ def _picture(board: Board) -> str:
     return " ".join(reading_order(board)[0].rows())
 
 
+#: the outcomes of :func:`_passes`
+FOUND, NO_WIN, PASSED, STOPPED, UNSERVED = "found", "no win", "passed", "stopped", "unserved"
+
+
+def _passes(
+    tables: Tables,
+    start: int,
+    bounds: Iterable[int],
+    max_states: int | None,
+    seconds: Callable[[], float | None],
+) -> tuple[str, int]:
+    """Passes of the compiled frontier search from ``start``, bounded to each of ``bounds`` in turn
+    until one answers, storing at most ``max_states`` positions in all, ``seconds()`` the time left
+    before each pass (None: no limit); one thread, since the generator's jobs share the cores already.
+    A pass of bound U finds a shortest solution when one of at most U moves exists, and leaves out
+    every position that cannot lead to one.  Returns (outcome, moves): (:data:`FOUND`, the solution's
+    moves); (:data:`NO_WIN`, 0) when a pass left nothing out and found no win, none being reachable;
+    (:data:`PASSED`, 0) when no bound held a solution; (:data:`STOPPED`, 0) at the limit or the time;
+    (:data:`UNSERVED`, 0) where the compiled search does not serve the board."""
+    used = 0
+    for bound in bounds:
+        left = seconds()
+        if left is not None and left <= 0:
+            return STOPPED, 0
+        try:
+            limits = Limits(max_states, left)
+            status, stored, keys, _, pruned = one_pass(tables, start, limits, bound, used, threads=1)
+        except LimitReachedError:  # the time ran out before the pass began
+            return STOPPED, 0
+        if status < 0:
+            return UNSERVED, 0
+        if status == 2:
+            return STOPPED, 0
+        if keys is not None:
+            return FOUND, len(keys) - 1
+        if not pruned:
+            return NO_WIN, 0
+        used += stored
+    return PASSED, 0
+
+
 def solve_known(board: Board, distance: int, *, time_limit: float | None = None) -> Solution:
     """A shortest solution of ``board``, whose optimum its cluster's analysis puts at ``distance``: one
     pass of the compiled frontier search bounded to ``distance`` moves (it finds a shortest solution
@@ -1158,34 +1186,20 @@ def shorter_exists(
     if length > 1 and frontier_available(tables):
         began = time.perf_counter()
 
-        def passed(bound: int, limit: int | None, used: int = 0) -> tuple[int, int, bool, int]:
-            """status, positions stored, whether a solution was found, positions the bound left out"""
-            left = None if time_limit is None else time_limit - (time.perf_counter() - began)
-            if left is not None and left <= 0:
-                return 2, 0, False, 0
-            status, stored, keys, _, pruned = one_pass(
-                tables, tables.pack(board.state), Limits(limit, left), bound, used, threads=1
-            )
-            return status, stored, keys is not None, pruned
+        def seconds() -> float | None:
+            return None if time_limit is None else time_limit - (time.perf_counter() - began)
 
-        # one thread: the generator's jobs share the cores already
-        try:
-            early, used, bound, served = int(SHORTER_SHARE * max_states) if max_states else 0, 0, 1, True
-            while early and bound < length - 1:
-                status, stored, found, pruned = passed(bound, early, used)
-                if status == -1 or status == 2:  # not served (the full search below), or past the share
-                    served = status != -1
-                    break
-                if found or not pruned:  # a solution, or the whole reachable set holds no win
-                    return found
-                used += stored
-                bound += SHORTER_STEP
-            if served:
-                status, _, found, _ = passed(length - 1, max_states)
-                if status != -1:
-                    return None if status == 2 else found
-        except LimitReachedError:  # the time ran out before a pass began
-            return None
+        start = tables.pack(board.state)
+        outcome = PASSED
+        early = int(SHORTER_SHARE * max_states) if max_states else 0
+        if early:
+            outcome, _ = _passes(tables, start, range(1, length - 1, SHORTER_STEP), early, seconds)
+            if outcome in (FOUND, NO_WIN):
+                return outcome == FOUND
+        if outcome != UNSERVED:  # past the share, or no solution so short: the last pass
+            outcome, _ = _passes(tables, start, (length - 1,), max_states, seconds)
+            if outcome != UNSERVED:
+                return None if outcome == STOPPED else outcome == FOUND
     try:
         solution = solve(board, engine="bfs", max_states=max_states, time_limit=time_limit)
     except LimitReachedError:

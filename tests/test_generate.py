@@ -985,3 +985,52 @@ def test_a_puzzle_the_checks_dropped_is_rescued_by_dropping_its_vehicles_in_one_
     start, solution, reason = asked[-1]
     other = generator._Try(Settings(min_moves=15, seed=seed, method="rewind").checked(), number)
     assert rescue(other, start, solution, reason).reason == reason
+
+
+class _Clock:
+    """The generator's ``time`` module with a clock that a test moves: the real time until reading
+    ``at``, which finds a hair of the run left (a search given that much stops at once), then past the
+    deadline for good.  ``at`` None: the real time throughout, readings counted."""
+
+    def __init__(self, deadline: float, at: int | None) -> None:
+        self.deadline, self.at, self.readings = deadline, at, 0
+
+    def time(self) -> float:
+        self.readings += 1
+        if self.at is None or self.readings < self.at:
+            return self.deadline - 1_000.0
+        return self.deadline - 1e-9 if self.readings == self.at else self.deadline + 1.0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+
+@pytest.mark.parametrize(
+    ("s", "number"),
+    [
+        (SMALL.checked(), 0),  # a 6x6 bag annealed, finished by the vehicle checks
+        (Settings(width=12, height=12, min_moves=10, seed=1).checked(), 1),  # the solver climb's passes
+        (Settings(width=9, height=9, min_moves=30, seed=1).checked(), 57),  # annealed, then rescued
+    ],
+    ids=["6x6", "12x12-climb", "9x9-rescue"],
+)
+def test_a_deadline_anywhere_in_a_try_ends_it_stopped_or_as_it_would_have_ended(
+    monkeypatch: pytest.MonkeyPatch, s: Settings, number: int
+) -> None:
+    """A run's --time-limit is read at every step of a try (searches, checks, the solve that verifies);
+    wherever it passes, the try ends as stopped at the time limit, without an error and without a
+    puzzle cut short, or, past its last reading, with the answer it has without a deadline."""
+    deadline = time.time() + 10_000.0
+    counting = _Clock(deadline, None)
+    monkeypatch.setattr(generator, "time", counting)
+    whole = attempt(s, number, deadline)
+    assert whole.reason != OUT_OF_TIME and counting.readings > 20
+    rng = random.Random(number)
+    readings = sorted({1, 2, 3, counting.readings, *rng.sample(range(4, counting.readings), 12)})
+    for at in readings:
+        monkeypatch.setattr(generator, "time", _Clock(deadline, at))
+        cut = attempt(s, number, deadline)
+        if cut.reason != OUT_OF_TIME:
+            assert (cut.reason, cut.puzzle) == (whole.reason, whole.puzzle), at
+        else:
+            assert cut.puzzle is None, at

@@ -6,7 +6,8 @@ Rates: each scenario runs ``--repeats`` times (seeds 1, 2, ...) for ``--seconds`
 the longest optimum among them.
 
 Longest (``--longest SECONDS``): on each size, a ratchet: generate one puzzle of at least M moves (M
-from ``--from``), then of at least one move more than the last one made, until the time is spent; the
+from ``SIZES``: 30 on 6x6 and 9x9, 25 on 12x12; round k on seed k), then of at least one move more
+than the last one made, until the time is spent; the
 last one made is the longest optimum reached (every one verified as the generator verifies them).  A
 size stops early at the longest optimum it has (``rushhour.generator.LONGEST_KNOWN``: 51 moves on 6x6).
 

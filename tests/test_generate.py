@@ -37,6 +37,7 @@ from rushhour.generator import (
     solve_known,
 )
 from rushhour.search import Analysis, Solution, analysis, analyze, solve, verify
+from rushhour.search.analysis import analyze_python
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_generate.txt"
 SMALL = Settings(min_moves=5, max_moves=9, seed=11)
@@ -1034,3 +1035,38 @@ def test_a_deadline_anywhere_in_a_try_ends_it_stopped_or_as_it_would_have_ended(
             assert (cut.reason, cut.puzzle) == (whole.reason, whole.puzzle), at
         else:
             assert cut.puzzle is None, at
+
+
+LONG9 = Path(__file__).parent / "data" / "long9_106.txt"
+
+
+@cache
+def _long9() -> generator.Puzzle:
+    made = attempt(Settings(width=9, height=9, min_moves=30, seed=2).checked(), 121).puzzle
+    assert made is not None
+    return made
+
+
+def test_the_longest_9x9_puzzle_made_is_made_again_and_the_reference_searches_agree() -> None:
+    """tests/data/long9_106.txt: seed 2's try 121 of 9x9 at 30+ moves makes it again, its 106 moves are
+    replayed, the bfs engine finds no shorter solution, and the Python analysis of its reachable set
+    puts it at the hardest position, as the generator's compiled analysis did."""
+    p = _long9()
+    stored = read_file(str(LONG9))[0].board
+    assert p.board.state == stored.state and p.board.vehicles == stored.vehicles
+    assert p.length == 106 and verify(p.board, list(p.moves)).is_won()
+    assert solve(p.board, engine="bfs").length == 106
+    a = analyze_python(p.board)
+    assert (a.cluster_size, a.hardest_distance, a.start_distance) == (p.cluster, 106, 106) == (64_451, 106, 106)
+
+
+@pytest.mark.slow
+def test_every_vehicle_of_the_longest_9x9_puzzle_matters_by_the_bfs_engine() -> None:
+    """The generator's frontier passes found a shorter solution without each vehicle of
+    long9_106.txt; the bfs engine must too (about 15 s)."""
+    p = _long9()
+    board = p.board
+    for v in board.vehicles:
+        if v.name != board.goal:
+            smaller = Board(9, 9, [u for u in board.vehicles if u.name != v.name], goal="A", exit="right")
+            assert solve(smaller, engine="bfs").length < p.length, v.name

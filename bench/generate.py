@@ -10,12 +10,17 @@ from ``SIZES``: 30 on 6x6 and 9x9, 25 on 12x12; round k on seed k), then of at l
 than the last one made, until the time is spent; the
 last one made is the longest optimum reached (every one verified as the generator verifies them).  A
 size stops early at the longest optimum it has (``rushhour.generator.LONGEST_KNOWN``: 51 moves on 6x6).
+With ``--kept``, instead: one run at that first M for the whole time, keeping the longest puzzle it
+makes.  A try aiming at M finishes the clusters it meets from M moves on, and dropping the vehicles
+that do not matter from one can join it to a cluster far harder (docs/benchmarks.md, "a 106-move 9x9
+puzzle"), which a try aiming higher never finishes; which of the two reaches further in a given time
+is the seeds' luck (the same page: 79 moves by the ratchet, 74 kept, on 9x9 in ten minutes).
 
 The machine's load (``os.getloadavg``) is printed beside the figures, and the peak memory of this
 process and of the largest worker at the end.  Run from the repository root:
 
     python bench/generate.py [--seconds 60] [--repeats 3] [--jobs 2] [--only 9x9-30] [--methods anneal]
-                             [--longest 600] [--no-rates] [--size 9]
+                             [--longest 600] [--kept] [--no-rates] [--size 9]
 """
 
 from __future__ import annotations
@@ -83,9 +88,13 @@ def rates(args: argparse.Namespace) -> None:
 
 
 def longest(args: argparse.Namespace) -> None:
-    print(f"longest optimum in {args.longest:g} s per size, {args.jobs} jobs (method anneal)")
+    how = "one run of --min-moves M, seed 1" if args.kept else "a ratchet"
+    print(f"longest optimum in {args.longest:g} s per size, {args.jobs} jobs (method anneal, {how})")
     for size, start in SIZES:
         if args.size and size not in args.size:
+            continue
+        if args.kept:
+            kept(args, size, start)
             continue
         began, floor, best, rounds = time.perf_counter(), start, 0, 0
         while (left := args.longest - (time.perf_counter() - began)) > 1:
@@ -102,6 +111,23 @@ def longest(args: argparse.Namespace) -> None:
         print(f"{size}x{size}: longest {best} moves in {args.longest:g} s  {load()}", flush=True)
 
 
+def kept(args: argparse.Namespace, size: int, start: int) -> None:
+    began, best, made = time.perf_counter(), 0, 0
+    known = LONGEST_KNOWN.get((size, size))
+    g = Generator(Settings(width=size, height=size, min_moves=start, seed=1))
+    for p in g.run(1_000_000, jobs=args.jobs, time_limit=args.longest):
+        made += 1
+        if p.length > best:
+            best = p.length
+            spent = time.perf_counter() - began
+            print(f"  {size}x{size}: {best} moves after {spent:.0f} s (puzzle {made})", flush=True)
+            if best == known:
+                print(f"  {size}x{size}: no longer puzzle exists (the complete enumeration)", flush=True)
+                break
+    summary = f"{args.longest:g} s, {made} puzzle{'' if made == 1 else 's'} of {start}+"
+    print(f"{size}x{size}: longest {best} moves in {summary}  {load()}", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="length of one timed run")
@@ -115,6 +141,7 @@ def main() -> int:
         help="run only these methods (default both: anneal and the baseline rewind)",
     )
     ap.add_argument("--longest", type=float, default=0.0, metavar="S", help="longest optimum in S s per size")
+    ap.add_argument("--kept", action="store_true", help="--longest: one run at the first M, its longest kept")
     ap.add_argument("--no-rates", action="store_true", help="skip the rates")
     ap.add_argument("--size", type=int, action="append", help="--longest on these sizes only (6, 9, 12)")
     args = ap.parse_args()

@@ -9,7 +9,7 @@ import random
 import shlex
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -55,6 +55,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 @cache
 def small_run(jobs: int) -> tuple[Puzzle, ...]:
     return tuple(Generator(SMALL).run(5, jobs=jobs))
+
+
+def without_each(board: Board) -> Iterator[tuple[str, Board]]:
+    """Each vehicle of ``board`` other than the goal car, and ``board`` without it (the same walls,
+    goal and exit): a puzzle's vehicle matters when the board without it is solved in fewer moves."""
+    for v in board.vehicles:
+        if v.name != board.goal:
+            rest = [u for u in board.vehicles if u.name != v.name]
+            yield v.name, Board(board.width, board.height, rest, walls=board.walls, goal=board.goal, exit=board.exit)
 
 
 def fingerprint(puzzles: tuple[Puzzle, ...]) -> list[tuple[str, dict[str, str]]]:
@@ -309,12 +318,9 @@ def test_the_summary_counts_every_try_and_every_search() -> None:
 
 def test_every_vehicle_matters() -> None:
     for p in small_run(1) + tuple(Generator(Settings(min_moves=3, max_moves=4, walls=(1, 2), seed=3)).run(3)):
-        others = [v for v in p.board.vehicles if v.name != "A"]
-        for v in others:
-            rest = [u for u in p.board.vehicles if u.name != v.name]
-            smaller = Board(p.board.width, p.board.height, rest, walls=p.board.walls)
+        for name, smaller in without_each(p.board):
             shorter = solve(smaller)
-            assert shorter.length < p.length, f"{v.name} does not matter in {p.board!r}"
+            assert shorter.length < p.length, f"{name} does not matter in {p.board!r}"
 
 
 # a 9x9 try's check (seed 1 of 30+ moves): a puzzle of 31 moves less a vehicle that never moved in it
@@ -412,10 +418,8 @@ def test_open_12x12_short_targets_climb_by_the_solver() -> None:
     assert planned.optimal and planned.length == p.length
     assert verify(board, list(p.moves)).is_won() and len(p.moves) == p.length
     # every vehicle matters: the board without it is solved shorter by the frontier passes
-    for v in board.vehicles:
-        if v.name != board.goal:
-            smaller = Board(12, 12, [u for u in board.vehicles if u.name != v.name], goal="A", exit="right")
-            assert solve(smaller, engine="bfs").length < p.length, v.name
+    for name, smaller in without_each(board):
+        assert solve(smaller, engine="bfs").length < p.length, name
     # the file header leaves the unknown size out; JSON says null
     assert "cluster" not in p.meta("x") and p.to_dict()["cluster"] is None
     # the same seed and try, the same puzzle
@@ -435,10 +439,8 @@ def test_open_10x10_short_targets_climb_by_the_solver() -> None:
         assert board.width == 10 and not board.walls and 8 <= p.length <= 12
         assert solve(board, engine="bfs").length == p.length
         assert verify(board, list(p.moves)).is_won()
-        for v in board.vehicles:
-            if v.name != board.goal:
-                smaller = Board(10, 10, [u for u in board.vehicles if u.name != v.name], goal="A", exit="right")
-                assert solve(smaller, engine="bfs").length < p.length, v.name
+        for name, smaller in without_each(board):
+            assert solve(smaller, engine="bfs").length < p.length, name
         assert attempt(s, p.attempt).puzzle == p
 
 
@@ -1065,8 +1067,5 @@ def test_every_vehicle_of_the_longest_9x9_puzzle_matters_by_the_bfs_engine() -> 
     """The generator's frontier passes found a shorter solution without each vehicle of
     long9_106.txt; the bfs engine must too (about 15 s)."""
     p = _long9()
-    board = p.board
-    for v in board.vehicles:
-        if v.name != board.goal:
-            smaller = Board(9, 9, [u for u in board.vehicles if u.name != v.name], goal="A", exit="right")
-            assert solve(smaller, engine="bfs").length < p.length, v.name
+    for name, smaller in without_each(p.board):
+        assert solve(smaller, engine="bfs").length < p.length, name

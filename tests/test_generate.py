@@ -991,9 +991,10 @@ def test_a_puzzle_the_checks_dropped_is_rescued_by_dropping_its_vehicles_in_one_
 
 
 class _Clock:
-    """The generator's ``time`` module with a clock that a test moves: the real time until reading
-    ``at``, which finds a hair of the run left (a search given that much stops at once), then past the
-    deadline for good.  ``at`` None: the real time throughout, readings counted."""
+    """The generator's ``time`` module with a clock that a test moves: long before the deadline until
+    reading ``at``, which finds a hair of the run left (a search given that much stops at its first look
+    at the clock, or finishes first when it is small), then past the deadline for good.  ``at`` None:
+    long before the deadline throughout, readings counted."""
 
     def __init__(self, deadline: float, at: int | None) -> None:
         self.deadline, self.at, self.readings = deadline, at, 0

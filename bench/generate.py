@@ -145,6 +145,8 @@ def main() -> int:
     ap.add_argument("--no-rates", action="store_true", help="skip the rates")
     ap.add_argument("--size", type=int, action="append", help="--longest on these sizes only (6, 9, 12)")
     args = ap.parse_args()
+    if args.kept and args.longest <= 0:
+        ap.error("--kept measures the longest optimum: give it --longest S")
     print(load())
     if not args.no_rates:
         rates(args)

@@ -171,6 +171,9 @@ class Settings:
     seed: int = 0
     #: wrap-around boards: the goal car wins with its front on the right edge (target ``ROW,W-1 east``)
     wrap: bool = False
+    #: at most this many vehicles in a puzzle, the goal car included: the names the output format
+    #: holds (26 letters for the Fogleman format); the default bag is cut to it
+    max_vehicles: int = MAX_VEHICLES
 
     def checked(self) -> Settings:
         """These settings with defaults filled in; raises :class:`RushHourError` naming a bad one."""
@@ -195,8 +198,12 @@ class Settings:
         lo, hi = self.bag
         if lo < 2 or lo > hi:
             raise ParameterError(f"{{vehicles}} {lo}-{hi} is not a range of at least 2 (the goal car counts)")
-        if hi > MAX_VEHICLES:
-            raise ParameterError(f"{{vehicles}} {hi} is too many: the formats hold {MAX_VEHICLES} at most")
+        if not 2 <= self.max_vehicles <= MAX_VEHICLES:
+            raise RushHourError(f"at most {self.max_vehicles} vehicles: the cap is 2 to {MAX_VEHICLES}")
+        if hi > self.max_vehicles:
+            raise ParameterError(
+                f"{{vehicles}} {hi} is too many: the format holds {self.max_vehicles} at most"
+            )
         trucks = self.trucks
         if trucks is not None:
             if trucks[0] < 0 or trucks[0] > trucks[1]:
@@ -220,12 +227,16 @@ class Settings:
     @property
     def bag(self) -> tuple[int, int]:
         """How many vehicles a try starts with."""
-        return self.vehicles or default_vehicles(self.width, self.height)
+        if self.vehicles is not None:
+            return self.vehicles
+        lo, hi = default_vehicles(self.width, self.height)
+        hi = min(hi, self.max_vehicles)
+        return min(lo, hi), hi
 
     @property
     def allowed(self) -> tuple[int, int]:
         """How many vehicles a puzzle may have."""
-        return self.vehicles or (2, default_vehicles(self.width, self.height)[1])
+        return self.vehicles or (2, self.bag[1])
 
 
 # --- a position under construction ---------------------------------------------------------------

@@ -138,10 +138,12 @@ def harden(
     seed: int = 0,
     on_improvement: Callable[[Improvement], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    max_vehicles: int | None = None,
 ) -> list[Improvement]:
     """Every improvement found within ``time_limit`` seconds (None: no limit) and ``max_tries``
     candidates, the start's hardest position first; ``on_improvement`` is called with each as it is
-    found, and the search ends early when ``should_stop()`` is true.
+    found, and the search ends early when ``should_stop()`` is true.  With ``max_vehicles`` no vehicle
+    is added to a board that has that many (the Fogleman format's 26 letters, say).
 
     >>> from rushhour import Board
     >>> found = harden(Board.from_text("AA.B../...B../...B../....../....../......"), max_tries=60,
@@ -159,6 +161,7 @@ def harden(
         keep_vehicles=keep_vehicles,
         seed=seed,
         should_stop=should_stop,
+        max_vehicles=max_vehicles,
     ):
         out.append(found)
         if on_improvement is not None:
@@ -174,6 +177,7 @@ def improvements(
     keep_vehicles: bool = False,
     seed: int = 0,
     should_stop: Callable[[], bool] | None = None,
+    max_vehicles: int | None = None,
 ) -> Hardening:
     """:func:`harden` as an iterator: the start's hardest position, then each verified improvement.  The
     iterator also says how far the search went (:attr:`Hardening.tried`, :attr:`Hardening.seconds`)."""
@@ -181,7 +185,11 @@ def improvements(
         raise ParameterError(f"{{time_limit}} must be a positive number of seconds, not {time_limit}")
     if max_tries is not None and max_tries < 0:
         raise ParameterError(f"{{max_tries}} must be at least 0, not {max_tries}")
-    return Hardening(board, time_limit, max_tries, keep_vehicles, seed, should_stop)
+    if max_vehicles is not None and len(board.vehicles) > max_vehicles:
+        raise ParameterError(
+            f"the board has {len(board.vehicles)} vehicles, more than {{max_vehicles}} {max_vehicles}"
+        )
+    return Hardening(board, time_limit, max_tries, keep_vehicles, seed, should_stop, max_vehicles)
 
 
 class Hardening(Iterator[Improvement]):
@@ -196,8 +204,10 @@ class Hardening(Iterator[Improvement]):
         keep_vehicles: bool,
         seed: int,
         should_stop: Callable[[], bool] | None,
+        max_vehicles: int | None = None,
     ) -> None:
         self._board, self._time_limit, self._max_tries = board, time_limit, max_tries
+        self._max_vehicles = max_vehicles
         self._keep, self._seed, self._should_stop = keep_vehicles, seed, should_stop
         self._steps = self._run()
         self._search: _Annealing | None = None
@@ -225,7 +235,7 @@ class Hardening(Iterator[Improvement]):
             raise RushHourError("the board is unsolvable: no reachable position has its goal at the exit")
         yield Improvement(start, 0, time.perf_counter() - began)
         rng = random.Random(f"rushhour-harden:{self._seed}")
-        search = self._search = _Annealing(start, analysis, self._keep, rng, deadline)
+        search = self._search = _Annealing(start, analysis, self._keep, rng, deadline, self._max_vehicles)
         while not search.done(self._max_tries, self._should_stop):
             found = search.step()
             if found is not None:
@@ -237,9 +247,15 @@ class _Annealing:
     """The state of one :func:`harden` run."""
 
     def __init__(
-        self, start: Hardest, analysis: Analysis, keep: bool, rng: random.Random, deadline: float | None
+        self,
+        start: Hardest,
+        analysis: Analysis,
+        keep: bool,
+        rng: random.Random,
+        deadline: float | None,
+        max_vehicles: int | None = None,
     ) -> None:
-        self.rng, self.keep, self.deadline = rng, keep, deadline
+        self.rng, self.keep, self.deadline, self.max_vehicles = rng, keep, deadline, max_vehicles
         self.limit = max(MIN_CANDIDATE_STATES, CANDIDATE_FACTOR * start.reachable)
         self.large = start.board.width * start.board.height > PACKED_FROM
         self.best = self.current = start
@@ -270,7 +286,9 @@ class _Annealing:
         self.step_in_round += 1
         if self.step_in_round > ANNEAL_STEPS:  # a new round from the best board, hot again
             self.step_in_round, self.current, self.energy = 1, self.best, self.best_energy
-        candidate = changed(self.current.board, self.rng, keep_vehicles=self.keep)
+        candidate = changed(
+            self.current.board, self.rng, keep_vehicles=self.keep, max_vehicles=self.max_vehicles
+        )
         if candidate is None:
             return None
         a = self.analyse(candidate)
@@ -312,9 +330,12 @@ class _Annealing:
 # --- small changes of a board --------------------------------------------------------------------
 
 
-def changed(board: Board, rng: random.Random, *, keep_vehicles: bool = False) -> Board | None:
+def changed(
+    board: Board, rng: random.Random, *, keep_vehicles: bool = False, max_vehicles: int | None = None
+) -> Board | None:
     """``board`` after one random small change (see :func:`harden`), or None when the change drawn
-    does not fit (a vehicle over another, off the board, a goal that cannot leave)."""
+    does not fit (a vehicle over another, off the board, a goal that cannot leave, a vehicle added
+    to a board of ``max_vehicles``)."""
     kinds = [(k, p) for k, p in CHANGES if not keep_vehicles or k in ("shift", "move")]
     if board.walls and not keep_vehicles:
         kinds.append(("wall", 0.06))
@@ -323,6 +344,8 @@ def changed(board: Board, rng: random.Random, *, keep_vehicles: bool = False) ->
     vehicles = list(board.vehicles)
     walls = set(board.walls)
     if kind == "add":
+        if max_vehicles is not None and len(vehicles) >= max_vehicles:
+            return None
         vehicles.append(_random_vehicle(board, rng, _free_name(board)))
     elif kind == "wall":
         walls.remove(rng.choice(sorted(walls)))

@@ -735,6 +735,30 @@ def test_cli_fogleman_lines(capsys: pytest.CaptureFixture[str]) -> None:
         assert analyze(board).cluster_size == int(cluster)
 
 
+def test_the_fogleman_format_caps_the_vehicles_at_its_letters(capsys: pytest.CaptureFixture[str]) -> None:
+    # a packed 10x10 bag holds more vehicles than the format has letters; the cap cuts the bag to them
+    free, capped = (Settings(width=10, height=10, max_vehicles=m).checked() for m in (60, 26))
+    assert capped.bag == (22, 26) and capped.allowed == (2, 26) and free.bag == (22, 39)
+    free_bags = [packed_bag(random.Random(k), free) for k in range(4)]
+    capped_bags = [packed_bag(random.Random(k), capped) for k in range(4)]
+    assert all(b is not None and len(b.pieces) + 1 > 26 for b in free_bags)
+    assert all(b is not None and len(b.pieces) + 1 <= 26 for b in capped_bags)
+    # the CLI caps a run in the format, and its command (the format included) makes the same lines
+    argv = ("generate", "--size", "9x9", "--min-moves", "5", "--count", "2", "--seed", "3")
+    status, out, err = run(capsys, *argv, "--format", "fogleman")
+    assert status == 0 and len(out.splitlines()) == 2
+    for line in out.splitlines():
+        board, meta = fogleman.parse_line(line)
+        assert len(board.vehicles) <= 26 and solve(board).length == int(meta["moves"])
+    command = next(line for line in err.splitlines() if line.startswith("seed 3: "))
+    assert command.endswith(" --format fogleman --seed 3")
+    status, again, _ = run(capsys, *shlex.split(command[len("seed 3: rushhour ") :]), "-q")
+    assert status == 0 and again == out
+    # an explicit range past the letters is refused before any work
+    status, out, err = run(capsys, *argv, "--format", "fogleman", "--vehicles", "10-30")
+    assert status == 2 and out == "" and "the Fogleman format names the vehicles by the 26 letters" in err
+
+
 def test_cli_writes_a_file_and_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pack = tmp_path / "pack.txt"
     status, out, err = run(

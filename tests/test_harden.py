@@ -236,6 +236,24 @@ def test_keep_vehicles_keeps_the_vehicles_and_walls() -> None:
         assert after is None or sorted((v.name, v.length) for v in after.vehicles) == kinds
 
 
+def test_max_vehicles_keeps_harden_from_adding_past_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    board = Board.from_text(SMALL)  # 2 vehicles
+    rng, capped = random.Random(5), random.Random(5)
+    grown = [changed(board, rng) for _ in range(200)]
+    kept = [changed(board, capped, max_vehicles=2) for _ in range(200)]
+    assert any(b is not None and len(b.vehicles) > 2 for b in grown)  # the cap is what keeps them at 2
+    assert all(b is None or len(b.vehicles) <= 2 for b in kept)
+    for f in harden(board, max_tries=150, time_limit=None, seed=3, max_vehicles=2):
+        assert len(f.hardest.board.vehicles) <= 2
+    with pytest.raises(RushHourError, match="max_vehicles"):
+        improvements(board, max_vehicles=1)
+    # --out in a format that cannot hold the board: refused before any work, nothing written
+    out = tmp_path / "best.txt"
+    status, text, err = run_cli(capsys, "harden", "wrap:1", "--format", "fogleman", "--out", str(out))
+    assert status == 2 and text == "" and err == "error: the Fogleman format holds no wrap-around boards\n"
+    assert not out.exists()
+
+
 def test_harden_calls_back_and_can_be_cancelled() -> None:
     seen = []
     calls = []

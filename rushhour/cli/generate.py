@@ -28,6 +28,7 @@ from rushhour.formats import fogleman, grid, jsonfmt, write_board
 from rushhour.generator import (
     DEFAULT_METHOD,
     MAX_SIDE,
+    MAX_VEHICLES,
     METHODS,
     MIN_SIDE,
     Generator,
@@ -35,6 +36,7 @@ from rushhour.generator import (
     Settings,
     Stats,
     TryResult,
+    default_vehicles,
     from_database,
     max_walls,
 )
@@ -161,8 +163,9 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_generate)
 
 
-def command_line(s: Settings, count: int) -> str:
-    """The command that makes the same puzzles again (every option that shapes them, spelt out)."""
+def command_line(s: Settings, count: int, fmt: str = "grid") -> str:
+    """The command that makes the same puzzles again (every option that shapes them, spelt out).
+    The Fogleman format shapes them too: its 26 letters cap the vehicles (``Settings.max_vehicles``)."""
     parts = [
         "rushhour generate",
         f"--size {s.width}x{s.height}",
@@ -181,6 +184,8 @@ def command_line(s: Settings, count: int) -> str:
         parts.append("--wrap")
     if s.method != DEFAULT_METHOD:
         parts.append(f"--method {s.method}")
+    if fmt == "fogleman":
+        parts.append("--format fogleman")
     parts.append(f"--seed {s.seed}")
     return " ".join(parts)
 
@@ -189,7 +194,7 @@ def exact_command(args: argparse.Namespace, s: Settings, count: int) -> str:
     """The command as given: the puzzles' options (:func:`command_line`, with the seed even when it
     was drawn) and the options of the output."""
     extra: list[str] = ["--sort"] if args.sort else []
-    if args.fmt != "grid":
+    if args.fmt not in ("grid", "fogleman"):  # fogleman is in command_line: it caps the vehicles
         extra += ["--format", args.fmt]
     if args.jobs != 1:
         extra += ["--jobs", str(args.jobs)]
@@ -208,7 +213,7 @@ def exact_command(args: argparse.Namespace, s: Settings, count: int) -> str:
         extra += ["--time-limit", f"{args.time_limit:g}"]
     if args.out:
         extra += ["--out", args.out]
-    return command_line(s, count) + ("" if not extra else " " + shlex.join(extra))
+    return command_line(s, count, args.fmt) + ("" if not extra else " " + shlex.join(extra))
 
 
 def _check_format(fmt: str, s: Settings, count: int, to_dir: bool) -> None:
@@ -344,6 +349,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if args.from_db is not None:
         return _generate_from_database(args, seed)
     width, height = args.size
+    if args.fmt == "fogleman" and args.vehicles is not None and args.vehicles[1] > fogleman.MAX_VEHICLES:
+        raise FormatError(
+            f"the Fogleman format names the vehicles by the {fogleman.MAX_VEHICLES} letters: --vehicles "
+            f"{args.vehicles[1]} is too many; ask for {fogleman.MAX_VEHICLES} at most or choose another "
+            "--format"
+        )
     settings = Settings(
         width=width,
         height=height,
@@ -355,6 +366,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         method=args.method,
         seed=seed,
         wrap=args.wrap,
+        max_vehicles=fogleman.MAX_VEHICLES if args.fmt == "fogleman" else MAX_VEHICLES,
     )
     generator = Generator(settings)  # checks the settings
     settings = generator.settings
@@ -387,7 +399,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     stats = generator.stats
     if not args.quiet:
         print(stats.summary(), file=sys.stderr)
-        print(f"seed {seed}: {command_line(settings, count)}", file=sys.stderr)
+        print(f"seed {seed}: {command_line(settings, count, args.fmt)}", file=sys.stderr)
     if status == EXIT_OK and stats.made < count:
         why = stats.stopped
         if args.max_tries is not None and stats.tries >= args.max_tries:
@@ -410,6 +422,12 @@ def advice(s: Settings) -> str:
             f"{w}x{h} boards without walls make few puzzles of {LARGE_OPEN_MOVES} moves or more "
             f'(docs/generator.md, "Limits, measured"): add walls, e.g. --walls {max_walls(w, h)} '
             f"--vehicles 12-24{shorter}"
+        )
+    if s.vehicles is None and s.walls[1] == 0 and default_vehicles(w, h)[1] > s.max_vehicles:
+        return (
+            f"the Fogleman format's {s.max_vehicles} letters are fewer vehicles than fill a {w}x{h} board, "
+            f"and a loose board is rarely hard: add walls (e.g. --walls {max_walls(w, h) // 2}) or choose "
+            "another --format"
         )
     return "try a wider --min-moves/--max-moves range, other --vehicles, or more --max-tries"
 

@@ -22,7 +22,7 @@ from rushhour.cli.core import (
 )
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.files import write_text_atomic
-from rushhour.formats import write_board
+from rushhour.formats import fogleman, write_board
 from rushhour.harden import Hardening, Improvement, improvements
 from rushhour.levels import resolve_board
 from rushhour.text import plural
@@ -76,6 +76,8 @@ def cmd_harden(args: argparse.Namespace) -> int:
     if args.json:
         refuse_color_without_drawing(args, "--json")
     entry = resolve_board(args.board)
+    if args.out:  # a board the format of --out cannot hold is refused before any work
+        write_board(entry.board, args.fmt, {"name": "hardened"})
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     found = improvements(
         entry.board,
@@ -83,6 +85,8 @@ def cmd_harden(args: argparse.Namespace) -> int:
         max_tries=args.max_tries,
         keep_vehicles=args.keep_vehicles,
         seed=seed,
+        # the Fogleman format names the vehicles by its letters: no board of --out gets more
+        max_vehicles=fogleman.MAX_VEHICLES if args.out and args.fmt == "fogleman" else None,
     )
     report = _Report(args, entry, seed)
     for number, step in enumerate(found):

@@ -27,6 +27,8 @@ from rushhour.numbers import is_whole
 
 _ALLOWED = set("ox.ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: the most vehicles a board of the format holds: one letter each
+MAX_VEHICLES = len(_LETTERS)
 _BOARD_RE = re.compile(r"[ox.A-Z]+\Z")
 _DISTANCES_RE = re.compile(r"\d+(,\d+)*\Z")
 _EXAMPLE = "'02 ooBoooooBoooAABooooooooooooooooooooo 14'"
@@ -143,8 +145,10 @@ def fogleman_names(board: Board) -> dict[str, str]:
     names = board.names
     if board.goal == "A" and all(len(n) == 1 and n in _LETTERS for n in names):
         return {n: n for n in names}
-    if len(names) > len(_LETTERS):
-        raise FormatError(f"the Fogleman format holds at most 26 vehicles; this board has {len(names)}")
+    if len(names) > MAX_VEHICLES:
+        raise FormatError(
+            f"the Fogleman format holds at most {MAX_VEHICLES} vehicles; this board has {len(names)}"
+        )
     others = iter(_LETTERS[1:])
     return {n: ("A" if n == board.goal else next(others)) for n in names}
 

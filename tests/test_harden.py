@@ -306,6 +306,14 @@ def test_cli_harden_text_json_and_out(capsys: pytest.CaptureFixture[str], tmp_pa
     assert text.count("Improvement ") == len(docs) - 1  # the same run in text and JSON
     best = read_file(str(out))[0]
     assert int(best.meta["moves"]) == docs[-1]["length"] == reference_length(best.board)
+    assert int(best.meta["cluster"]) == docs[-1]["reachable"] == analyze(best.board).cluster_size
+    # in the Fogleman format the file is a database line: moves, board, cluster
+    line = tmp_path / "best.fog"
+    status, _, _ = run_cli(
+        capsys, "harden", SMALL, "--max-tries", "100", "--seed", "4", "--format", "fogleman", "--out", str(line)
+    )
+    moves, board, cluster = line.read_text().split()
+    assert status == 0 and (int(moves), int(cluster)) == (docs[-1]["length"], docs[-1]["reachable"])
 
 
 @pytest.mark.parametrize(

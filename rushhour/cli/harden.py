@@ -112,7 +112,7 @@ class _Report:
             meta = {
                 "name": "hardened",
                 "moves": str(h.length),
-                "reachable": str(h.reachable),
+                "cluster": str(h.reachable),  # as generate's headers say it: a Fogleman line needs it
                 "seed": str(self.seed),
             }
             write_text_atomic(self.args.out, write_board(h.board, self.args.fmt, meta))

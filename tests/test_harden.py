@@ -324,6 +324,9 @@ def test_cli_harden_text_json_and_out(capsys: pytest.CaptureFixture[str], tmp_pa
         ["harden", SMALL, "--seed", "x"],
         ["harden", "AA.BB./....../....../....../....../......", "--max-tries", "3"],
         ["harden", SMALL, "--json", "--color"],
+        ["harden", SMALL, "--format", "csv"],  # the format of --out, without --out
+        ["harden", SMALL, "--out", "/no/such/folder/best.txt"],
+        ["harden", SMALL, "--out", "."],  # a folder
     ],
 )
 def test_cli_harden_bad_input_is_one_error_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:

@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from rushhour.cli.core import (
     add_format_option,
+    check_out_folder,
     examples,
     option_count,
     option_jobs,
@@ -372,9 +373,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     settings = generator.settings
     count = args.count
     _check_format(args.fmt, settings, count, _is_dir(args.out))
-    parent = os.path.dirname(args.out or "")
-    if args.out and not _is_dir(args.out) and parent and not os.path.isdir(parent):
-        raise RushHourError(f"cannot write {args.out}: there is no folder {parent}")
+    if not _is_dir(args.out):
+        check_out_folder(args.out)
     writer = _Writer(args, settings, count)
     progress = ProgressDisplay(enabled=not args.quiet, every=0.5)
     on_try = _show_tries(progress, count) if progress.enabled else None

@@ -13,11 +13,14 @@ from rushhour.cli.core import (
     add_color_flags,
     add_format_option,
     board_summary,
+    check_out_folder,
     color_wanted,
     draw,
     examples,
+    given,
     option_count_or_zero,
     option_seconds,
+    refuse,
     refuse_color_without_drawing,
 )
 from rushhour.cli.documents import emit, entry_ref
@@ -75,6 +78,9 @@ def register(sub: Any) -> None:
 def cmd_harden(args: argparse.Namespace) -> int:
     if args.json:
         refuse_color_without_drawing(args, "--json")
+    if given(args, "fmt") and not args.out:
+        refuse("--format is the format of --out: it does not go without --out FILE")
+    check_out_folder(args.out)
     entry = resolve_board(args.board)
     if args.out:  # a board the format of --out cannot hold is refused before any work
         write_board(entry.board, args.fmt, {"name": "hardened"})

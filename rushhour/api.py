@@ -122,22 +122,24 @@ def generate_puzzles(
     vehicles: tuple[int, int] | None = None,
     trucks: tuple[int, int] | None = None,
     walls: tuple[int, int] = (0, 0),
-    method: str = "rewind",
+    method: str | None = None,
     seed: int = 0,
     jobs: int = 1,
     max_tries: int | None = None,
     time_limit: float | None = None,
+    wrap: bool = False,
 ) -> list[Puzzle]:
     """``count`` new puzzles of ``min_moves`` to ``max_moves`` optimal moves, the same for the same
     ``seed`` on every machine (fewer when ``max_tries`` or ``time_limit`` runs out first).  Also
     called as ``rushhour.generate(...)``; :mod:`rushhour.generator` holds the generator itself.
-    Each puzzle's solution is proven optimal.
+    Each puzzle's solution is proven optimal.  ``method`` defaults to the generator's own default
+    (``anneal``, as ``rushhour generate``); ``wrap`` makes wrap-around boards.
 
     >>> [puzzle] = generate_puzzles(1, min_moves=4, max_moves=6, seed=3)
     >>> 4 <= puzzle.length <= 6, solve(puzzle.board).length == puzzle.length
     (True, True)
     """
-    from rushhour.generator import Generator, Settings
+    from rushhour.generator import DEFAULT_METHOD, Generator, Settings
 
     settings = Settings(
         width=width,
@@ -147,8 +149,9 @@ def generate_puzzles(
         vehicles=vehicles,
         trucks=trucks,
         walls=walls,
-        method=method,
+        method=DEFAULT_METHOD if method is None else method,
         seed=seed,
+        wrap=wrap,
     )
     run = Generator(settings).run(count, jobs=jobs, max_tries=max_tries, time_limit=time_limit)
     return list(run)

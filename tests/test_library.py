@@ -65,6 +65,20 @@ def test_generate_stays_the_function_once_the_generator_is_imported() -> None:
     assert 2 <= made[0].length <= 3
 
 
+def test_generate_defaults_to_the_commands_method_and_makes_wrap_around_boards() -> None:
+    from rushhour.generator import DEFAULT_METHOD, Settings, attempt
+
+    [made] = rushhour.generate(1, min_moves=8, seed=5)
+    assert made.method == DEFAULT_METHOD == "anneal"
+    # the same puzzle as the command's first try that made one (rushhour generate --seed 5)
+    s = Settings(min_moves=8, seed=5).checked()
+    first = next(r.puzzle for r in (attempt(s, n) for n in range(100)) if r.puzzle is not None)
+    assert made.board == first.board
+    [looped] = rushhour.generate(1, min_moves=6, seed=2, wrap=True)
+    assert looped.board.wrap and looped.board.replay(looped.solution).is_won()
+    assert rushhour.solve(looped.board).length == looped.length >= 6
+
+
 # --- boards as text --------------------------------------------------------------------------------
 @given(boards())
 def test_from_text_reads_back_what_to_text_writes(board: Board) -> None:

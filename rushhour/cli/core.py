@@ -190,6 +190,7 @@ def check_out_folder(out: str | None) -> None:
     if parent and not os.path.isdir(parent):
         raise RushHourError(f"cannot write {out}: there is no folder {parent}")
 
+
 #: the longest time limit an option takes: a year, in seconds (a float holds it exactly)
 MAX_SECONDS = 366 * 24 * 3600
 #: the most worker processes an option may ask for

@@ -223,6 +223,12 @@ def _check_format(fmt: str, s: Settings, count: int, to_dir: bool) -> None:
         raise FormatError(f"the {fmt} format holds no wrap-around boards: choose another --format")
     if fmt == "fogleman" and s.width != s.height:
         raise FormatError(f"the Fogleman format holds square boards only, not {s.width}x{s.height}")
+    if fmt == "fogleman" and s.vehicles is not None and s.vehicles[1] > fogleman.MAX_VEHICLES:
+        raise FormatError(
+            f"the Fogleman format names the vehicles by the {fogleman.MAX_VEHICLES} letters: --vehicles "
+            f"{s.vehicles[1]} is too many; ask for {fogleman.MAX_VEHICLES} at most or choose another "
+            "--format"
+        )
     if fmt == "csv" and s.walls[1] > 0:
         raise FormatError("the CSV format holds no walls: choose another --format or --walls 0")
     if fmt == "csv" and count > 1 and not to_dir:
@@ -350,12 +356,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if args.from_db is not None:
         return _generate_from_database(args, seed)
     width, height = args.size
-    if args.fmt == "fogleman" and args.vehicles is not None and args.vehicles[1] > fogleman.MAX_VEHICLES:
-        raise FormatError(
-            f"the Fogleman format names the vehicles by the {fogleman.MAX_VEHICLES} letters: --vehicles "
-            f"{args.vehicles[1]} is too many; ask for {fogleman.MAX_VEHICLES} at most or choose another "
-            "--format"
-        )
     settings = Settings(
         width=width,
         height=height,
@@ -369,10 +369,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
         wrap=args.wrap,
         max_vehicles=fogleman.MAX_VEHICLES if args.fmt == "fogleman" else MAX_VEHICLES,
     )
+    count = args.count
+    _check_format(args.fmt, settings, count, _is_dir(args.out))  # the format's refusals, named first
     generator = Generator(settings)  # checks the settings
     settings = generator.settings
-    count = args.count
-    _check_format(args.fmt, settings, count, _is_dir(args.out))
     if not _is_dir(args.out):
         check_out_folder(args.out)
     writer = _Writer(args, settings, count)

@@ -335,6 +335,16 @@ def test_cli_harden_bad_input_is_one_error_line(capsys: pytest.CaptureFixture[st
     assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
 
 
+def test_cli_harden_refuses_an_out_it_cannot_write_before_the_search(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for out, why in ((tmp_path, "it is a folder"), (tmp_path / "none" / "best.txt", "there is no folder")):
+        status, text, err = run_cli(capsys, "harden", SMALL, "--out", str(out), "--max-tries", "3")
+        assert status == 2 and text == "" and err == f"error: cannot write {out}: {why}" + (
+            "; give a file's path\n" if why == "it is a folder" else f" {out.parent}\n"
+        )
+
+
 def test_the_generator_guide_runs() -> None:
     import doctest
 

@@ -49,7 +49,7 @@ def _board(board: Board | str) -> Board:
 def solve(
     board: Board | str,
     *,
-    engine: str = "bfs",
+    engine: str | None = None,
     metric: str = "moves",
     max_states: int | None = None,
     time_limit: float | None = None,
@@ -62,8 +62,11 @@ def solve(
     """Solve ``board`` (a :class:`Board`, or a name for :func:`load`); the answer is replayed by the
     reference rules before it is returned.
 
-    ``engine`` is ``bfs`` (default) or ``astar`` (optimal), ``sat`` (SAT planning, optimal up to
-    ``max_moves``), ``random`` or ``improve`` (``seed``); ``metric`` ``moves`` (slide any distance)
+    ``engine`` defaults to ``portfolio``, as ``rushhour solve``: on boards larger than 6x6 the
+    frontier passes, improve and SAT planning run together, in worker processes, until their bounds
+    meet; elsewhere it is ``bfs`` (and the answer names that engine).  The others: ``bfs`` or
+    ``astar`` (optimal, in this process), ``sat`` (SAT planning, optimal up to ``max_moves``),
+    ``random`` or ``improve`` (``seed``); ``metric`` ``moves`` (slide any distance)
     or ``steps`` (one cell).  An unsolvable board gives ``solved`` False with ``optimal`` True.  A
     search stopped by ``max_states`` or ``time_limit`` raises
     :class:`~rushhour.errors.LimitReachedError` (with ``explored``, ``lower_bound`` and ``best``);
@@ -77,11 +80,12 @@ def solve(
     >>> solve("classic:1", metric="steps").length
     9
     """
+    from rushhour.search import DEFAULT_ENGINE
     from rushhour.search import solve as run
 
     return run(
         _board(board),
-        engine=engine,
+        engine=DEFAULT_ENGINE if engine is None else engine,
         metric=metric,
         max_states=max_states,
         time_limit=time_limit,
@@ -99,9 +103,12 @@ def analyze(
     metric: str = "moves",
     max_states: int | None = None,
     time_limit: float | None = None,
+    max_memory: int | Literal["auto"] | None = "auto",
 ) -> Analysis:
     """Explore every position reachable from ``board``: how many, how many are won, each one's
-    distance to the nearest win, and the hardest one.
+    distance to the nearest win, and the hardest one.  A set larger than ``max_states`` positions, or
+    than ``time_limit`` seconds or ``max_memory`` bytes allow (as :func:`solve`), raises
+    :class:`~rushhour.errors.LimitReachedError`.
 
     >>> analysis = analyze("AA.B/...B/CC../....")
     >>> analysis.cluster_size, analysis.won_count, analysis.start_distance, analysis.histogram
@@ -109,7 +116,13 @@ def analyze(
     """
     from rushhour.search import analyze as run
 
-    return run(_board(board), metric=metric, max_states=max_states, time_limit=time_limit)
+    return run(
+        _board(board),
+        metric=metric,
+        max_states=max_states,
+        time_limit=time_limit,
+        **({} if max_memory == "auto" else {"max_memory": max_memory}),
+    )
 
 
 def generate_puzzles(
@@ -128,18 +141,21 @@ def generate_puzzles(
     max_tries: int | None = None,
     time_limit: float | None = None,
     wrap: bool = False,
+    max_vehicles: int | None = None,
 ) -> list[Puzzle]:
     """``count`` new puzzles of ``min_moves`` to ``max_moves`` optimal moves, the same for the same
     ``seed`` on every machine (fewer when ``max_tries`` or ``time_limit`` runs out first).  Also
     called as ``rushhour.generate(...)``; :mod:`rushhour.generator` holds the generator itself.
     Each puzzle's solution is proven optimal.  ``method`` defaults to the generator's own default
-    (``anneal``, as ``rushhour generate``); ``wrap`` makes wrap-around boards.
+    (``anneal``, as ``rushhour generate``); ``wrap`` makes wrap-around boards; ``max_vehicles`` caps
+    every puzzle's vehicles (by default the 60 names of the grid format; 26 keeps the puzzles
+    writable in the Fogleman format, as ``rushhour generate --format fogleman``).
 
     >>> [puzzle] = generate_puzzles(1, min_moves=4, max_moves=6, seed=3)
     >>> 4 <= puzzle.length <= 6, solve(puzzle.board).length == puzzle.length
     (True, True)
     """
-    from rushhour.generator import DEFAULT_METHOD, Generator, Settings
+    from rushhour.generator import DEFAULT_METHOD, MAX_VEHICLES, Generator, Settings
 
     settings = Settings(
         width=width,
@@ -152,6 +168,7 @@ def generate_puzzles(
         method=DEFAULT_METHOD if method is None else method,
         seed=seed,
         wrap=wrap,
+        max_vehicles=MAX_VEHICLES if max_vehicles is None else max_vehicles,
     )
     run = Generator(settings).run(count, jobs=jobs, max_tries=max_tries, time_limit=time_limit)
     return list(run)

@@ -199,11 +199,17 @@ class Settings:
         if lo < 2 or lo > hi:
             raise ParameterError(f"{{vehicles}} {lo}-{hi} is not a range of at least 2 (the goal car counts)")
         if not 2 <= self.max_vehicles <= MAX_VEHICLES:
-            raise RushHourError(f"at most {self.max_vehicles} vehicles: the cap is 2 to {MAX_VEHICLES}")
-        if hi > self.max_vehicles:
             raise ParameterError(
-                f"{{vehicles}} {hi} is too many: the format holds {self.max_vehicles} at most"
+                f"{{max_vehicles}} {self.max_vehicles} is out of range: 2 to {MAX_VEHICLES} "
+                "(the vehicle names of the grid format)"
             )
+        if hi > self.max_vehicles:
+            cap = (
+                f"the grid format names {MAX_VEHICLES} vehicles at most"
+                if self.max_vehicles == MAX_VEHICLES
+                else f"{{max_vehicles}} is {self.max_vehicles}"
+            )
+            raise ParameterError(f"{{vehicles}} {hi} is too many: {cap}")
         trucks = self.trucks
         if trucks is not None:
             if trucks[0] < 0 or trucks[0] > trucks[1]:

@@ -79,6 +79,42 @@ def test_generate_defaults_to_the_commands_method_and_makes_wrap_around_boards()
     assert rushhour.solve(looped.board).length == looped.length >= 6
 
 
+def test_generate_caps_the_vehicles_as_the_fogleman_format_does() -> None:
+    from rushhour.formats.fogleman import MAX_VEHICLES as LETTERS
+
+    made = rushhour.generate(2, width=9, height=9, min_moves=20, seed=1, max_vehicles=LETTERS)
+    assert all(len(p.board.vehicles) <= LETTERS for p in made)
+    assert all(rushhour.solve(p.board).length == p.length >= 20 for p in made)
+    # each puzzle is written in the format and read back as the same board
+    for p in made:
+        assert Board.from_text(p.board.to_text("fogleman")).to_text() == p.board.to_text()
+    with pytest.raises(rushhour.ParameterError) as caught:
+        rushhour.generate(1, width=9, height=9, vehicles=(20, 30), max_vehicles=LETTERS)
+    assert str(caught.value) == "vehicles 30 is too many: max_vehicles is 26"
+    with pytest.raises(rushhour.ParameterError, match="^max_vehicles 61 is out of range: 2 to 60"):
+        rushhour.generate(1, max_vehicles=61)
+
+
+def test_solve_defaults_to_the_commands_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    from rushhour.search import DEFAULT_ENGINE
+
+    assert DEFAULT_ENGINE == "portfolio"
+    large = rushhour.load("large:1")  # 9x9: the portfolio runs there
+    found = rushhour.solve(large)
+    assert found.engine == "portfolio" and found.optimal
+    assert found.length == rushhour.solve(large, engine="bfs").length
+    assert main(["solve", "large:1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["engine"] == found.engine
+    # on 6x6 the portfolio is the bfs engine, and says so
+    assert rushhour.solve("classic:1").engine == "bfs"
+
+
+def test_analyze_takes_a_memory_bound_as_solve_does() -> None:
+    with pytest.raises(rushhour.LimitReachedError):
+        rushhour.analyze("classic:12", max_memory=1)
+    assert rushhour.analyze("classic:12", max_memory=None).cluster_size == rushhour.analyze("classic:12").cluster_size
+
+
 # --- boards as text --------------------------------------------------------------------------------
 @given(boards())
 def test_from_text_reads_back_what_to_text_writes(board: Board) -> None:

@@ -89,6 +89,31 @@ def test_the_portfolio_answers_as_plain_search_in_the_steps_metric() -> None:
     assert ran >= 3
 
 
+def _in_a_pool_worker(board: Board) -> tuple[bool, int, str, list[str]]:
+    """The portfolio's answer in a worker of a ``multiprocessing`` pool (a daemon, which may not start
+    the upper worker): proven optimal, length (-1: unsolvable), engine, and the engines of its bounds."""
+    assert multiprocessing.current_process().daemon
+    solution = solve(board, engine="portfolio", time_limit=60)
+    if solution.solved:
+        verify(board, solution.moves)
+    length = solution.length if solution.solved else -1
+    return solution.optimal, length, solution.engine, [b.engine for b in solution.bounds]
+
+
+@needs_native
+def test_in_a_pool_worker_the_passes_answer_alone() -> None:
+    """A library user's pool of workers: the portfolio there runs its passes without the upper worker
+    (a daemon may not start one) and answers the optimum bfs finds."""
+    crowded = read_file(str(CROWDED9))[0].board
+    boards = [(crowded, 11)] + [(b, want) for b, want in _boards(28, 30) if wanted(b, "moves")][:4]
+    assert len(boards) == 5
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        answers = pool.map(_in_a_pool_worker, [b for b, _ in boards])
+    for (board, want), (optimal, length, engine, engines) in zip(boards, answers, strict=True):
+        assert optimal and engine == "portfolio" and length == want, board
+        assert all(e == "relaxed bound" or e.startswith("frontier pass") for e in engines), engines
+
+
 @needs_native
 def test_passes_polled_while_they_run_still_end_with_the_optimum() -> None:
     """crowd12-02's last passes run through several polls (every 100 ms, the worker's news read): the

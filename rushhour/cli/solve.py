@@ -44,7 +44,7 @@ from rushhour.errors import FormatError, LimitReachedError, RushHourError
 from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman
 from rushhour.levels import resolve_all, resolve_board
-from rushhour.search import ENGINES, HEURISTICS, Solution, analyze, solve
+from rushhour.search import DEFAULT_ENGINE, ENGINES, HEURISTICS, Solution, analyze, solve
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
 from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
 from rushhour.search.watch import Bounds, SearchProgress
@@ -136,7 +136,7 @@ def add_search_options(p: argparse.ArgumentParser, engines: bool = True) -> None
             "--engine",
             choices=ENGINES,
             type=str.lower,
-            default="portfolio",
+            default=DEFAULT_ENGINE,
             help="portfolio (default; on boards larger than 6x6 the frontier passes, improve and SAT "
             "planning together until the bounds meet; elsewhere bfs), bfs and astar: optimal; "
             "sat: SAT planning, optimal; random, improve: baselines",

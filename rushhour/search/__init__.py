@@ -6,9 +6,19 @@ packed positions with precomputed bitboards (:mod:`rushhour.search.tables`).
 """
 
 from rushhour.search.analysis import Analysis, analyze
-from rushhour.search.engines import ENGINES, solve
+from rushhour.search.engines import DEFAULT_ENGINE, ENGINES, solve
 from rushhour.search.heuristics import HEURISTICS
 from rushhour.search.solution import Solution, verify
 from rushhour.search.walk import improve
 
-__all__ = ["ENGINES", "HEURISTICS", "Analysis", "Solution", "analyze", "improve", "solve", "verify"]
+__all__ = [
+    "DEFAULT_ENGINE",
+    "ENGINES",
+    "HEURISTICS",
+    "Analysis",
+    "Solution",
+    "analyze",
+    "improve",
+    "solve",
+    "verify",
+]

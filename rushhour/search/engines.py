@@ -20,6 +20,8 @@ from rushhour.search.watch import Bound, Reporter
 from rushhour.text import plural
 
 ENGINES: tuple[str, ...] = ("portfolio", "bfs", "astar", "sat", "random", "improve")
+#: the engine of ``rushhour solve`` and of the library's ``rushhour.solve`` when none is named
+DEFAULT_ENGINE = "portfolio"
 DEFAULT_SAT_MOVES = 120  # the sat engine's bound on the plan length when none is given
 
 Outcome = tuple["list[Move] | None", bool, int]  # moves (None: none exist), proven, explored

@@ -27,6 +27,8 @@ as soon as the lower bound meets the best solution.  At a limit (time, positions
 worker has ended without meeting, it raises :class:`~rushhour.errors.LimitReachedError` with the best
 solution any engine found and the best lower bound any engine proved.  The worker is killed on every
 way out (an answer, a limit, Ctrl-C, an error) and dies with the caller if it is killed (Linux).
+In a process that may not start others (a worker of a ``multiprocessing`` pool, which is a daemon) the
+passes run alone: the answer is the same, proven by them.
 
 Every solution is replayed by the rules before it is reported; every lower bound comes from a proof
 (a pass that ended empty, completed layers of a pass, refuted plan lengths, the relaxed bound).
@@ -137,16 +139,20 @@ def portfolio(
     delay = UPPER_DELAY if limits.time_limit is None else min(UPPER_DELAY, limits.time_limit / 6)
     # forked now, before the passes hold any memory it would inherit; it waits for its time
     args = (board, metric, share, out, limits, memory, seed or 0, os.getpid(), state.began + delay)
-    upper = context.Process(target=_upper_worker, args=args, daemon=True)
+    # a daemon (a pool's worker) may not start processes: its passes run alone
+    alone = multiprocessing.current_process().daemon
+    upper = None if alone else context.Process(target=_upper_worker, args=args, daemon=True)
     news = _News(board, metric, state, share, out, upper, progress)
     try:
-        upper.start()
+        if upper is not None:
+            upper.start()
         if not _passes(board, metric, news, _limits_from_now(limits, _share(memory, FRONTIER_MEMORY))):
             news.wait_for_last(limits)
     finally:
-        if upper.is_alive():
-            upper.kill()
-        upper.join()
+        if upper is not None and upper.pid is not None:  # started
+            if upper.is_alive():
+                upper.kill()
+            upper.join()
         out.cancel_join_thread()
         out.close()
     if state.met:
@@ -197,7 +203,7 @@ class _News:
     def wait_for_last(self, limits: Limits) -> None:
         """After the passes stopped at the time limit: the worker's last bounds, for at most
         :data:`GRACE` seconds past the deadline."""
-        while not self.state.met and self.upper.is_alive():
+        while not self.state.met and self.upper is not None and self.upper.is_alive():
             if limits.deadline is None or time.perf_counter() > limits.deadline + GRACE:
                 return
             try:

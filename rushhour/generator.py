@@ -54,7 +54,7 @@ from rushhour.search.frontier import frontier_available, frontier_wanted, one_pa
 from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import Tables, tables_for
 from rushhour.text import plural
-from rushhour.workers import awaited, interrupt_as_flag, owned_pool
+from rushhour.workers import awaited, interrupt_as_flag, may_start_processes, owned_pool
 
 METHODS = ("anneal", "rewind", "walk")
 DEFAULT_METHOD = "anneal"
@@ -1359,7 +1359,7 @@ class Generator:
         """The tries' results in the order of their numbers, until ``max_tries`` or the ``deadline``."""
         s = self.settings
         numbers = iter(range(max_tries)) if max_tries is not None else _count()
-        if jobs == 1:
+        if jobs == 1 or not may_start_processes():  # the same tries, in a pool's worker too
             for n in numbers:
                 yield attempt(s, n, deadline)
                 if deadline is not None and time.time() >= deadline:

@@ -117,6 +117,12 @@ def owned_by(owner: int) -> None:
     watch(owner)
 
 
+def may_start_processes() -> bool:
+    """Whether this process may start others: not in a worker of a ``multiprocessing`` pool (a daemon),
+    where the library's pools run their work in the caller instead (``jobs``/``workers`` 1)."""
+    return not multiprocessing.current_process().daemon
+
+
 def context() -> multiprocessing.context.BaseContext:
     """The start method of the enumerator's pool: the forkserver on POSIX systems, told to die with the
     command; spawn elsewhere."""
@@ -213,6 +219,7 @@ __all__ = [
     "context",
     "die_with_parent",
     "interrupt_as_flag",
+    "may_start_processes",
     "owned_by",
     "owned_pool",
     "stop_workers",

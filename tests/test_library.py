@@ -95,6 +95,29 @@ def test_generate_caps_the_vehicles_as_the_fogleman_format_does() -> None:
         rushhour.generate(1, max_vehicles=61)
 
 
+def _in_a_pool_worker(seed: int) -> tuple[list[str], tuple[str, ...], int]:
+    """What a library user's pool worker (a daemon) gets from the calls that start processes of their
+    own: the generator's boards (2 jobs), a database's lines (2 workers), a 9x9 board's optimum."""
+    import multiprocessing
+
+    assert multiprocessing.current_process().daemon
+    made = rushhour.generate(2, min_moves=8, seed=seed, jobs=2)
+    database = rushhour.enumerate_database(4, workers=2)
+    return [p.board.to_text() for p in made], database.lines, rushhour.solve("large:1").length
+
+
+def test_the_calls_that_start_processes_work_in_a_pool_worker() -> None:
+    """A daemon may not start processes: there the generator's tries and the enumerator's parts run in
+    the worker itself, with the same answers, and the portfolio runs its passes alone."""
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        boards, lines, length = pool.apply(_in_a_pool_worker, (4,))
+    assert boards == [p.board.to_text() for p in rushhour.generate(2, min_moves=8, seed=4)]
+    assert lines == rushhour.enumerate_database(4).lines
+    assert length == rushhour.solve("large:1", engine="bfs").length
+
+
 def test_solve_defaults_to_the_commands_engine(capsys: pytest.CaptureFixture[str]) -> None:
     from rushhour.search import DEFAULT_ENGINE
 

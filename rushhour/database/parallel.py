@@ -48,7 +48,7 @@ def run(
         return
     if scheduler is not None:
         _run_dask(job, todo, on_result, workers=workers, scheduler=scheduler, native=native)
-    elif workers == 1:
+    elif workers == 1 or not workers_module.may_start_processes():  # the same parts, in a pool's worker too
         for index, part in todo:
             on_result(index, run_part(job, part, native))
     else:

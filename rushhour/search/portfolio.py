@@ -63,7 +63,7 @@ from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import improve_search
 from rushhour.search.watch import Bound, Bounds
-from rushhour.workers import owned_by
+from rushhour.workers import may_start_processes, owned_by
 
 #: seconds of the first improve restart (each one after takes twice the one before), and of all of
 #: them (at most a quarter of the time limit), before the upper worker turns to SAT planning: the
@@ -140,7 +140,7 @@ def portfolio(
     # forked now, before the passes hold any memory it would inherit; it waits for its time
     args = (board, metric, share, out, limits, memory, seed or 0, os.getpid(), state.began + delay)
     # a daemon (a pool's worker) may not start processes: its passes run alone
-    alone = multiprocessing.current_process().daemon
+    alone = not may_start_processes()
     upper = None if alone else context.Process(target=_upper_worker, args=args, daemon=True)
     news = _News(board, metric, state, share, out, upper, progress)
     try:

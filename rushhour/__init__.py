@@ -22,6 +22,7 @@ from rushhour.api import Database, analyze, enumerate_database, generate_puzzles
 from rushhour.api import generate_puzzles as generate
 from rushhour.board import Board, Exit, Layout, Move, Target, Vehicle
 from rushhour.errors import (
+    ArgumentTypeError,
     BoardError,
     BoardNotFoundError,
     FormatError,
@@ -58,6 +59,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Analysis",
+    "ArgumentTypeError",
     "Board",
     "BoardError",
     "BoardNotFoundError",

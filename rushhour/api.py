@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from rushhour.board import Board
+from rushhour.errors import expect
 
 if TYPE_CHECKING:
     from rushhour.database import PartStats
@@ -39,10 +40,12 @@ def load(name_or_path: str) -> Board:
     """
     from rushhour.levels import resolve_board
 
+    expect(name_or_path, str, "name_or_path", "a str (a built-in name, a file or an inline board)")
     return resolve_board(name_or_path).board
 
 
 def _board(board: Board | str) -> Board:
+    expect(board, (Board, str), "board", "a Board or a str (a built-in name, a file or an inline board)")
     return load(board) if isinstance(board, str) else board
 
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Literal
 
-from rushhour.errors import BoardError, IllegalMoveError, MoveError, UnknownVehicleError
+from rushhour.errors import BoardError, IllegalMoveError, MoveError, UnknownVehicleError, expect
 from rushhour.numbers import is_whole, quoted
 
 Cell = tuple[int, int]
@@ -326,6 +326,7 @@ class Board:
         >>> Board.from_text("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo").vehicle("A")
         Vehicle(name='A', orientation='H', length=2, row=2, col=3)
         """
+        expect(text, str, "text", "a str")
         return _formats().read_one(text, format)
 
     def to_text(self, format: str = "grid") -> str:
@@ -534,18 +535,23 @@ class Board:
 
     def apply(self, move: Move | str) -> Board:
         """The position after ``move``; :class:`IllegalMoveError` says what blocks an illegal one."""
+        expect(move, (Move, str), "move", "a Move or a str like 'A+2'")
         if isinstance(move, str):
             move = Move.parse(move)
         return self._slide(self._checked(move, self.occupancy()), move.distance)
 
-    def replay(self, moves: Iterable[Move | str]) -> Board:
-        """The position after ``moves``, each checked by the rules of :meth:`apply`.  The occupancy
-        is updated move by move instead of rebuilt, so long solutions replay quickly.  An illegal move
-        raises the error :meth:`apply` gives, prefixed with the move's number."""
+    def replay(self, moves: Iterable[Move | str] | str) -> Board:
+        """The position after ``moves`` (or a str of moves between spaces or commas: ``"B+1 A+4"``),
+        each checked by the rules of :meth:`apply`.  The occupancy is updated move by move instead of
+        rebuilt, so long solutions replay quickly.  An illegal move raises the error :meth:`apply`
+        gives, prefixed with the move's number."""
+        if isinstance(moves, str):
+            moves = moves.replace(",", " ").split()
         cells = _flat_cells(self.layout)
         occ = self.occupancy()
         position = self
         for count, move in enumerate(moves, start=1):
+            expect(move, (Move, str), "move", "a Move or a str like 'A+2'")
             if isinstance(move, str):
                 move = Move.parse(move)
             try:

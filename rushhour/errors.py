@@ -145,4 +145,16 @@ class ParameterError(RushHourError):
         return _PARAMETER.sub(lambda m: "--" + m.group(1).replace("_", "-"), self.template)
 
 
+class ArgumentTypeError(ParameterError, TypeError):
+    """A library argument of the wrong type (``board must be a Board or a str, not int``): a
+    :class:`ParameterError`, and a ``TypeError`` as Python's own calls raise."""
+
+
+def expect(value: object, types: type | tuple[type, ...], name: str, what: str) -> None:
+    """Raise :class:`ArgumentTypeError` unless ``value`` (the argument ``name``) is one of ``types``;
+    ``what`` says what it should be (``a Move or a str like 'A+2'``)."""
+    if not isinstance(value, types):
+        raise ArgumentTypeError(f"{{{name}}} must be {what}, not {type(value).__name__}")
+
+
 _PARAMETER = re.compile(r"\{([a-z_]+)\}")

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -240,6 +241,34 @@ def test_library_errors_name_parameters_and_the_command_line_names_options(
         rushhour.generate(0)
     assert main(["generate", "--min-moves", "9", "--max-moves", "3"]) == 2
     assert capsys.readouterr().err == "error: --max-moves 3 is below --min-moves 9: no length fits\n"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: Board.from_text(None), "text must be a str, not NoneType"),
+        (lambda: rushhour.load(12), "name_or_path must be a str (a built-in name, a file or an inline board), not int"),
+        (lambda: rushhour.solve(42), "board must be a Board or a str (a built-in name, a file or an inline board), not int"),
+        (lambda: rushhour.analyze(None), "board must be a Board or a str (a built-in name, a file or an inline board), not NoneType"),
+        (lambda: rushhour.load("classic:1").apply(None), "move must be a Move or a str like 'A+2', not NoneType"),
+        (lambda: rushhour.load("classic:1").replay([Move("F", 3), 7]), "move must be a Move or a str like 'A+2', not int"),
+    ],
+)
+def test_an_argument_of_the_wrong_type_is_one_clear_error(call: Any, message: str) -> None:
+    with pytest.raises(rushhour.ArgumentTypeError) as caught:
+        call()
+    assert str(caught.value) == message
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, rushhour.RushHourError)
+
+
+def test_replay_takes_one_str_of_moves_and_enumerate_refuses_no_workers() -> None:
+    start = rushhour.load("classic:1")
+    assert start.replay("F+3, C+1 D-1,A+4") == start.replay(["F+3", "C+1", "D-1", "A+4"])
+    assert start.replay("F+3 C+1 D-1 A+4").is_won()
+    with pytest.raises(rushhour.IllegalMoveError, match=r"^move 2 \(C\+9\)"):
+        start.replay("F+3 C+9")
+    with pytest.raises(rushhour.ParameterError, match="^workers must be at least 1, not 0$"):
+        rushhour.enumerate_database(4, workers=0)
 
 
 def test_engine_metric_and_heuristic_names_in_any_case() -> None:

@@ -11,6 +11,7 @@ from rushhour.database import parallel
 from rushhour.database.definitions import Job, Part, PartResult, PartStats, parts
 from rushhour.database.lines import merge
 from rushhour.database.store import PartStore
+from rushhour.errors import ParameterError
 
 
 class BuildProgress(NamedTuple):
@@ -44,6 +45,8 @@ def build(
     """The database of ``job`` (or of the parts ``only``): its lines in database order and what was
     searched.  With ``out``, parts are saved there as they finish, a run resumes from the parts found
     there, and the database is written to ``out/database.txt``."""
+    if workers < 1:
+        raise ParameterError(f"{{workers}} must be at least 1, not {workers}")
     todo_parts = list(only) if only is not None else parts(job)
     store = PartStore(out, job, len(todo_parts)) if out is not None else None
     results: dict[int, PartResult] = store.load() if store is not None else {}

@@ -107,11 +107,14 @@ def analyze(
     max_states: int | None = None,
     time_limit: float | None = None,
     max_memory: int | Literal["auto"] | None = "auto",
+    progress: Callable[[SearchProgress], None] | None = None,
 ) -> Analysis:
     """Explore every position reachable from ``board``: how many, how many are won, each one's
     distance to the nearest win, and the hardest one.  A set larger than ``max_states`` positions, or
     than ``time_limit`` seconds or ``max_memory`` bytes allow (as :func:`solve`), raises
-    :class:`~rushhour.errors.LimitReachedError`.
+    :class:`~rushhour.errors.LimitReachedError`.  ``progress`` is called now and then with a
+    :class:`~rushhour.search.watch.SearchProgress` record (engine ``analysis``): the positions found,
+    then the positions given their distance to the nearest win.
 
     >>> analysis = analyze("AA.B/...B/CC../....")
     >>> analysis.cluster_size, analysis.won_count, analysis.start_distance, analysis.histogram
@@ -124,6 +127,7 @@ def analyze(
         metric=metric,
         max_states=max_states,
         time_limit=time_limit,
+        progress=progress,
         **({} if max_memory == "auto" else {"max_memory": max_memory}),
     )
 

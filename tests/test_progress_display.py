@@ -88,6 +88,22 @@ def test_a_terminal_with_tqdm_gets_a_bar(monkeypatch: pytest.MonkeyPatch) -> Non
     assert bar.closed and stream.getvalue() == ""  # the bar writes itself; the line is not written
 
 
+def test_a_new_unit_gets_a_new_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis counts its positions, then those given a distance: each stage a bar of its own."""
+    fake = type(sys)("tqdm")
+    fake.tqdm = FakeBar  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tqdm", fake)
+    FakeBar.made.clear()
+    display = ProgressDisplay(stream=Terminal())
+    for count, unit in [(10, " positions"), (20, " positions"), (5, " positions with a distance")]:
+        display.update(count, desc="analysis", unit=unit, line=f"analysis: {count}{unit}")
+    first, second = FakeBar.made
+    assert first.closed and first.n == 20 and first.options["unit"] == " positions"
+    assert not second.closed and second.n == 5 and second.options["unit"] == " positions with a distance"
+    display.close()
+    assert second.closed
+
+
 def test_the_fallback_on_a_terminal_rewrites_one_line_and_clears_it() -> None:
     stream = Terminal()
     display = ProgressDisplay(stream=stream, lines=True)
@@ -141,6 +157,7 @@ def _on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtur
     ("argv", "label"),
     [
         (["solve", "--engine", "astar", CROWD9], "astar"),
+        (["analyze", "large:17"], "analysis"),
         (["generate", "--count", "2", "--min-moves", "3", "--max-moves", "6", "--seed", "1"], "generate"),
         (["enumerate", "--size", "3x3", "--workers", "1"], "enumerate"),
     ],
@@ -163,7 +180,7 @@ def test_every_long_command_shows_the_one_display(
     assert frames and all(frame.startswith(f"{label}: ") for frame in frames), err
     shown = err[: err.rindex(CLEAR) + len(CLEAR)]
     assert shown.endswith(CLEAR) and "\n" not in shown  # cleared before anything else is written
-    if argv[0] != "solve":  # solve has no -q: its display shows only on a terminal or with --progress
+    if argv[0] not in ("solve", "analyze"):  # no -q: their display shows on a terminal or with --progress
         assert not FRAME.search(_on_a_terminal(monkeypatch, capsys, [*argv, "-q"]))
 
 

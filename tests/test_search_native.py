@@ -190,6 +190,40 @@ def test_the_compiled_analysis_visits_every_move_of_a_position_of_more_moves_tha
     assert native.cluster_size == 3942 and native.histogram == {0: 182, 1: 2730, 2: 952, 3: 78}
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_analysis_reports_its_progress_and_answers_the_same(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``analyze(progress=...)``: records of the ``analysis``, the positions found (never more than
+    the cluster) and, for the compiled analysis, then the positions given their distance, each stage
+    counting up; the same answer as without it."""
+    if compiled and not native_available():
+        pytest.skip("the compiled search is not built")
+    from rushhour.search import watch
+
+    monkeypatch.setattr(watch, "INTERVAL", 0.0)
+    # large:17, 9x9: 544,763 positions, half a second for the compiled analysis
+    board = Board.from_text("BoCDDDEEEBoCFFGGGoBoCHooIooJJJHooIKKoLMHAAINoOLMPPPQNROLMooSQoROTTUVSQoRoWWUVSXXX")
+    seen: list[watch.SearchProgress] = []
+    before = use_native(compiled)
+    try:
+        found = analyze(board, progress=seen.append)
+        plain = analyze(board)
+    finally:
+        use_native(before)
+    assert found.cluster_size == plain.cluster_size and found.histogram == plain.histogram
+    assert found.hardest == plain.hardest
+    assert seen and all(r.engine == "analysis" and 0 < r.count <= found.cluster_size for r in seen)
+    stages = [r.what for r in seen]
+    assert stages[0] == "positions"
+    if compiled:  # the stages in order, each counting up
+        assert stages == sorted(stages, key=analysis_module.STAGES.index)
+        assert set(stages) == set(analysis_module.STAGES)
+        for stage in analysis_module.STAGES:
+            counts = [r.count for r in seen if r.what == stage]
+            assert counts == sorted(counts)
+
+
 @needs_native
 def test_time_limit_and_state_limit_stop_the_compiled_search() -> None:
     board = parse_grid(WALLED)

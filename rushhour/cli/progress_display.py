@@ -1,9 +1,10 @@
-"""The one progress display of the long commands (``solve``, ``generate``, ``enumerate``).
+"""The one progress display of the long commands (``solve``, ``analyze``, ``generate``, ``enumerate``).
 
 Where a long command stands goes to stderr, never to stdout, where the answer and the JSON documents
 go.  On a terminal it is a tqdm bar when the ``progress`` extra is installed
 (``pip install '.[progress]'``), else one line rewritten in place; off a terminal nothing, or plain
-lines where the command asks for them (``solve --progress``, ``enumerate``).  ``-q`` shows nothing.
+lines where the command asks for them (``solve --progress``, ``analyze --progress``, ``enumerate``).
+``-q`` shows nothing.
 The line, rewritten or plain, is the command's own: ``bfs: 1,234 positions, ...``; the display is
 cleared when the work ends, so the command's summary starts on a clean line.
 """
@@ -31,7 +32,7 @@ class ProgressDisplay:
     ``every`` is the least time in seconds between two lines (a tqdm bar paces itself).
     """
 
-    __slots__ = ("stream", "terminal", "enabled", "every", "tqdm", "bar", "desc", "last")
+    __slots__ = ("stream", "terminal", "enabled", "every", "tqdm", "bar", "desc", "unit", "last")
 
     def __init__(
         self, *, enabled: bool = True, lines: bool = False, every: float = 0.0, stream: TextIO | None = None
@@ -42,7 +43,7 @@ class ProgressDisplay:
         self.every = every
         self.tqdm: Any = _tqdm() if self.enabled and self.terminal else None
         self.bar: Any = None
-        self.desc = ""
+        self.desc = self.unit = ""
         self.last: float | None = None  # when the last line was written
 
     def update(
@@ -82,12 +83,15 @@ class ProgressDisplay:
         self.stream.flush()
 
     def _bar(self, count: int, desc: str, unit: str, total: int | None, postfix: str) -> None:
+        if self.bar is not None and unit != self.unit:  # a new stage counts something else: a new bar
+            self.bar.close()
+            self.bar = None
         if self.bar is None:  # made at the first update, which names the work and its unit
             scale = total is None
             self.bar = self.tqdm(
                 total=total, file=self.stream, desc=desc, unit=unit, unit_scale=scale, leave=False
             )
-            self.desc = desc
+            self.desc, self.unit = desc, unit
         elif desc != self.desc:
             self.bar.set_description_str(desc, refresh=False)
             self.desc = desc

@@ -646,6 +646,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         refuse_color_without_drawing(args, "--json")
     entry = resolve_board(args.board)
     began = time.perf_counter()
+    display = ProgressDisplay(lines=args.progress)
     try:
         analysis = analyze(
             entry.board,
@@ -653,10 +654,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             max_states=args.max_states,
             time_limit=args.time_limit,
             max_memory=args.max_memory * MEGABYTE,
+            progress=_show_search(display) if display.enabled else None,
         )
     except LimitReachedError as err:
+        display.close()  # the stop's message starts on a clean line
         took = time.perf_counter() - began
         return _stopped(args, "analyze", analyze_body(entry, err, metric=args.metric, seconds=took))
+    finally:
+        display.close()
     if args.json:
         emit("analyze", analyze_body(entry, analysis))
         return EXIT_SOLVED if analysis.solvable else EXIT_UNSOLVABLE

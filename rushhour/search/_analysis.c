@@ -1,9 +1,12 @@
 /* The cluster analysis of rushhour.search.analysis, compiled: a board's whole reachable set and every
  * position's distance to its nearest win, without handing each position back to Python.
  *
- * analyze(spec, start, max_states, seconds, edge_bytes) -> (status, size, won, histogram, hardest,
- *                                                           start_distance, smallest)
- *   status 1: done; 2: max_states (> 0) or the time limit (seconds > 0) stopped it (the rest None).
+ * analyze(spec, start, max_states, seconds, edge_bytes, poll=None) -> (status, size, won, histogram,
+ *                                                                      hardest, start_distance, smallest)
+ *   status 1: done; 2: max_states (> 0) or the time limit (seconds > 0) stopped it, or poll answered
+ *   true (the rest None).  poll: None, or a callable called as poll(stage, done) at most every
+ *   POLL_MILLISECONDS while the analysis runs: stage 0 while the cluster is collected (done: the
+ *   positions found so far), stage 1 while the distances are given (done: the positions given theirs).
  *   size: the positions of the cluster; won: how many of them are won; histogram: a tuple, the count
  *   of positions at each distance to the nearest win (empty when none is won); hardest: the farthest
  *   position (the smallest state among ties, states compared offset by offset as the search keys
@@ -152,19 +155,22 @@ static int cluster(const Spec *s, Store *st, Watch *w, Edges *e) {
         if (each_move(s, st, z, collect, e)) return -1;
         if (e->kept && (e->capacity + room) * sizeof(uint32_t) > e->budget) edges_drop(e);
         if ((z + 1) % BATCH == 0) {
+            w->done = (long long)st->count;
             int stop = watch(w, st->count);
-            if (stop) return stop;
+            if (stop) return stop == STOPPED_BY_POLL ? 2 : stop;
         }
     }
     if (e->kept) e->first[st->count] = (uint32_t)e->count;
+    w->done = (long long)st->count;
     int stop = watch(w, st->count);
-    return stop ? stop : 1;
+    return stop == STOPPED_BY_POLL ? 2 : stop ? stop : 1;
 }
 
 /* the distances to the nearest win; the queue ends with the farthest positions.  Returns the number
  * of positions with a distance (0 when none is won), or -1 out of memory, -2 a signal, -3 a limit */
 static long long distances(const Spec *s, Store *st, Watch *w, const Edges *e, size_t *queue) {
     Rings r = {queue, 0};
+    w->stage = 1;
     for (size_t z = 0; z < st->count; z++)
         if (s->won[st->states[z * (size_t)s->n + s->goal]]) {
             st->value[z] = 0;
@@ -183,8 +189,9 @@ static long long distances(const Spec *s, Store *st, Watch *w, const Edges *e, s
         } else if (each_move(s, st, z, spread_distance, &r)) {
             return -1;
         }
+        w->done = (long long)head + 1;
         int stop = (head + 1) % BATCH == 0 ? watch(w, st->count) : 0;
-        if (stop) return stop == 2 ? -3 : -2;
+        if (stop) return stop == 2 || stop == STOPPED_BY_POLL ? -3 : -2;
     }
     return (long long)r.tail;
 }
@@ -235,10 +242,15 @@ static PyObject *answer(const Spec *s, const Store *st, const size_t *queue, lon
 
 PyObject *native_analyze(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *spec_obj, *start_obj, *out = NULL;
+    PyObject *spec_obj, *start_obj, *poll = Py_None, *out = NULL;
     long long max_states, edge_bytes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOLdL", &spec_obj, &start_obj, &max_states, &seconds, &edge_bytes)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOLdL|O", &spec_obj, &start_obj, &max_states, &seconds, &edge_bytes, &poll))
+        return NULL;
+    if (poll != Py_None && !PyCallable_Check(poll)) {
+        PyErr_SetString(PyExc_TypeError, "analyze: poll must be callable or None");
+        return NULL;
+    }
     Spec *s = malloc(sizeof(Spec));
     if (!s) return PyErr_NoMemory();
     Store st;
@@ -260,7 +272,8 @@ PyObject *native_analyze(PyObject *self, PyObject *args) {
     /* indices are 32 bits: at most 2^32 moves */
     long long most = (long long)UINT32_MAX * (long long)sizeof(uint32_t);
     Edges e = {NULL, NULL, 0, 0, (size_t)(edge_bytes > most ? most : edge_bytes > 0 ? edge_bytes : 0), edge_bytes > 0};
-    Watch w = {PyEval_SaveThread(), seconds > 0 ? now() + seconds : 0, max_states};
+    Watch w = {PyEval_SaveThread(), seconds > 0 ? now() + seconds : 0, max_states, poll == Py_None ? NULL : poll,
+               now() + POLL_MILLISECONDS / 1000.0, 1, 0, 0};
     int result = cluster(s, &st, &w, &e);
     long long reached = 0;
     if (result == 1) {

@@ -316,7 +316,8 @@ int watch(Watch *w, size_t count) {
     if (!stop && w->poll) {
         double t = now();
         if (t >= w->next_poll) {
-            PyObject *answer = PyObject_CallNoArgs(w->poll);
+            PyObject *answer = w->counted ? PyObject_CallFunction(w->poll, "iL", w->stage, w->done)
+                                          : PyObject_CallNoArgs(w->poll);
             int asked = answer ? PyObject_IsTrue(answer) : -1;
             Py_XDECREF(answer);
             stop = asked < 0 ? -2 : asked ? STOPPED_BY_POLL : 0;
@@ -668,7 +669,7 @@ static PyMethodDef methods[] = {
     {"frontier", native_frontier, METH_VARARGS,
      "frontier(spec, start, max_states, seconds) -> (status, explored, path or None, lower bound)"},
     {"analyze", native_analyze, METH_VARARGS,
-     "analyze(spec, start, max_states, seconds, edge_bytes) -> (status, size, won, histogram, hardest, start_distance, "
+     "analyze(spec, start, max_states, seconds, edge_bytes, poll=None) -> (status, size, won, histogram, hardest, start_distance, "
      "smallest); see _analysis.c"},
     {"clusters", native_clusters, METH_VARARGS,
      "clusters(width, height, goal_row, walls, rows, columns, distances) -> (lines, stats); see _clusters.c"},

@@ -24,7 +24,12 @@ def layers(
 
 # The cluster analysis (_analysis.c); see rushhour.search.analysis.
 def analyze(
-    spec: NativeSpec, start: tuple[int, ...], max_states: int, seconds: float, edge_bytes: int
+    spec: NativeSpec,
+    start: tuple[int, ...],
+    max_states: int,
+    seconds: float,
+    edge_bytes: int,
+    poll: Callable[[int, int], object] | None = None,
 ) -> tuple[
     int,
     int,

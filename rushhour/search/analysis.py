@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rushhour.board import Board, check_metric
@@ -27,7 +28,13 @@ from rushhour.search.bfs import (
 )
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import native_spec_for, tables_for
+from rushhour.search.watch import Reporter, SearchProgress
 from rushhour.text import plural
+
+#: the name of the analysis in its progress records, and what it counts at each stage of the compiled
+#: analysis (see _analysis.c): the cluster's positions as they are found, then those given a distance
+ANALYSIS = "analysis"
+STAGES = ("positions", "positions with a distance")
 
 #: memory the compiled analysis may keep the cluster's moves in (4 bytes a move), so that its second
 #: pass (the distances) walks them instead of making every move again: 8.4 million moves, the clusters
@@ -102,15 +109,21 @@ def analyze(
     max_states: int | None = None,
     time_limit: float | None = None,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    progress: Callable[[SearchProgress], object] | None = None,
 ) -> Analysis:
     """Explore the whole cluster of ``board``; raises LimitReachedError when a limit is hit.  The
     compiled analysis (rushhour/search/_analysis.c) is used when it was built: the same answer as
-    :func:`analyze_python`, without handing every position back to Python."""
+    :func:`analyze_python`, without handing every position back to Python.  ``progress`` is called
+    now and then with a :class:`~rushhour.search.watch.SearchProgress` record of the ``analysis``:
+    the positions found, then the positions given their distance to the nearest win."""
     check_metric(metric)
     if native.native_enabled():
-        return _analyze_native(board, metric, Limits(max_states, time_limit, max_memory))
+        limits = Limits(max_states, time_limit, max_memory)
+        if progress is not None:
+            limits.report = Reporter(ANALYSIS, progress)
+        return _analyze_native(board, metric, limits)
     return analyze_python(board, metric=metric, max_states=max_states, time_limit=time_limit,
-                          max_memory=max_memory)
+                          max_memory=max_memory, progress=progress)
 
 
 def _analyze_native(board: Board, metric: str, limits: Limits) -> Analysis:
@@ -119,12 +132,20 @@ def _analyze_native(board: Board, metric: str, limits: Limits) -> Analysis:
     spec = native_spec_for(board.layout, metric)
     left = memory_left(limits)  # the moves kept come out of the memory the limit leaves
     edges = EDGE_BYTES if left is None else max(0, min(EDGE_BYTES, left // 4))
+    report = limits.report
+
+    def poll(stage: int, done: int) -> bool:
+        if report is not None:
+            report(done, STAGES[stage])
+        return False
+
     status, size, won, hist, hardest, start_distance, smallest = native.compiled.analyze(
         spec,
         board.state,
         native_cap(limits, len(spec.vehicles), False, reserved=edges, left=left),
         seconds_left(limits),
         edges,
+        None if report is None else poll,
     )
     if status == 2:
         stopped_at_limit(limits, size)
@@ -151,11 +172,14 @@ def analyze_python(
     max_states: int | None = None,
     time_limit: float | None = None,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    progress: Callable[[SearchProgress], object] | None = None,
 ) -> Analysis:
     """:func:`analyze` by the Python breadth-first searches (compiled layers when built)."""
     began = time.perf_counter()
     check_metric(metric)
     limits = Limits(max_states, time_limit, max_memory)
+    if progress is not None:
+        limits.report = Reporter(ANALYSIS, progress)
     tables = tables_for(board.layout, metric)
     start = tables.pack(board.state)
     cluster = reachable(tables, start, limits)

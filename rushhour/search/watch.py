@@ -81,16 +81,24 @@ class Reporter:
     """Turns the limit checks of one search into :class:`SearchProgress` records, at most one an
     :data:`INTERVAL`."""
 
-    __slots__ = ("engine", "callback", "began", "last", "memory")
+    __slots__ = ("engine", "callback", "began", "last", "seen", "memory", "what")
 
     def __init__(self, engine: str, callback: Callable[[SearchProgress], object]) -> None:
         self.engine = engine
         self.callback = callback
-        self.began = self.last = time.perf_counter()
+        self.began = self.last = self.seen = time.perf_counter()
         self.memory = MemoryBudget(1)
+        # what the calls count: a search that turns to count another thing (the analysis: its
+        # positions, then those given a distance) starts its seconds and rate again, from its last call
+        self.what = ""
 
     def __call__(self, count: int, what: str) -> None:
         now = time.perf_counter()
+        if what != self.what:
+            if self.what:
+                self.began = self.seen
+            self.what = what
+        self.seen = now
         if now - self.last < INTERVAL:
             return
         self.last = now

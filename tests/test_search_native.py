@@ -224,6 +224,38 @@ def test_the_analysis_reports_its_progress_and_answers_the_same(
             assert counts == sorted(counts)
 
 
+#: an 8x8 wrap-around board (the frontier search does not serve it: the compiled bfs does), whose
+#: reachable set passes a million positions
+WRAPPED_LOOSE = """\
+# goal: v13
+# wrap: yes
+# legend: A=v10 B=v13 E=v15 G=v18 v=v1
+MMM...B.
+DEE..DDD
+zzFFTTTT
+...GZ.vv
+.VVGZ..W
+..Y.ZABW
+..Y.ZAB.
+.CCC.AB.
+"""
+
+
+@needs_native
+def test_the_compiled_bfs_reports_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled breadth-first search calls back between its batches, as the Python one does."""
+    from rushhour.search import watch
+
+    monkeypatch.setattr(watch, "INTERVAL", 0.0)
+    board = Board.from_text(WRAPPED_LOOSE)
+    seen: list[watch.SearchProgress] = []
+    with pytest.raises(LimitReachedError) as caught:
+        solve(board, engine="bfs", max_states=1_000_000, progress=seen.append)
+    counts = [r.count for r in seen]
+    assert len(seen) >= 2 and all(r.engine == "bfs" and r.what == "positions" for r in seen)
+    assert counts == sorted(counts) and 0 < counts[-1] <= caught.value.explored
+
+
 @needs_native
 def test_time_limit_and_state_limit_stop_the_compiled_search() -> None:
     board = parse_grid(WALLED)

@@ -12,7 +12,9 @@
  * changes one offset, so a successor's hash is its parent's with two words xor-ed in and out).  Each
  * position of a chunk gets its occupancy grid (a byte per cell: 0 empty, WALL, or vehicle + 1).
  *
- * shortest(spec, start, max_states, seconds) -> (status, explored, states)
+ * shortest(spec, start, max_states, seconds, poll=None) -> (status, explored, states)
+ *   poll: None, or a callable called as poll(0, explored) at most every POLL_MILLISECONDS (the
+ *   progress display; a true answer stops the search as a limit does);
  *   status 1: states is the path (start first) ending with a won position;
  *   status 0: no won position is reachable (explored is the size of the reachable set);
  *   status 2: max_states (> 0) or the time limit (seconds > 0) stopped the search; states is None.
@@ -316,7 +318,8 @@ int watch(Watch *w, size_t count) {
     if (!stop && w->poll) {
         double t = now();
         if (t >= w->next_poll) {
-            PyObject *answer = w->counted ? PyObject_CallFunction(w->poll, "iL", w->stage, w->done)
+            long long done = w->counted == 2 ? (long long)count : w->done;
+            PyObject *answer = w->counted ? PyObject_CallFunction(w->poll, "iL", w->stage, done)
                                           : PyObject_CallNoArgs(w->poll);
             int asked = answer ? PyObject_IsTrue(answer) : -1;
             Py_XDECREF(answer);
@@ -434,9 +437,10 @@ static int search(const Spec *s, Store *st, const unsigned char *start, Watch *w
                     }
                 }
             }
+            w->done = (long long)st->count;
             int stop = watch(w, st->count);
             if (stop) {
-                result = stop;
+                result = stop == STOPPED_BY_POLL ? 2 : stop;
                 goto done;
             }
         }
@@ -463,10 +467,14 @@ done:
 
 static PyObject *native_shortest(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *spec_obj, *start_obj;
+    PyObject *spec_obj, *start_obj, *poll = Py_None;
     long long max_states;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOLd", &spec_obj, &start_obj, &max_states, &seconds)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOLd|O", &spec_obj, &start_obj, &max_states, &seconds, &poll)) return NULL;
+    if (poll != Py_None && !PyCallable_Check(poll)) {
+        PyErr_SetString(PyExc_TypeError, "shortest: poll must be callable or None");
+        return NULL;
+    }
     Spec *s = malloc(sizeof(Spec));
     if (!s) return PyErr_NoMemory();
     if (read_spec(spec_obj, s)) { free(s); return NULL; }
@@ -490,7 +498,8 @@ static PyObject *native_shortest(PyObject *self, PyObject *args) {
     Store st;
     Answer answer = {-1, 0, {0, 0}, {0, 0}};
     int result = -1;
-    Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states};
+    Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states, poll == Py_None ? NULL : poll,
+               now() + POLL_MILLISECONDS / 1000.0, 1, 0, 0};
     if (store_init(&st, s->n) == 0) {
         w.thread = PyEval_SaveThread();
         result = search(s, &st, start, &w, &answer);
@@ -542,9 +551,10 @@ static int spread(const Spec *s, Store *st, Watch *w, size_t **starts_out,
                     }
                 }
             }
+            w->done = (long long)st->count;
             int stop = watch(w, st->count);
             if (stop) {
-                result = stop;
+                result = stop == STOPPED_BY_POLL ? 2 : stop;
                 goto done;
             }
         }
@@ -663,7 +673,7 @@ fail:
 
 static PyMethodDef methods[] = {
     {"shortest", native_shortest, METH_VARARGS,
-     "shortest(spec, start, max_states, seconds) -> (status, explored, path or None)"},
+     "shortest(spec, start, max_states, seconds, poll=None) -> (status, explored, path or None)"},
     {"layers", native_layers, METH_VARARGS,
      "layers(spec, sources, max_states, seconds) -> (status, count, layers of keys or None)"},
     {"frontier", native_frontier, METH_VARARGS,

@@ -16,7 +16,11 @@ NEAR_MAYBE: int
 
 # The compiled breadth-first search (_native.c); see rushhour.search.bfs.
 def shortest(
-    spec: NativeSpec, start: tuple[int, ...], max_states: int, seconds: float
+    spec: NativeSpec,
+    start: tuple[int, ...],
+    max_states: int,
+    seconds: float,
+    poll: Callable[[int, int], object] | None = None,
 ) -> tuple[int, int, list[tuple[int, ...]] | None]: ...
 def layers(
     spec: NativeSpec, sources: list[tuple[int, ...]], max_states: int, seconds: float
@@ -63,6 +67,6 @@ def frontier(
     seconds: float,
     every: bool = False,
     bound: int = 0,
-    poll: Callable[[], object] | None = None,
+    poll: Callable[[int, int], object] | None = None,
     threads: int = 1,
 ) -> tuple[int, int, list[tuple[int, ...]] | None, int, int]: ...

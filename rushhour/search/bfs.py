@@ -95,8 +95,19 @@ def shortest(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | No
 def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | None, int]:
     """:func:`shortest_python`, compiled: the same positions in the same order, the same answer."""
     assert native.compiled is not None
+    report = limits.report
+
+    def poll(stage: int, done: int) -> bool:
+        if report is not None:
+            report(done, "positions")
+        return False
+
     status, explored, path = native.compiled.shortest(
-        tables.native_spec(), tables.unpack(start), native_cap(limits, tables.n, False), seconds_left(limits)
+        tables.native_spec(),
+        tables.unpack(start),
+        native_cap(limits, tables.n, False),
+        seconds_left(limits),
+        None if report is None else poll,
     )
     if status == 2:
         stopped_at_limit(limits, explored)

@@ -170,6 +170,10 @@ def test_shard_of_prints_the_shard_of_a_published_line(capsys: pytest.CaptureFix
     line = "17 GBBoJKGxIoJKAAIooKDDDooooHEEFFoHoooo 1900"
     assert main(["enumerate", "--size", "6x6", "--walls", "0-2", "--shard-of", line.split()[1], "-q"]) == 0
     assert line in capsys.readouterr().out.splitlines()
+    # the summary's counts agree with their number: one puzzle, one shard
+    assert main(["enumerate", "--size", "6x6", "--walls", "0-2", "--shard-of", line.split()[1]]) == 0
+    summary = capsys.readouterr().err.splitlines()[-1]
+    assert summary.startswith("6x6, walls 0-2: 1 puzzle; 1 shard, 2 clusters with a win, 2,065 positions in ")
 
 
 def _children(pid: int) -> list[int]:

@@ -92,6 +92,26 @@ def test_every_command_schema_is_documented_with_an_example() -> None:
         check(example)
 
 
+@pytest.mark.parametrize(
+    ("argv", "line", "timed"),
+    [
+        (["generate", "--size", "5x5", "--min-moves", "3", "--max-moves", "4", "--seed", "1", "--json", "-q"], 0, ()),
+        (["harden", "AA...B/.....B/CC.D../...D../EEE.../......", "--max-tries", "100", "--seed", "1", "--json"], 1,
+         ("seconds",)),
+    ],
+)
+def test_the_seeded_examples_are_what_their_commands_print(
+    capsys: pytest.CaptureFixture[str], argv: list[str], line: int, timed: tuple[str, ...]
+) -> None:
+    """The examples of docs/json.md made by a seeded command are its output, field for field (but the
+    time taken): the same seed makes the same puzzles and boards on every machine."""
+    printed = documents(capsys, *argv)[line]
+    [example] = [dict(e) for e in EXAMPLES if e["schema"] == printed["schema"]]
+    for field in timed:
+        printed.pop(field), example.pop(field)
+    assert printed == example
+
+
 def test_solved_unsolvable_and_stopped_have_the_same_fields(capsys: pytest.CaptureFixture[str]) -> None:
     solved = one(capsys, "solve", EASY, "--json")
     unsolvable = one(capsys, "solve", UNSOLVABLE, "--json", status=1)

@@ -26,6 +26,7 @@ from rushhour.database import (
     shard_of,
 )
 from rushhour.numbers import whole_or_none
+from rushhour.text import plural
 
 EXIT_OK, EXIT_INTERRUPTED = 0, 130
 
@@ -122,11 +123,11 @@ def _show_parts(display: ProgressDisplay) -> Callable[[BuildProgress], None]:
         fresh = p.done - p.resumed
         left = (p.parts - p.done) * p.seconds / fresh if fresh else 0.0
         line = (
-            f"enumerate: {p.done:,}/{p.parts:,} parts ({p.stats.shards:,} shards), "
-            f"{p.stats.positions:,} positions, "
+            f"enumerate: {p.done:,}/{plural(p.parts, 'part')} ({plural(p.stats.shards, 'shard')}), "
+            f"{plural(p.stats.positions, 'position')}, "
             f"{rate:,.0f} positions/s, about {_duration(left)} left"
         )
-        postfix = f"{p.stats.shards:,} shards, {p.stats.positions:,} positions"
+        postfix = f"{plural(p.stats.shards, 'shard')}, {plural(p.stats.positions, 'position')}"
         final = p.done >= p.parts
         display.update(
             p.done, desc="enumerate", unit="part", total=p.parts, line=line, postfix=postfix, final=final
@@ -188,8 +189,8 @@ def puzzle_body(size: int, line: str) -> dict[str, Any]:
 def _summary(job: Job, lines: list[str], stats: PartStats, seconds: float, out: str | None) -> None:
     where = f" in {out}/database.txt" if out else ""
     print(
-        f"{job.size}x{job.size}, walls {job.walls[0]}-{job.walls[1]}: {len(lines):,} puzzles{where}; "
-        f"{stats.shards:,} shards, {stats.clusters:,} clusters with a win, "
-        f"{stats.positions:,} positions in {_duration(seconds)}",
+        f"{job.size}x{job.size}, walls {job.walls[0]}-{job.walls[1]}: {plural(len(lines), 'puzzle')}{where}; "
+        f"{plural(stats.shards, 'shard')}, {plural(stats.clusters, 'cluster')} with a win, "
+        f"{plural(stats.positions, 'position')} in {_duration(seconds)}",
         file=sys.stderr,
     )

@@ -318,9 +318,9 @@ def _stop(state: _State, limits: Limits, metric: str) -> LimitReachedError:
         why = "; ".join(state.stopped) or "stopped: every engine ended"
     best = "no solution found"
     if state.best is not None:
-        best = f"best {solution_length(state.best, unit == 'steps')} {unit} ({state.best_by})"
+        best = f"best {solution_length(state.best, unit == 'steps'):,} {unit} ({state.best_by})"
     return LimitReachedError(
-        f"{why}; the bounds did not meet: at least {state.lower} {unit} ({state.lower_by}), {best}",
+        f"{why}; the bounds did not meet: at least {state.lower:,} {unit} ({state.lower_by}), {best}",
         explored=state.explored,
         lower_bound=state.lower,
         best=state.best,

@@ -72,8 +72,8 @@ class Bounds:
 
     def describe(self) -> str:
         """``bounds: at least 20 moves (frontier passes), best 25 (improve, seed 1), 12.3 s``."""
-        best = "none yet" if self.best is None else f"{self.best} ({self.best_by})"
-        lower = f"at least {self.lower} {self.unit} ({self.lower_by})"
+        best = "none yet" if self.best is None else f"{self.best:,} ({self.best_by})"
+        lower = f"at least {self.lower:,} {self.unit} ({self.lower_by})"
         return f"bounds: {lower}, best {best}, {self.seconds:.1f} s"
 
 

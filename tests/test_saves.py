@@ -170,6 +170,23 @@ def test_memory_progress_writes_nothing(tmp_path: Path, monkeypatch: pytest.Monk
             "bad 'wins'",
         ),
         (b"\xff\xfe garbage", "not UTF-8"),
+        # times and counts no clock or count can show: refused, not a crash when they are shown
+        (
+            b'{"format": "rushhour-progress", "version": 1, "levels": {"a:1": {"board": "x", "best_seconds": 1e400}}}',
+            "the number 1e400 is too large",
+        ),
+        (
+            b'{"format": "rushhour-progress", "version": 1, "levels": {"a:1": {"board": "x", "left_seconds": NaN}}}',
+            "NaN is not a JSON number",
+        ),
+        (
+            b'{"format": "rushhour-progress", "version": 1, "levels": {"a:1": {"board": "x", "best_seconds": 1e300}}}',
+            "'best_seconds' out of range",
+        ),
+        (
+            b'{"format": "rushhour-progress", "version": 1, "levels": {"a:1": {"board": "x", "best": -4}}}',
+            "'best' out of range",
+        ),
     ],
 )
 def test_corrupt_file_is_reported_and_moved_aside(tmp_path: Path, content: bytes, reason: str) -> None:

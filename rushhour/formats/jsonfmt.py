@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import math
 import reprlib
 from typing import Any
 
@@ -143,11 +144,23 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
+def _json_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:12]} is too large")
+    return value
+
+
+def _json_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def load_json(text: str, source: str | None = None) -> Any:
-    """JSON text as Python values, within bounds: numbers of at most :data:`MAX_DIGITS` digits, and
-    arrays and objects nested no deeper than the interpreter's recursion limit; else ParseError."""
+    """JSON text as Python values, within bounds: numbers of at most :data:`MAX_DIGITS` digits, finite
+    (``NaN``, ``Infinity`` and ``1e400`` are refused), and arrays and objects nested no deeper than the
+    interpreter's recursion limit; else ParseError."""
     try:
-        return json.loads(text, parse_int=_json_int)
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
     except json.JSONDecodeError as err:
         raise ParseError(
             f"not valid JSON: {err.msg}", source=source, line=err.lineno, column=err.colno

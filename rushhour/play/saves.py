@@ -128,6 +128,11 @@ _FIELDS: dict[str, tuple[type, ...]] = {
 }
 
 
+#: the largest count or number of seconds a record may hold (every one is 0 or more): a billion, some 31
+#: years of play, so that a file changed by hand cannot hold a time that no clock can show
+_MOST = 10**9
+
+
 def _record_from(key: str, value: Any) -> LevelRecord:
     if not isinstance(value, dict) or not isinstance(value.get("board"), str):
         raise ValueError(f"level {reprlib.repr(key)} is not a record with a board")
@@ -137,6 +142,8 @@ def _record_from(key: str, value: Any) -> LevelRecord:
             item = value[name]
             if not isinstance(item, types) or (isinstance(item, bool) and bool not in types):
                 raise ValueError(f"level {reprlib.repr(key)} has a bad {name!r}: {reprlib.repr(item)}")
+            if isinstance(item, int | float) and not isinstance(item, bool) and not 0 <= item <= _MOST:
+                raise ValueError(f"level {reprlib.repr(key)} has {name!r} out of range: {reprlib.repr(item)}")
             fields[name] = item
     if not all(isinstance(m, str) for m in fields.get("left_moves") or []):
         raise ValueError(f"level {reprlib.repr(key)} has a bad 'left_moves'")

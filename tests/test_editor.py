@@ -182,6 +182,25 @@ def test_saves_in_every_format_and_a_failed_save_loses_nothing(tmp_path: Path) -
     assert parse_save("x.json") == ("x.json", "json") and parse_save("x.txt fogleman") == ("x.txt", "fogleman")
 
 
+def test_a_kept_board_that_cannot_be_forgotten_does_not_end_a_good_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a save, the unsaved board kept before is forgotten; where that fails (a folder in the
+    kept file's place) the save still stands, said with a warning, and the editor goes on."""
+    from rushhour.cli.edit import keep, kept_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    kept_path().mkdir(parents=True)
+    assert keep(None).startswith(f"warning: the kept unsaved board {kept_path()} could not be forgotten")
+    ed = make(Draft.of(Board.from_text(START)), keep=keep)
+    ed.cursor = (5, 5)
+    keys(ed, "w")
+    out = tmp_path / "saved.txt"
+    assert ed.save(str(out), "grid")
+    assert ed.mode is Mode.EDIT and not ed.dirty and read_file(str(out))[0].board == ed.board()
+    assert ed.message.startswith(f"saved to {out} (grid); warning: the kept unsaved board")
+
+
 def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
     kept: list[Board | None] = []
 

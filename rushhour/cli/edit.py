@@ -40,7 +40,10 @@ def keep(board: Board | None) -> str:
     """Keep an unsaved board for next time (None: forget the one kept); what was done, in words."""
     path = kept_path()
     if board is None:
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as err:  # a folder in its place, a data folder that is a file: it is not ours
+            return f"warning: the kept unsaved board {path} could not be forgotten: {err.strerror or err}"
         return ""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

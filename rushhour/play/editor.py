@@ -701,8 +701,11 @@ class Editor:
             self.message = self._keep(board)
 
     def _forget_kept(self) -> None:
+        """The board is saved: the unsaved one kept before is not needed (a failure is only said)."""
         if self._keep is not None:
-            self._keep(None)
+            said = self._keep(None)
+            if said:
+                self.message = f"{self.message}; {said}"
 
     # --- the mouse -------------------------------------------------------------------------------
     def press(self, cell: Cell) -> None:

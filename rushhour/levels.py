@@ -104,21 +104,38 @@ def _scan_user_packs() -> tuple[tuple[Pack, ...], tuple[LeftOut, ...]]:
         items = sorted(folder.iterdir())
     except OSError:
         return (), ()
-    built_in = {p.name.casefold() for p in packs()}
     found, left = [], []
+    taken: dict[str, str] = {}  # the names of the packs found, folded, and as their files spell them
     for item in items:
         if not item.name.endswith(".txt"):
             continue
         name = item.name[: -len(".txt")]
-        if name.casefold() in built_in:
-            why = f"{item}: {name} is the name of a built-in pack; rename the file to play it"
-            left.append(LeftOut(name, item, why))
+        why = _taken(name)
+        if why is None and name.casefold() in taken:
+            why = f"your pack {taken[name.casefold()]} has this name but for case (names are matched so)"
+        if why is not None:
+            left.append(LeftOut(name, item, f"{item}: {why}; rename the file to play it"))
             continue
         try:
             found.append(_read_pack(item, str(item)))
         except RushHourError as err:
             left.append(LeftOut(name, item, str(err)))
+            continue
+        taken[name.casefold()] = name
     return tuple(found), tuple(left)
+
+
+def _taken(name: str) -> str | None:
+    """Why a pack of the player's may not be called ``name`` (a BOARD argument of that name means a
+    built-in board already, which the pack would hide), or None."""
+    folded = name.casefold()
+    if any(p.name.casefold() == folded for p in packs()):
+        return f"{name} is the name of a built-in pack"
+    if _DAILY_RE.match(name):
+        return f"{name} names the puzzle of the day"
+    if _level_named(name) is not None:
+        return f"{name} is the name of a built-in level"
+    return None
 
 
 class Shelf(NamedTuple):
@@ -169,8 +186,9 @@ def check_user_pack_name(name: str) -> str:
         raise BoardNotFoundError(
             f"{name!r} cannot name a pack: use letters, digits, - and _ (40 at most), like mypack"
         )
-    if any(p.name.casefold() == name.casefold() for p in packs()):
-        raise BoardNotFoundError(f"{name} is the name of a built-in pack: choose another name for yours")
+    why = _taken(name)
+    if why is not None:
+        raise BoardNotFoundError(f"{why}: choose another name for yours")
     return name
 
 
@@ -184,7 +202,9 @@ def add_to_user_pack(name: str, board: Board, meta: dict[str, str] | None = None
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise RushHourError(f"cannot make the packs folder {folder}: {err.strerror or err}") from None
-    path = folder / f"{name}.txt"
+    # names are matched without regard to case: a pack of this name in another case is this one
+    same = [p.name for p in user_packs() if p.name.casefold() == name.casefold()]
+    path = folder / f"{same[0] if same else name}.txt"
     with locked(path):
         records, header = [], {"title": name, "description": "made with rushhour edit"}
         if path.exists():

@@ -296,6 +296,40 @@ def test_user_packs_are_offered_beside_the_built_in_ones(tmp_path: Path, monkeyp
         add_to_user_pack("../evil", board)
 
 
+def test_a_pack_name_never_hides_a_built_in_board_nor_doubles_by_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BOARD arguments match names without regard to case, and mean a built-in pack, the daily puzzle
+    or a built-in level's name before a pack of yours: such names are refused for a pack, a pack named
+    again in another case is the same pack, and a file that clashes is left out with its reason."""
+    from rushhour.levels import left_out_user_packs
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    board = Board.from_text(START)
+    for name, why in [
+        ("daily", "daily names the puzzle of the day"),
+        ("Daily", "Daily names the puzzle of the day"),
+        ("classic-07", "classic-07 is the name of a built-in level"),
+        ("CLASSIC", "CLASSIC is the name of a built-in pack"),
+    ]:
+        with pytest.raises(BoardNotFoundError, match=f"^{why}: choose another name for yours$"):
+            add_to_user_pack(name, board)
+    assert add_to_user_pack("Mine", board) == 1
+    assert add_to_user_pack("mine", board.apply("A+1")) == 2  # the same pack
+    folder = tmp_path / "rushhour" / "packs"
+    assert sorted(p.name for p in folder.glob("*.txt")) == ["Mine.txt"]
+    assert resolve_board("mine:2").board == board.apply("A+1")
+    # files made by hand: the clash in case and the built-in level's name are left out, said why
+    (folder / "mine.txt").write_text((folder / "Mine.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "classic-07.txt").write_text((folder / "Mine.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    assert [p.name for p in user_packs()] == ["Mine"]
+    why = {left.name: left.why for left in left_out_user_packs()}
+    assert why["mine"].endswith("mine.txt: your pack Mine has this name but for case (names are matched so); "
+                                "rename the file to play it")
+    assert why["classic-07"].endswith("classic-07 is the name of a built-in level; rename the file to play it")
+    assert resolve_board("classic-07").board == resolve_board("classic:7").board
+
+
 def test_a_pack_file_left_out_is_said_so_with_its_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

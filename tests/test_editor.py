@@ -228,6 +228,13 @@ def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
     assert ed.dirty and "cannot leave through the right edge" in (ed.draft.problem() or "")
     keys(ed, "ctrl-c")
     assert ed.mode is Mode.QUIT and ed.interrupted and len(kept) == 2  # nothing kept, nothing forgotten
+    for opening in (["s"], ["k"], ["n"], ["q"], ["?"]):  # in a prompt, the quit question, the help too
+        ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+        ed.cursor = (0, 0)
+        keys(ed, "w", *opening)
+        assert ed.mode is not Mode.EDIT or opening == ["n"], opening
+        keys(ed, "ctrl-d")
+        assert ed.mode is Mode.QUIT and kept[-1] == ed.board() and not ed.interrupted, opening
 
 
 def test_harden_runs_round_after_round_and_its_best_is_taken() -> None:

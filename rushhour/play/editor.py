@@ -374,6 +374,9 @@ class Editor:
             self.interrupted = True
             self.leave()
             return
+        if name == "ctrl-d":  # in every mode, a question or a prompt too
+            self.leave_now()
+            return
         if self.mode is Mode.HELP:
             self._help_key(name)
         elif self.mode is Mode.PROMPT:
@@ -432,7 +435,6 @@ class Editor:
             "p": self.play,
             "?": self._help,
             "q": self.leave,
-            "ctrl-d": self.leave_now,
         }
 
     def _help(self) -> None:

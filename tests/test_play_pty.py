@@ -275,6 +275,17 @@ def test_piped_script_plays_a_game_and_the_next_level(tmp_path: Path) -> None:
     assert len(levels) == 2
 
 
+def test_a_piped_line_is_echoed_without_its_control_characters(tmp_path: Path) -> None:
+    """The line mode writes back what it read from a pipe: a control character in it is shown, not
+    sent on to the reader's terminal (an escape that would clear it)."""
+    two = tmp_path / "two.txt"
+    two.write_text(TINY + "\n" + SECOND)
+    done = run_piped(tmp_path, ["play", str(two), "--no-save"], "B-1\x1b[2J\x00\x7f\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\x00" not in done.stdout and "\x7f" not in done.stdout
+    assert "> B-1\\x1b[2J\\x00\\x7f\n" in done.stdout
+
+
 def test_no_argument_starts_the_first_unsolved_built_in_level(tmp_path: Path) -> None:
     first = packs()[0]
     progress = Saves.load(progress_file(tmp_path))

@@ -137,8 +137,8 @@ class LineMode:
 
     def ask(self, prompt: str) -> str:
         line = self._read(prompt)
-        if self.echo:
-            self._write(line + "\n")
+        if self.echo:  # what was typed, its control characters shown rather than sent to the terminal
+            self._write("".join(c if c.isprintable() else repr(c)[1:-1] for c in line) + "\n")
         return line
 
     def styled(self, text: str, style: str) -> str:

@@ -213,6 +213,24 @@ def test_counters_undo_redo_and_reset() -> None:
     assert not game.can_redo
 
 
+def test_slides_of_the_vehicle_moved_last_join_its_move() -> None:
+    """Game.slide counts as the physical game does (both the full screen and the line mode use it):
+    F+1 three times is the move F+3, a slide back takes the move away, another vehicle starts a move."""
+    game = new_game(EASY, optimal=4)
+    assert game.slide("F+1") == Move("F", 1)
+    assert game.slide("f+1") == Move("F", 2) and game.slide(Move("F", 1)) == Move("F", 3)
+    assert game.history == (Move("F", 3),) and game.steps_played == 3
+    assert game.slide("C+1") == Move("C", 1) and game.slide("C-1") is None  # back: no move left of C
+    assert game.history == (Move("F", 3),)
+    with pytest.raises(IllegalMoveError, match="would leave the board"):
+        game.slide("F+2")  # off the board: refused as play refuses it, the move kept
+    assert game.history == (Move("F", 3),)
+    for move in ("C+1", "D-1", "A+4"):
+        game.slide(move)
+    result = game.result()
+    assert game.won and result.perfect and (result.length, result.steps) == (4, 9)
+
+
 def test_win_ends_play_and_reports_the_result() -> None:
     game = new_game(EASY, optimal=4)
     for move in ("F+3", "C+1", "D-1", "A+4"):

@@ -286,6 +286,17 @@ def test_a_piped_line_is_echoed_without_its_control_characters(tmp_path: Path) -
     assert "> B-1\\x1b[2J\\x00\\x7f\n" in done.stdout
 
 
+def test_the_line_mode_counts_moves_as_the_full_screen_does(tmp_path: Path) -> None:
+    """Typed slides of the vehicle moved last join its move: F+1 three times is one move, and the game
+    is won in the optimum, PERFECT."""
+    done = run_piped(tmp_path, ["play", "classic:1", "--no-save"], "F+1\nF+1\nF+1\nC+1\nC-1\nC+1\nD-1\nA+4\nq\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "F+1 joins the move before: F+2" in out and "F+1 joins the move before: F+3" in out
+    assert "C is back where it was: its move is taken away" in out
+    assert "Solved in 4 moves (9 steps)." in out and "PERFECT: 4 moves, the optimum!" in out
+
+
 def test_no_argument_starts_the_first_unsolved_built_in_level(tmp_path: Path) -> None:
     first = packs()[0]
     progress = Saves.load(progress_file(tmp_path))

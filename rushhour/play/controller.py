@@ -778,25 +778,12 @@ class Controller:
         return True
 
     def _play(self, move: Move) -> None:
-        """Play a legal move; a slide of the vehicle moved last joins that move."""
-        game = self.game
-        history = game.history
-        if history and history[-1].vehicle == move.vehicle:
-            target = game.position.apply(move)
-            game.undo()
-            before = game.position
-            if target == before:
-                self.message = f"{move.vehicle} is back where it was"
-                return
-            joined = [m for m in game.options() if m.vehicle == move.vehicle and before.apply(m) == target]
-            if joined:
-                game.play(min(joined, key=lambda m: m.steps))
-            else:  # cannot be one slide (it would pass through itself on a wrap-around lane): two moves
-                game.redo()
-                game.play(move)
-        else:
-            game.play(move)
-        self.message = f"{game.history[-1]}"
+        """Play a legal move; a slide of the vehicle moved last joins that move (:meth:`Game.slide`)."""
+        made = self.game.slide(move)
+        if made is None:
+            self.message = f"{move.vehicle} is back where it was"
+            return
+        self.message = f"{made}"
         self._after_move()
 
     def _after_move(self) -> None:

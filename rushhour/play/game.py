@@ -240,6 +240,32 @@ class Game:
             self._redo.clear()
         return self.position
 
+    def slide(self, move: Move | str) -> Move | None:
+        """Play ``move`` as the physical game counts it: a slide of the vehicle moved last joins that
+        move (``A+1`` then ``A+1`` is the move ``A+2``).  Returns the move it makes or becomes, or None
+        when the slide takes the vehicle back where that move found it (the move is taken away)."""
+        if isinstance(move, str):
+            move = self.resolve(move)
+        move = Move(self._vehicle_name(move.vehicle), move.distance)
+        history = self.history
+        if not history or history[-1].vehicle != move.vehicle:
+            self.play(move)
+            return self.history[-1]
+        if move not in self.options():
+            self.play(move)  # the refusal of play(), with its reason
+        target = self.position.apply(move)
+        self.undo()
+        before = self.position
+        if target == before:
+            return None
+        joined = [m for m in self.options() if m.vehicle == move.vehicle and before.apply(m) == target]
+        if joined:
+            self.play(min(joined, key=lambda m: m.steps))
+        else:  # cannot be one slide (it would pass through itself on a wrap-around lane): two moves
+            self.redo()
+            self.play(move)
+        return self.history[-1]
+
     def undo(self) -> Move:
         """Take back the last move; it can be redone."""
         if not self._history:

@@ -306,13 +306,17 @@ class LineMode:
                 self.say(f"{err} (? for help)")
                 continue
             try:
-                game.play(move)
+                made = game.slide(move)  # a slide of the vehicle moved last joins that move
             except RushHourError as err:
                 self.refused = (game.position, move)
                 self.say(f"{err} (l: why, in the logic's words; ? for help)")
                 continue
             if is_whole(line.strip()):  # a number picked from the list: say which move it was
                 self.say(f"played {line.strip()}) {move}")
+            if made is None:
+                self.say(f"{move.vehicle} is back where it was: its move is taken away")
+            elif made != move:
+                self.say(f"{move} joins the move before: {made}")
             self.draw(game, level, highlight=move.vehicle)
             if game.won:
                 self.win(game, level)

@@ -500,6 +500,21 @@ def test_the_menu_names_the_pack_files_left_out() -> None:
     assert c.menu_rows[c.menu_index].level is not None  # a note is read, never chosen
 
 
+def test_a_board_played_on_its_own_has_no_menu_to_open() -> None:
+    """The editor's p plays the board alone (no packs offered): l says so rather than opening an empty
+    menu."""
+    c = Controller(
+        level_of(),
+        saves=Saves.memory(),
+        legal_moves=legal_moves,
+        solver=solver,
+        now=FakeClock(),
+        menu_shelf=lambda: Shelf(()),
+    )
+    press(c, "l")
+    assert c.mode is Mode.PLAY and c.message == "no other levels here: this board is played on its own"
+
+
 def test_the_menu_shows_progress(tmp_path: Path) -> None:
     progress = Saves(tmp_path / "progress.json")
     p = packs()[0]

@@ -680,9 +680,12 @@ class Controller:
             # the folder once, then each file by its name: a line a file fits the menu's width
             rows.append(MenuRow(f"left out of your packs ({offered.left_out[0].path.parent}):"))
             rows.extend(MenuRow(f"  {_short_why(left)}") for left in offered.left_out)
+        choosable = [k for k, r in enumerate(rows) if r.level is not None]
+        if not choosable:  # a board played on its own (the editor's p): no menu to open
+            self.message = "no other levels here: this board is played on its own"
+            return
         self.menu_rows = rows
         current = [k for k, r in enumerate(rows) if r.level is not None and r.level.key == level.key]
-        choosable = [k for k, r in enumerate(rows) if r.level is not None]
         self.menu_index = current[0] if current else (choosable[0] if choosable else 0)
         self._set_mode(Mode.MENU)
 

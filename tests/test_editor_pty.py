@@ -220,6 +220,9 @@ def test_a_board_too_large_for_the_terminal_says_so_and_is_kept(tmp_path: Path) 
     p.send("s")  # saving is answered: its question shows under the message
     p.wait_for("save to")
     p.send(ESC)
+    p.resize(8, 20)  # too small for the whole sentence: the short one, whole
+    p.wait_for("q leaves, s saves")
+    assert "too small:" in p.text and "needs " in p.text
     p.resize(LINES, COLS)
     p.wait_for("6x6, 2 vehicles")  # the board as it was
     p.send("q")

@@ -20,7 +20,7 @@ from rushhour.board import HORIZONTAL, Board, Vehicle
 from rushhour.formats import Entry
 from rushhour.play.draft import Draft
 from rushhour.play.editor import KEYS, Editor, Mode
-from rushhour.play.screen import CELL_SIZES, Geometry, Painter, label_row
+from rushhour.play.screen import CELL_SIZES, Geometry, Painter, label_row, too_small_text
 from rushhour.play.session import Signalled, leave_on_signals
 from rushhour.play.tui import (
     EOF_ERRORS,
@@ -126,7 +126,8 @@ class EditScreen:
             said.append(self.message_text())
         if self.editor.mode is Mode.PROMPT and self.editor.prompt_error:
             said.append(self.editor.prompt_error)
-        text = [part for line in said for part in textwrap.wrap(line, max(8, cols - 2))]
+        short = ["too small:", f"needs {need_cols}x{need_lines}", "q leaves, s saves", *said[3:]]
+        text = too_small_text(said, short, lines, cols)
         top = max(0, (lines - len(text)) // 2)
         for k, line in enumerate(text):
             self.put(top + k, max(0, (cols - len(line)) // 2), line)

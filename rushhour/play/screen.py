@@ -105,6 +105,17 @@ def needed_size(board: Board) -> tuple[int, int]:
     return board.width * cell_w + CHROME_COLS, board.height * cell_h + CHROME_ROWS
 
 
+def too_small_text(said: list[str], short: list[str], lines: int, cols: int) -> list[str]:
+    """The lines that say the terminal is too small, folded to its width (never cut off): ``said``
+    when it fits its height, else the ``short`` form, else as much of that as fits."""
+    width = max(8, cols - 2)
+    for sentences in (said, short):
+        text = [part for line in sentences for part in textwrap.wrap(line, width)]
+        if len(text) <= lines:
+            return text
+    return text[:lines]
+
+
 class Painter:
     """Colours as curses attributes: one colour pair per (ink, background), made on first use."""
 
@@ -238,8 +249,8 @@ class Screen:
             f"this board needs {need_cols}x{need_lines}, the terminal is {cols}x{lines}",
             "make it larger to play on (q quits)",
         ]
-        # a narrow terminal gets the sentences folded, not cut off
-        text = [part for line in said for part in textwrap.wrap(line, max(8, cols - 2))]
+        short = ["too small:", f"needs {need_cols}x{need_lines}", "q quits"]
+        text = too_small_text(said, short, lines, cols)
         top = max(0, (lines - len(text)) // 2)
         for k, line in enumerate(text):
             self.put(top + k, max(0, (cols - len(line)) // 2), line)

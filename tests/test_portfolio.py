@@ -228,6 +228,23 @@ def test_sat_planning_follows_the_bounds_it_is_told() -> None:
 
 
 @needs_native
+def test_the_passes_positions_are_reported_between_the_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress callback gets each bound improved (Bounds) and, while a pass runs, the positions
+    the passes have stored (SearchProgress records of the portfolio)."""
+    from rushhour.search import watch
+
+    monkeypatch.setattr(watch, "INTERVAL", 0.0)
+    board = read_file(str(CROWD12_LONG))[0].board
+    seen: list[object] = []
+    with pytest.raises(LimitReachedError):
+        solve(board, engine="portfolio", time_limit=3, progress=seen.append)
+    counts = [r for r in seen if isinstance(r, watch.SearchProgress)]
+    assert any(isinstance(r, Bounds) for r in seen)
+    assert len(counts) >= 2 and all(r.engine == "portfolio" and r.what == "positions" for r in counts)
+    assert counts[-1].count > counts[0].count > 0
+
+
+@needs_native
 def test_the_bounds_are_shown_and_a_stopped_portfolio_answers_in_json() -> None:
     command = [
         sys.executable,

@@ -146,7 +146,9 @@ def portfolio(
     try:
         if upper is not None:
             upper.start()
-        if not _passes(board, metric, news, _limits_from_now(limits, _share(memory, FRONTIER_MEMORY))):
+        passes = _limits_from_now(limits, _share(memory, FRONTIER_MEMORY))
+        passes.report = limits.report  # the positions the passes store, shown between the bounds
+        if not _passes(board, metric, news, passes):
             news.wait_for_last(limits)
     finally:
         if upper is not None and upper.pid is not None:  # started

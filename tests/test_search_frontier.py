@@ -203,6 +203,8 @@ def test_the_compiled_module_reads_this_record_and_shares_these_constants() -> N
         "ANALYSIS_CHUNK",
         "POLL_MILLISECONDS",
         "STOPPED_BY_POLL",
+        "STAGE_FOUND",
+        "STAGE_DISTANCES",
         "FRONTIER_THREADS",
         "KEY_FIELD_BITS",
         "NEAR_NONE",

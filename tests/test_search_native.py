@@ -217,9 +217,9 @@ def test_the_analysis_reports_its_progress_and_answers_the_same(
     stages = [r.what for r in seen]
     assert stages[0] == "positions"
     if compiled:  # the stages in order, each counting up
-        assert stages == sorted(stages, key=analysis_module.STAGES.index)
-        assert set(stages) == set(analysis_module.STAGES)
-        for stage in analysis_module.STAGES:
+        order = list(analysis_module.STAGES.values())
+        assert stages == sorted(stages, key=order.index) and set(stages) == set(order)
+        for stage in order:
             counts = [r.count for r in seen if r.what == stage]
             assert counts == sorted(counts)
 

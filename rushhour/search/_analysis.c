@@ -5,8 +5,9 @@
  *                                                                      hardest, start_distance, smallest)
  *   status 1: done; 2: max_states (> 0) or the time limit (seconds > 0) stopped it, or poll answered
  *   true (the rest None).  poll: None, or a callable called as poll(stage, done) at most every
- *   POLL_MILLISECONDS while the analysis runs: stage 0 while the cluster is collected (done: the
- *   positions found so far), stage 1 while the distances are given (done: the positions given theirs).
+ *   POLL_MILLISECONDS while the analysis runs: STAGE_FOUND while the cluster is collected (done: the
+ *   positions found so far), STAGE_DISTANCES while the distances are given (done: the positions given
+ *   theirs).
  *   size: the positions of the cluster; won: how many of them are won; histogram: a tuple, the count
  *   of positions at each distance to the nearest win (empty when none is won); hardest: the farthest
  *   position (the smallest state among ties, states compared offset by offset as the search keys
@@ -170,7 +171,7 @@ static int cluster(const Spec *s, Store *st, Watch *w, Edges *e) {
  * of positions with a distance (0 when none is won), or -1 out of memory, -2 a signal, -3 a limit */
 static long long distances(const Spec *s, Store *st, Watch *w, const Edges *e, size_t *queue) {
     Rings r = {queue, 0};
-    w->stage = 1;
+    w->stage = STAGE_DISTANCES;
     for (size_t z = 0; z < st->count; z++)
         if (s->won[st->states[z * (size_t)s->n + s->goal]]) {
             st->value[z] = 0;
@@ -273,7 +274,7 @@ PyObject *native_analyze(PyObject *self, PyObject *args) {
     long long most = (long long)UINT32_MAX * (long long)sizeof(uint32_t);
     Edges e = {NULL, NULL, 0, 0, (size_t)(edge_bytes > most ? most : edge_bytes > 0 ? edge_bytes : 0), edge_bytes > 0};
     Watch w = {PyEval_SaveThread(), seconds > 0 ? now() + seconds : 0, max_states, poll == Py_None ? NULL : poll,
-               now() + POLL_MILLISECONDS / 1000.0, 1, 0, 0};
+               now() + POLL_MILLISECONDS / 1000.0, 1, STAGE_FOUND, 0};
     int result = cluster(s, &st, &w, &e);
     long long reached = 0;
     if (result == 1) {

@@ -44,7 +44,7 @@
  *   limit stopped it; STOPPED_BY_POLL (4): ``poll`` asked it to stop; -1: the board is not supported (see above).  ``pruned``: whether the bound left
  *   out a position from which a won position may be reachable (with a bound, positions whose goal can
  *   never get past a wall or a vehicle of its own lane are left out too, silently: none is).  KeyboardInterrupt (or any signal handler's error) is let through between
- *   batches.  ``poll``: None, or a callable called as poll(0, stored) between batches every
+ *   batches.  ``poll``: None, or a callable called as poll(STAGE_FOUND, stored) between batches every
  *   POLL_MILLISECONDS (with the GIL held; stored: the positions the pass has stored so far): a true
  *   answer stops the search with status STOPPED_BY_POLL (explored and lower_bound as for 2), an
  *   exception it raises is let through as a signal's is.
@@ -1293,7 +1293,7 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
         frozen += !r->relevant[v];
     }
     Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states, poll == Py_None ? NULL : poll,
-               now() + POLL_MILLISECONDS / 1000.0, 2, 0, 0};
+               now() + POLL_MILLISECONDS / 1000.0, 2, STAGE_FOUND, 0};
     Result res;
     w.thread = PyEval_SaveThread();
     if (bound < 0) bound = 0;

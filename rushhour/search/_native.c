@@ -13,7 +13,7 @@
  * position of a chunk gets its occupancy grid (a byte per cell: 0 empty, WALL, or vehicle + 1).
  *
  * shortest(spec, start, max_states, seconds, poll=None) -> (status, explored, states)
- *   poll: None, or a callable called as poll(0, explored) at most every POLL_MILLISECONDS (the
+ *   poll: None, or a callable called as poll(STAGE_FOUND, explored) at most every POLL_MILLISECONDS (the
  *   progress display; a true answer stops the search as a limit does);
  *   status 1: states is the path (start first) ending with a won position;
  *   status 0: no won position is reachable (explored is the size of the reachable set);
@@ -499,7 +499,7 @@ static PyObject *native_shortest(PyObject *self, PyObject *args) {
     Answer answer = {-1, 0, {0, 0}, {0, 0}};
     int result = -1;
     Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states, poll == Py_None ? NULL : poll,
-               now() + POLL_MILLISECONDS / 1000.0, 1, 0, 0};
+               now() + POLL_MILLISECONDS / 1000.0, 1, STAGE_FOUND, 0};
     if (store_init(&st, s->n) == 0) {
         w.thread = PyEval_SaveThread();
         result = search(s, &st, start, &w, &answer);
@@ -706,6 +706,8 @@ PyMODINIT_FUNC PyInit__native(void) {
              PyModule_AddIntConstant(m, "ANALYSIS_CHUNK", ANALYSIS_CHUNK) < 0 ||
              PyModule_AddIntConstant(m, "POLL_MILLISECONDS", POLL_MILLISECONDS) < 0 ||
              PyModule_AddIntConstant(m, "STOPPED_BY_POLL", STOPPED_BY_POLL) < 0 ||
+             PyModule_AddIntConstant(m, "STAGE_FOUND", STAGE_FOUND) < 0 ||
+             PyModule_AddIntConstant(m, "STAGE_DISTANCES", STAGE_DISTANCES) < 0 ||
              PyModule_AddIntConstant(m, "FRONTIER_THREADS", FRONTIER_THREADS) < 0 ||
              PyModule_AddIntConstant(m, "KEY_FIELD_BITS", KEY_FIELD_BITS) < 0 ||
              PyModule_AddIntConstant(m, "NEAR_NONE", NEAR_NONE) < 0 ||

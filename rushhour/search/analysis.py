@@ -26,6 +26,7 @@ from rushhour.search.bfs import (
     seconds_left,
     stopped_at_limit,
 )
+from rushhour.search.contract import STAGE_DISTANCES, STAGE_FOUND
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import native_spec_for, tables_for
 from rushhour.search.watch import Reporter, SearchProgress
@@ -34,7 +35,7 @@ from rushhour.text import plural
 #: the name of the analysis in its progress records, and what it counts at each stage of the compiled
 #: analysis (see _analysis.c): the cluster's positions as they are found, then those given a distance
 ANALYSIS = "analysis"
-STAGES = ("positions", "positions with a distance")
+STAGES = {STAGE_FOUND: "positions", STAGE_DISTANCES: "positions with a distance"}
 
 #: memory the compiled analysis may keep the cluster's moves in (4 bytes a move), so that its second
 #: pass (the distances) walks them instead of making every move again: 8.4 million moves, the clusters

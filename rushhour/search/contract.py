@@ -8,13 +8,19 @@ other numbers (the Python search is then used).  Only whole-number assignments b
 """
 
 #: the version of the record the compiled searches read (:class:`~rushhour.search.native_spec.NativeSpec`)
-SPEC_VERSION = 2
+#: and of how they call back (3: ``poll(stage, count)``, where 2 called ``poll()``)
+SPEC_VERSION = 3
 #: positions expanded between two checks of the limits (time, positions, memory, Ctrl-C)
 BATCH = 512
 #: milliseconds between two calls of a frontier pass's ``poll`` callable (its caller's news, while it runs)
 POLL_MILLISECONDS = 100
 #: the frontier search's status when its ``poll`` callable answered true (asked it to stop)
 STOPPED_BY_POLL = 4
+#: the stage a compiled search names when it calls ``poll(stage, count)``: the positions found (the
+#: breadth-first search, the frontier passes, the cluster analysis's first pass), then the positions
+#: given their distance to a win (the analysis's second pass)
+STAGE_FOUND = 0
+STAGE_DISTANCES = 1
 #: moves of one position the compiled cluster analysis gathers before it looks them up in its table
 #: (their table slots are fetched from memory together: rushhour/search/_analysis.c)
 ANALYSIS_CHUNK = 64

@@ -50,10 +50,10 @@ def record(settings: generator.Settings, tries: int) -> list[Call]:
         def __getattr__(self, name: str) -> object:
             return getattr(module, name)
 
-        def analyze(self, spec: NativeSpec, start: tuple[int, ...], cap: int, seconds: float, edges: int
-                    ) -> object:
-            calls.append((spec, start, cap, edges))
-            return module.analyze(spec, start, cap, seconds, edges)
+        def analyze(self, spec: NativeSpec, start: tuple[int, ...], cap: int, seconds: float, edges: int,
+                    poll: object = None) -> object:
+            calls.append((spec, start, cap, edges))  # the generator shows no progress: poll is None
+            return module.analyze(spec, start, cap, seconds, edges, poll)
 
     native.compiled = Recording()  # type: ignore[assignment]
     try:

@@ -190,9 +190,11 @@ static long long distances(const Spec *s, Store *st, Watch *w, const Edges *e, s
         } else if (each_move(s, st, z, spread_distance, &r)) {
             return -1;
         }
-        w->done = (long long)head + 1;
-        int stop = (head + 1) % BATCH == 0 ? watch(w, st->count) : 0;
-        if (stop) return stop == 2 || stop == STOPPED_BY_POLL ? -3 : -2;
+        if ((head + 1) % BATCH == 0) {
+            w->done = (long long)head + 1;
+            int stop = watch(w, st->count);
+            if (stop) return stop == 2 || stop == STOPPED_BY_POLL ? -3 : -2;
+        }
     }
     return (long long)r.tail;
 }

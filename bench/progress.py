@@ -32,21 +32,6 @@ from rushhour.search.watch import SearchProgress
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: an 8x8 wrap-around board (tests/test_search_native.py): the compiled bfs explores a million
-#: positions of it before the state limit
-WRAPPED_LOOSE = """\
-# goal: v13
-# wrap: yes
-# legend: A=v10 B=v13 E=v15 G=v18 v=v1
-MMM...B.
-DEE..DDD
-zzFFTTTT
-...GZ.vv
-.VVGZ..W
-..Y.ZABW
-..Y.ZAB.
-.CCC.AB.
-"""
 
 
 def _analysis(board: Board, max_states: int | None = None) -> Callable[[Any], object]:
@@ -74,7 +59,7 @@ def cases() -> list[tuple[str, Callable[[Any], object]]]:
     data = ROOT / "tests" / "data"
     open12 = read_file(str(data / "open12.txt"))[0].board
     crowd12 = read_file(str(data / "crowd12_long.txt"))[0].board
-    wrapped = Board.from_text(WRAPPED_LOOSE)
+    wrapped = read_file(str(data / "wrap8_loose.txt"))[0].board  # the compiled bfs serves it
     return [
         ("analyze large:17 (9x9, 544,763 positions)", _analysis(resolve_board("large:17").board)),
         ("analyze open12-02 (12x12), to 8,000,000 positions", _analysis(open12, 8_000_000)),

@@ -482,16 +482,17 @@ def test_next_level_and_the_level_menu() -> None:
     assert next_level(c.level) is None
 
 
+def offering(shelf: Shelf) -> Controller:
+    """A game whose level menu offers ``shelf``."""
+    return Controller(
+        level_of(), saves=Saves.memory(), legal_moves=legal_moves, solver=solver, now=FakeClock(),
+        menu_shelf=lambda: shelf,
+    )
+
+
 def test_the_menu_names_the_pack_files_left_out() -> None:
     why = "/data/packs/mine.txt, line 3: board height 1 is out of range"
-    c = Controller(
-        level_of(),
-        saves=Saves.memory(),
-        legal_moves=legal_moves,
-        solver=solver,
-        now=FakeClock(),
-        menu_shelf=lambda: Shelf(packs(), (LeftOut("mine", Path("/data/packs/mine.txt"), why),)),
-    )
+    c = offering(Shelf(packs(), (LeftOut("mine", Path("/data/packs/mine.txt"), why),)))
     press(c, "l")
     heading, last = c.menu_rows[-2:]
     assert heading.level is None and heading.text == "left out of your packs (/data/packs):"
@@ -503,14 +504,7 @@ def test_the_menu_names_the_pack_files_left_out() -> None:
 def test_a_board_played_on_its_own_has_no_menu_to_open() -> None:
     """The editor's p plays the board alone (no packs offered): l says so rather than opening an empty
     menu."""
-    c = Controller(
-        level_of(),
-        saves=Saves.memory(),
-        legal_moves=legal_moves,
-        solver=solver,
-        now=FakeClock(),
-        menu_shelf=lambda: Shelf(()),
-    )
+    c = offering(Shelf(()))
     press(c, "l")
     assert c.mode is Mode.PLAY and c.message == "no other levels here: this board is played on its own"
 

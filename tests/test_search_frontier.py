@@ -333,24 +333,6 @@ def test_a_search_stopped_during_the_passes_reports_the_bound_they_proved() -> N
 
 
 @needs_native
-def test_the_passes_report_their_progress(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``solve(..., engine="bfs", progress=...)`` on a board the frontier search serves: records of the
-    positions the passes have stored in all while they run (a count the threads' merges may lower a
-    little, as they shed duplicates), up to the count they stopped at."""
-    from rushhour.search import solve, watch
-
-    monkeypatch.setattr(watch, "INTERVAL", 0.0)
-    board = read_file(str(CROWD12_LONG))[0].board
-    seen: list[watch.SearchProgress] = []
-    with pytest.raises(LimitReachedError) as stopped:
-        solve(board, engine="bfs", max_states=3_000_000, progress=seen.append)
-    counts = [r.count for r in seen]
-    assert len(seen) >= 2 and all(r.engine == "bfs" and r.what == "positions" for r in seen)
-    assert all(0 < c <= stopped.value.explored for c in counts)
-    assert counts[-1] > stopped.value.explored // 2 > counts[0]
-
-
-@needs_native
 def test_a_pass_calls_its_poll_while_it_runs_and_stops_when_asked() -> None:
     """The portfolio reads its workers' news through ``poll`` while a pass runs in the caller: it is
     called every POLL_MILLISECONDS, a true answer stops the pass (what it stored is counted, nothing

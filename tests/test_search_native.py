@@ -15,7 +15,7 @@ import pytest
 
 from rushhour.board import Board
 from rushhour.errors import LimitReachedError
-from rushhour.formats import fogleman
+from rushhour.formats import fogleman, read_file
 from rushhour.formats.grid import parse_grid
 from rushhour.search import analysis as analysis_module
 from rushhour.search import analyze, solve
@@ -224,36 +224,33 @@ def test_the_analysis_reports_its_progress_and_answers_the_same(
             assert counts == sorted(counts)
 
 
-#: an 8x8 wrap-around board (the frontier search does not serve it: the compiled bfs does), whose
-#: reachable set passes a million positions
-WRAPPED_LOOSE = """\
-# goal: v13
-# wrap: yes
-# legend: A=v10 B=v13 E=v15 G=v18 v=v1
-MMM...B.
-DEE..DDD
-zzFFTTTT
-...GZ.vv
-.VVGZ..W
-..Y.ZABW
-..Y.ZAB.
-.CCC.AB.
-"""
-
-
 @needs_native
-def test_the_compiled_bfs_reports_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The compiled breadth-first search calls back between its batches, as the Python one does."""
+@pytest.mark.parametrize(
+    ("data", "max_states", "ordered"),
+    [
+        ("wrap8_loose.txt", 1_000_000, True),  # wrap-around: the compiled bfs
+        ("crowd12_long.txt", 3_000_000, False),  # 12x12: the frontier passes, on every core
+    ],
+)
+def test_the_compiled_bfs_and_the_passes_report_their_progress(
+    data: str, max_states: int, ordered: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``solve(..., engine="bfs", progress=...)``: the compiled breadth-first search and the frontier
+    passes call back between their batches, as the Python search does, with the positions stored so
+    far (the passes' count over every pass; their threads' merges may lower it a little as they shed
+    duplicates), up to the count they stopped at."""
     from rushhour.search import watch
 
     monkeypatch.setattr(watch, "INTERVAL", 0.0)
-    board = Board.from_text(WRAPPED_LOOSE)
+    board = read_file(str(Path(__file__).parent / "data" / data))[0].board
     seen: list[watch.SearchProgress] = []
     with pytest.raises(LimitReachedError) as caught:
-        solve(board, engine="bfs", max_states=1_000_000, progress=seen.append)
+        solve(board, engine="bfs", max_states=max_states, progress=seen.append)
     counts = [r.count for r in seen]
     assert len(seen) >= 2 and all(r.engine == "bfs" and r.what == "positions" for r in seen)
-    assert counts == sorted(counts) and 0 < counts[-1] <= caught.value.explored
+    assert all(0 < c <= caught.value.explored for c in counts)
+    assert counts[-1] > max(counts[0], caught.value.explored // 2)
+    assert counts == sorted(counts) or not ordered
 
 
 @needs_native

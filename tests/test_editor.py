@@ -237,6 +237,24 @@ def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
         assert ed.mode is Mode.QUIT and kept[-1] == ed.board() and not ed.interrupted, opening
 
 
+def test_the_quit_questions_s_saves_and_then_leaves(tmp_path: Path) -> None:
+    ed = make(Draft.of(Board.from_text(START)), saved=True)
+    ed.cursor = (0, 0)
+    keys(ed, "w", "q", "s")
+    assert ed.mode is Mode.PROMPT and ed.prompt == "save"
+    keys(ed, "esc")  # given up: back to the board, nothing left
+    assert ed.mode is Mode.EDIT and ed.dirty
+    keys(ed, "q", "s", *str(tmp_path / "missing" / "b.txt"), "enter")
+    assert ed.mode is Mode.PROMPT and ed.prompt_error.startswith("not saved")  # a failed save: stay
+    keys(ed, "esc", "q", "s", *str(tmp_path / "b.txt"), "enter")
+    assert ed.mode is Mode.QUIT and not ed.dirty
+    assert read_file(str(tmp_path / "b.txt"))[0].board == ed.board()
+    # the editor's own s (not the question's) saves and stays
+    ed = make(Draft.of(Board.from_text(START)), saved=True)
+    keys(ed, "s", *str(tmp_path / "c.txt"), "enter")
+    assert ed.mode is Mode.EDIT
+
+
 def test_harden_runs_round_after_round_and_its_best_is_taken() -> None:
     ed = make(Draft.of(Board.from_text("AA..../...B../...B../...B../....../......")))
     ed.harden_seconds = 0.5

@@ -169,6 +169,7 @@ class Editor:
         self.mode = Mode.EDIT
         self.message = ""
         self.prompt = ""  # what the prompt asks for: "name", "save", "pack"
+        self.leave_when_saved = False  # the save prompt was opened by the quit question: leave once saved
         self.typed = ""
         self.prompt_error = ""  # why what was typed was refused: the prompt stays open with it
         self.help_top = 0
@@ -575,6 +576,7 @@ class Editor:
             self.message = f"cannot save an invalid board: {self.draft.problem()}"
             return
         self.mode, self.prompt, self.typed, self.prompt_error = Mode.PROMPT, what, typed, ""
+        self.leave_when_saved = False  # set by the quit question's s
 
     def _ask_name(self) -> None:
         name = self.target()
@@ -602,6 +604,8 @@ class Editor:
             done = {"name": self._renamed, "save": self._save_typed, "pack": self._pack_typed}[self.prompt]()
             if not done:  # refused: the prompt stays open with what was typed, and says why
                 self.mode, self.prompt_error = Mode.PROMPT, self.message
+            elif self.leave_when_saved and not self.dirty:  # the quit question's s: saved, so leave
+                self.mode = Mode.QUIT
         elif len(name) == 1:
             self.typed, self.prompt_error = self.typed + name, ""
 
@@ -686,7 +690,9 @@ class Editor:
     def confirm_text(self) -> str:
         if self.board() is None:
             return "The board is not saved and, not valid, cannot be kept: y leaves, other keys stay"
-        return "The board is not saved: y leaves and keeps it for next time, s saves, other keys stay"
+        return (
+            "The board is not saved: y leaves and keeps it for next time, s saves and leaves, other keys stay"
+        )
 
     def _confirm_key(self, name: str) -> None:
         self.mode = Mode.EDIT
@@ -695,6 +701,7 @@ class Editor:
             self.mode = Mode.QUIT
         elif name == "s":
             self.ask("save", self.save_default())
+            self.leave_when_saved = self.mode is Mode.PROMPT
 
     def _keep_unsaved(self) -> None:
         """Keep the board for next time (an invalid board cannot be kept: what was kept before stays)."""

@@ -249,3 +249,31 @@ def test_the_oracle_lists_slides_unless_told_otherwise() -> None:
     board = resolve_board("classic:2").board
     assert oracle_for(board).legal_moves(board) == board.legal_moves() == board.legal_moves("moves")
     assert oracle_for(board).legal_moves(board, "steps") == board.legal_moves("steps")
+
+
+def test_the_shared_oracle_answers_threads_one_at_a_time() -> None:
+    """The oracle of a shape is shared: threads asking it at once each get their own position's answer
+    (its one SAT solver answers its last call: two calls at once gave another position's moves, or
+    stopped the process), explain included."""
+    import threading
+
+    from rushhour.levels import resolve_board
+    from rushhour.logic import explain
+
+    start = resolve_board("classic:12").board
+    positions = [start] + [start.apply(m) for m in start.legal_moves()]
+    wrong: list[Board] = []
+
+    def ask() -> None:
+        for _ in range(100):
+            for p in positions:
+                if legal_moves(p) != p.legal_moves():
+                    wrong.append(p)
+            assert not explain(start, "A+1").legal
+
+    threads = [threading.Thread(target=ask) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == []

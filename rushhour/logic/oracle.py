@@ -9,8 +9,11 @@ stand in for the other.  An illegal move is explained from an unsatisfiable core
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
+from typing import Concatenate, ParamSpec, TypeVar
 
 from rushhour.board import HORIZONTAL, Board, Layout, Move, check_metric
 from rushhour.errors import IllegalMoveError, MoveError, SolverError
@@ -112,8 +115,27 @@ class Verdict:
         }
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _one_at_a_time(
+    method: Callable[Concatenate[MoveOracle, _P], _R],
+) -> Callable[Concatenate[MoveOracle, _P], _R]:
+    """A question to the oracle's one SAT solver, asked by one thread at a time: a solver answers its
+    last call (its model, its core), which another thread's call would replace."""
+
+    @wraps(method)
+    def locked(self: MoveOracle, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
 class MoveOracle:
-    """The compiled rules of one board shape and one SAT solver kept alive for them."""
+    """The compiled rules of one board shape and one SAT solver kept alive for them.  The oracles are
+    shared (:func:`oracle_for`); each answers one thread at a time."""
 
     def __init__(self, shape: Shape, backend: str | None = None) -> None:
         self.shape = shape
@@ -121,11 +143,13 @@ class MoveOracle:
         self.solver: Backend = new_backend(self.rules.clauses, backend)
         self.queries = 0
         self._plan = lru_cache(maxsize=MAX_LAYOUTS)(self._make_plan)
+        self._lock = threading.RLock()
 
     @property
     def backend(self) -> str:
         return self.solver.name
 
+    @_one_at_a_time
     def close(self) -> None:
         self.solver.close()
 
@@ -177,6 +201,7 @@ class MoveOracle:
         lits.extend(empty[k] for k in range(len(covered)) if not covered[k])
         return lits
 
+    @_one_at_a_time
     def model(self, board: Board) -> list[int]:
         """The model of the rules with the position's facts (every proposition is forced by them)."""
         facts = self.facts(board)
@@ -191,6 +216,7 @@ class MoveOracle:
         return [names[lit - 1] for lit in self.model(board) if lit > 0]
 
     # --- moves --------------------------------------------------------------------------------
+    @_one_at_a_time
     def legal_moves(self, board: Board, metric: str = "moves") -> list[Move]:
         """Same moves, same order as ``board.legal_moves(metric)``."""
         check_metric(metric)
@@ -211,6 +237,7 @@ class MoveOracle:
         return moves
 
     # --- explanation --------------------------------------------------------------------------
+    @_one_at_a_time
     def explain(self, board: Board, move: Move | str) -> Verdict:
         """Whether ``move`` is legal here, and why: in the player's words (the reference rules'
         message) and in the logic's (a minimal unsatisfiable core for every obstacle on the way, or
@@ -240,6 +267,7 @@ class MoveOracle:
         core = obstacles[0].core
         return Verdict(move, False, _players_words(board, move), prop, core, obstacles=tuple(obstacles))
 
+    @_one_at_a_time
     def why(self, board: Board, metric: str = "moves") -> list[tuple[Move, tuple[str, ...]]]:
         """Every legal move (as :meth:`legal_moves`) with the true propositions it rests on, all read
         from one model of the rules and the position's facts."""

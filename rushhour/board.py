@@ -353,6 +353,9 @@ class Board:
         """The same layout at other offsets; with ``check`` the position is validated."""
         state = tuple(state)
         if check:
+            if len(state) != len(self.layout.names):
+                count = len(self.layout.names)
+                raise BoardError(f"{len(state)} offsets for the {count} vehicles of the board")
             return Board(
                 self.width,
                 self.height,
@@ -366,6 +369,9 @@ class Board:
         return Board.from_layout(self.layout, state)
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Board is immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Board is immutable")
 
     def __eq__(self, other: object) -> bool:
@@ -452,6 +458,8 @@ class Board:
     def at(self, cell: Cell) -> str | None:
         """The vehicle name at ``cell``, ``'#wall'`` for a wall, or None when empty."""
         r, c = cell
+        if not (_whole(r) and _whole(c) and 0 <= r < self.height and 0 <= c < self.width):
+            raise BoardError(f"cell {cell!r} is off the {self.width}x{self.height} board")
         v = self.occupancy()[r * self.width + c]
         if v == WALL:
             return "#wall"
@@ -622,9 +630,14 @@ def _validate(
 ) -> tuple[Layout, tuple[int, ...]]:
     """The layout and state of a board, each rule checked in turn (the first broken one is raised)."""
     _check_sides(width, height)
+    _check_types(vehicles, goal, exit, target, wrap)
     if not vehicles:
         raise BoardError("the board has no vehicles")
-    wall_set = frozenset(walls)
+    walls = list(walls)
+    for cell in walls:
+        if not (isinstance(cell, tuple | list) and len(cell) == 2 and all(_whole(x) for x in cell)):
+            raise BoardError(f"wall {cell!r} is not a cell: write (row, column), two whole numbers")
+    wall_set = frozenset((r, c) for r, c in walls)
     _check_walls(wall_set, width, height)
     owner: dict[Cell, str] = {cell: "a wall" for cell in wall_set}
     seen: set[str] = set()
@@ -662,10 +675,28 @@ def _validate(
     return layout, state
 
 
+def _whole(value: object) -> bool:
+    """A whole number, not a bool (``1.0`` and ``True`` are not cells, offsets or lengths)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_types(
+    vehicles: list[Vehicle], goal: str, exit: str | Exit | None, target: Target | None, wrap: bool
+) -> None:
+    """The arguments that are not numbers are of their types (a wrong type is a mistake of the caller's,
+    said as such, not a board error found later)."""
+    for v in vehicles:
+        expect(v, Vehicle, "vehicles", "made of Vehicle records")
+    expect(goal, str, "goal", "a vehicle name")
+    expect(exit, (str, Exit, type(None)), "exit", "a side (right, left, top, bottom), an Exit or None")
+    expect(target, (Target, type(None)), "target", "a Target or None")
+    expect(wrap, bool, "wrap", "True or False")
+
+
 def _check_sides(width: int, height: int) -> None:
     """Both sides are whole numbers from MIN_SIDE to MAX_SIDE."""
     for label, side in (("width", width), ("height", height)):
-        if not isinstance(side, int) or not MIN_SIDE <= side <= MAX_SIDE:
+        if not _whole(side) or not MIN_SIDE <= side <= MAX_SIDE:
             raise BoardError(f"board {label} {side} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}")
 
 
@@ -685,6 +716,9 @@ def _check_vehicle(v: Vehicle, seen: set[str], width: int, height: int, wrap: bo
         raise BoardError(f"vehicle {v.name} appears twice")
     if v.orientation not in (HORIZONTAL, VERTICAL):
         raise BoardError(f"vehicle {v.name} has orientation {v.orientation!r}: use H or V")
+    for part in ("length", "row", "col"):
+        if not _whole(getattr(v, part)):
+            raise BoardError(f"vehicle {v.name} has {part} {getattr(v, part)!r}: a whole number")
     span = width if v.orientation == HORIZONTAL else height
     if not 2 <= v.length <= span:
         raise BoardError(f"vehicle {v.name} has length {v.length}: lengths are 2 up to the side ({span})")

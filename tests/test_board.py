@@ -8,13 +8,21 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Exit, Move, Target, Vehicle
-from rushhour.errors import BoardError, IllegalMoveError, MoveError, RushHourError, UnknownVehicleError
+from rushhour.errors import (
+    ArgumentTypeError,
+    BoardError,
+    IllegalMoveError,
+    MoveError,
+    RushHourError,
+    UnknownVehicleError,
+)
 from rushhour.formats.grid import parse_grid
 from tests.strategies import boards, positions
 
@@ -323,3 +331,38 @@ def test_a_layout_pickled_in_another_process_hashes_like_a_fresh_one(tmp_path: P
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         assert subprocess.run([sys.executable, "-c", script], env=env).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: Board(4, 4, [Vehicle("A", "H", 2, 1.0, 0)]), BoardError, "vehicle A has row 1.0: a whole number"),
+        (lambda: Board(4, 4, [Vehicle("A", "H", True, 1, 0)]), BoardError, "vehicle A has length True"),
+        (lambda: Board(True, 4, [Vehicle("A", "H", 2, 1, 0)]), BoardError, "board width True is out of range"),
+        (lambda: Board(4, 4, [Vehicle("A", "H", 2, 1, 0)], walls=[(0, 0.5)]), BoardError,
+         "wall (0, 0.5) is not a cell"),
+        (lambda: Board(4, 4, [None]), ArgumentTypeError, "vehicles must be made of Vehicle records, not NoneType"),
+        (lambda: Board(4, 4, [Vehicle("A", "H", 2, 1, 0)], wrap="no"), ArgumentTypeError,
+         "wrap must be True or False, not str"),
+        (lambda: Board(4, 4, [Vehicle("A", "H", 2, 1, 0)], exit=5), ArgumentTypeError, "exit must be a side"),
+        (lambda: Board.from_text("AA.B/...B/CC../....").with_state((1,)), BoardError,
+         "1 offsets for the 3 vehicles of the board"),
+        (lambda: Board.from_text("AA.B/...B/CC../....").at((2, -1)), BoardError, "cell (2, -1) is off the 4x4 board"),
+    ],
+)
+def test_a_board_of_wrong_parts_is_refused_at_once(make: Any, error: type[Exception], message: str) -> None:
+    """A float cell or a bool length was taken, and the board failed later, or broke the cached cells of
+    equal boards made after it (1.0 == 1): each is refused where it is given."""
+    with pytest.raises(error) as caught:
+        make()
+    assert str(caught.value).startswith(message)
+    assert Board.from_text("..../AA../..../....").rows()[1] == "AA.."  # nothing cached from the refusals
+
+
+def test_a_board_is_immutable_even_by_del() -> None:
+    board = Board.from_text("AA.B/...B/CC../....")
+    with pytest.raises(AttributeError, match="immutable"):
+        del board.state  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="immutable"):
+        board.state = (0, 0, 0)  # type: ignore[misc]
+    assert board.state == Board.from_text("AA.B/...B/CC../....").state

@@ -368,3 +368,19 @@ def test_the_upper_worker_lowers_its_priority_when_it_turns_to_sat_planning(
     with pytest.raises(LimitReachedError):
         solve(board, engine="portfolio", time_limit=3.0)
     assert not told.exists()  # no planning, no change of priority
+
+
+@needs_native
+def test_an_unsolvable_board_stopped_keeps_the_portfolios_bounds() -> None:
+    """open12-02 with a wall before its exit: no win, and a reachable set too large for 3 s. The stop is
+    the portfolio's, with its bounds and the time limit asked for (it was the bfs engine's, without them,
+    naming the time left when the last search began)."""
+    board = read_file(str(OPEN12))[0].board
+    rows = board.rows()
+    rows[5] = rows[5][:9] + "x" + rows[5][10:]  # the cell between A and the exit, empty in open12-02
+    walled = Board.from_text("/".join(rows))
+    with pytest.raises(LimitReachedError) as caught:
+        solve(walled, engine="portfolio", time_limit=3)
+    stop = caught.value
+    assert str(stop).startswith("stopped at the time limit of 3 s; the bounds did not meet: at least ")
+    assert stop.bounds and stop.best is None and stop.lower_bound >= 1

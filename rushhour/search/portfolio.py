@@ -63,6 +63,7 @@ from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import improve_search
 from rushhour.search.watch import Bound, Bounds
+from rushhour.text import plural
 from rushhour.workers import may_start_processes, owned_by
 
 #: seconds of the first improve restart (each one after takes twice the one before), and of all of
@@ -320,9 +321,10 @@ def _stop(state: _State, limits: Limits, metric: str) -> LimitReachedError:
         why = "; ".join(state.stopped) or "stopped: every engine ended"
     best = "no solution found"
     if state.best is not None:
-        best = f"best {solution_length(state.best, unit == 'steps'):,} {unit} ({state.best_by})"
+        best = f"best {plural(solution_length(state.best, unit == 'steps'), unit[:-1])} ({state.best_by})"
+    lower = f"at least {plural(state.lower, unit[:-1])} ({state.lower_by})"
     return LimitReachedError(
-        f"{why}; the bounds did not meet: at least {state.lower:,} {unit} ({state.lower_by}), {best}",
+        f"{why}; the bounds did not meet: {lower}, {best}",
         explored=state.explored,
         lower_bound=state.lower,
         best=state.best,
@@ -366,7 +368,11 @@ def _pass_name(bound: int) -> str:
 def _unsolvable(tables: Any, start: int, limits: Limits, news: _News) -> None:
     """A pass that left nothing out and found no win: the board is unsolvable; its whole reachable set
     is searched once more (as the bfs engine does) so that the count is the set's size."""
-    found = frontier(tables, start, limits)
+    try:
+        found = frontier(tables, start, limits)
+    except LimitReachedError as err:  # the portfolio stops with every bound it has (see _stop)
+        news.take((_STOPPED, str(err), _FRONTIER))
+        return
     if found is not None and found[0] is None:
         news.state.explored = found[1]
         news.take((_UNSOLVABLE, None, "frontier search"))

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rushhour.search.memory import MemoryBudget
+from rushhour.text import plural
 
 INTERVAL = 0.5  # seconds between two records at least
 
@@ -73,7 +74,7 @@ class Bounds:
     def describe(self) -> str:
         """``bounds: at least 20 moves (frontier passes), best 25 (improve, seed 1), 12.3 s``."""
         best = "none yet" if self.best is None else f"{self.best:,} ({self.best_by})"
-        lower = f"at least {self.lower:,} {self.unit} ({self.lower_by})"
+        lower = f"at least {plural(self.lower, self.unit[:-1])} ({self.lower_by})"
         return f"bounds: {lower}, best {best}, {self.seconds:.1f} s"
 
 

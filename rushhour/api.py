@@ -137,7 +137,7 @@ def generate_puzzles(
     *,
     width: int = 6,
     height: int = 6,
-    min_moves: int = 1,
+    min_moves: int | None = None,
     max_moves: int | None = None,
     vehicles: tuple[int, int] | None = None,
     trucks: tuple[int, int] | None = None,
@@ -153,8 +153,8 @@ def generate_puzzles(
     """``count`` new puzzles of ``min_moves`` to ``max_moves`` optimal moves, the same for the same
     ``seed`` on every machine (fewer when ``max_tries`` or ``time_limit`` runs out first).  Also
     called as ``rushhour.generate(...)``; :mod:`rushhour.generator` holds the generator itself.
-    Each puzzle's solution is proven optimal.  ``method`` defaults to the generator's own default
-    (``anneal``, as ``rushhour generate``); ``wrap`` makes wrap-around boards; ``max_vehicles`` caps
+    Each puzzle's solution is proven optimal.  ``min_moves`` and ``method`` default as the command's
+    (10 moves, ``anneal``); ``wrap`` makes wrap-around boards; ``max_vehicles`` caps
     every puzzle's vehicles (by default the 60 names of the grid format; 26 keeps the puzzles
     writable in the Fogleman format, as ``rushhour generate --format fogleman``).
 
@@ -162,12 +162,12 @@ def generate_puzzles(
     >>> 4 <= puzzle.length <= 6, solve(puzzle.board).length == puzzle.length
     (True, True)
     """
-    from rushhour.generator import DEFAULT_METHOD, MAX_VEHICLES, Generator, Settings
+    from rushhour.generator import DEFAULT_METHOD, DEFAULT_MIN_MOVES, MAX_VEHICLES, Generator, Settings
 
     settings = Settings(
         width=width,
         height=height,
-        min_moves=min_moves,
+        min_moves=DEFAULT_MIN_MOVES if min_moves is None else min_moves,
         max_moves=max_moves,
         vehicles=vehicles,
         trucks=trucks,

@@ -58,6 +58,8 @@ from rushhour.workers import awaited, interrupt_as_flag, may_start_processes, ow
 
 METHODS = ("anneal", "rewind", "walk")
 DEFAULT_METHOD = "anneal"
+#: the shortest optimum asked for when none is (``rushhour generate`` and ``rushhour.generate``)
+DEFAULT_MIN_MOVES = 10
 MIN_SIDE, MAX_SIDE = 5, 12
 MAX_VEHICLES = len(VEHICLE_CHARS)
 

@@ -139,6 +139,18 @@ def test_analyze_takes_a_memory_bound_as_solve_does() -> None:
     assert rushhour.analyze("classic:12", max_memory=None).cluster_size == rushhour.analyze("classic:12").cluster_size
 
 
+def test_generate_with_no_settings_makes_the_commands_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
+    """rushhour.generate(1, seed=5) and rushhour generate --seed 5: the same defaults (10 moves or more,
+    method anneal), so the same puzzle."""
+    from rushhour.generator import DEFAULT_MIN_MOVES
+
+    [made] = rushhour.generate(1, seed=5)
+    assert main(["generate", "--seed", "5", "--json", "-q"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert made.length == document["length"] >= DEFAULT_MIN_MOVES == 10
+    assert made.board == Board.from_text(document["board"]["text"])
+
+
 # --- boards as text --------------------------------------------------------------------------------
 @given(boards())
 def test_from_text_reads_back_what_to_text_writes(board: Board) -> None:

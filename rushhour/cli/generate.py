@@ -28,6 +28,7 @@ from rushhour.files import write_text_atomic
 from rushhour.formats import fogleman, grid, jsonfmt, write_board
 from rushhour.generator import (
     DEFAULT_METHOD,
+    DEFAULT_MIN_MOVES,
     MAX_SIDE,
     MAX_VEHICLES,
     METHODS,
@@ -99,7 +100,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--size", type=_size, default=(6, 6), metavar="WxH", help="board size (default 6x6)")
     p.add_argument("--count", type=option_count, default=1, metavar="N", help="how many puzzles (default 1)")
-    p.add_argument("--min-moves", type=option_count, default=10, metavar="M", help="shortest (default 10)")
+    p.add_argument(
+        "--min-moves",
+        type=option_count,
+        default=DEFAULT_MIN_MOVES,
+        metavar="M",
+        help=f"shortest (default {DEFAULT_MIN_MOVES})",
+    )
     p.add_argument("--max-moves", type=option_count, metavar="M", help="longest optimal solution kept")
     p.add_argument(
         "--vehicles",

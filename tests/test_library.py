@@ -242,6 +242,36 @@ def test_to_dict_is_json_and_reads_back() -> None:
     assert json.loads(json.dumps(result)) == result
 
 
+def test_to_dict_is_the_commands_document_but_what_only_the_command_knows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/library.md lists what a command's document adds to the result's to_dict(): kept true here."""
+    from rushhour import logic
+
+    def document(*argv: str) -> dict[str, Any]:
+        assert main(list(argv)) in (0, 1)
+        return dict(json.loads(capsys.readouterr().out.splitlines()[0]))
+
+    board = "AA...B/.....B/CC.D../...D../EEE.../......"
+    pairs = {
+        "expected": (rushhour.solve(board), document("solve", board, "--json")),
+        "": (rushhour.analyze(board), document("analyze", board, "--json")),
+        "name": (
+            rushhour.generate(1, width=5, height=5, min_moves=3, max_moves=4, seed=1)[0],
+            document("generate", "--size", "5x5", "--min-moves", "3", "--max-moves", "4", "--seed", "1", "--json", "-q"),
+        ),
+        "board solver": (logic.explain(rushhour.load(board), "A+1"), document("explain", board, "A+1", "--json")),
+        "dimacs": (logic.encode(rushhour.load(board)), document("encoding", board, "--json")),
+    }
+    for added, (result, printed) in pairs.items():
+        mine = result.to_dict()  # type: ignore[attr-defined]
+        assert set(printed) - set(mine) == {"schema", "version", *added.split()}, added
+        differ = {key for key in mine if printed[key] != mine[key]}
+        if "board" in differ and printed["board"]["text"] == mine["board"]["text"]:
+            differ.remove("board")  # the same board, which the command names (puzzle-01)
+        assert differ <= {"seconds"}, (added, differ)  # the time each took
+
+
 # --- errors ----------------------------------------------------------------------------------------
 def test_library_errors_name_parameters_and_the_command_line_names_options(
     capsys: pytest.CaptureFixture[str],

@@ -150,6 +150,22 @@ class ArgumentTypeError(ParameterError, TypeError):
     :class:`ParameterError`, and a ``TypeError`` as Python's own calls raise."""
 
 
+def expect_whole(value: object, name: str, *, none: bool = False) -> None:
+    """Raise :class:`ArgumentTypeError` unless ``value`` (the argument ``name``) is a whole number (not a
+    bool), or None when ``none``."""
+    if none and value is None:
+        return
+    if not isinstance(value, int) or isinstance(value, bool):
+        what = "a whole number or None" if none else "a whole number"
+        raise ArgumentTypeError(f"{{{name}}} must be {what}, not {type(value).__name__}")
+
+
+def expect_callable(value: object, name: str) -> None:
+    """Raise :class:`ArgumentTypeError` unless ``value`` (the argument ``name``) is None or callable."""
+    if value is not None and not callable(value):
+        raise ArgumentTypeError(f"{{{name}}} must be a function or None, not {type(value).__name__}")
+
+
 def expect(value: object, types: type | tuple[type, ...], name: str, what: str) -> None:
     """Raise :class:`ArgumentTypeError` unless ``value`` (the argument ``name``) is one of ``types``;
     ``what`` says what it should be (``a Move or a str like 'A+2'``)."""

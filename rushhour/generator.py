@@ -44,7 +44,15 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Target, Vehicle
-from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
+from rushhour.errors import (
+    ArgumentTypeError,
+    LimitReachedError,
+    ParameterError,
+    RushHourError,
+    SolverError,
+    expect,
+    expect_whole,
+)
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.formats.single import board_ref
 from rushhour.search import Analysis, Solution, solve
@@ -179,6 +187,19 @@ class Settings:
 
     def checked(self) -> Settings:
         """These settings with defaults filled in; raises :class:`RushHourError` naming a bad one."""
+        for name in ("width", "height", "min_moves", "seed", "max_vehicles"):
+            expect_whole(getattr(self, name), name)
+        expect_whole(self.max_moves, "max_moves", none=True)
+        for name in ("vehicles", "trucks", "walls"):
+            pair = getattr(self, name)
+            if pair is None and name != "walls":
+                continue
+            if not (isinstance(pair, tuple | list) and len(pair) == 2):
+                raise ArgumentTypeError(f"{{{name}}} must be a pair (least, most), not {pair!r}")
+            for part in pair:
+                expect_whole(part, name)
+        expect(self.wrap, bool, "wrap", "True or False")
+        expect(self.method, str, "method", "a method's name")
         w, h = self.width, self.height
         for label, side in (("width", w), ("height", h)):
             if not MIN_SIDE <= side <= MAX_SIDE:
@@ -197,14 +218,14 @@ class Settings:
                 f"{{min_moves}} {self.min_moves} asks for none: no {w}x{h} puzzle without walls needs more "
                 f"than {longest} moves (the complete enumeration, docs/enumerate.md)"
             )
-        lo, hi = self.bag
-        if lo < 2 or lo > hi:
-            raise ParameterError(f"{{vehicles}} {lo}-{hi} is not a range of at least 2 (the goal car counts)")
         if not 2 <= self.max_vehicles <= MAX_VEHICLES:
             raise ParameterError(
                 f"{{max_vehicles}} {self.max_vehicles} is out of range: 2 to {MAX_VEHICLES} "
                 "(the vehicle names of the grid format)"
             )
+        lo, hi = self.bag
+        if lo < 2 or lo > hi:
+            raise ParameterError(f"{{vehicles}} {lo}-{hi} is not a range of at least 2 (the goal car counts)")
         if hi > self.max_vehicles:
             cap = (
                 f"the grid format names {MAX_VEHICLES} vehicles at most"
@@ -1315,13 +1336,19 @@ class Generator:
         on_try: Callable[[TryResult, Stats], None] | None = None,
     ) -> Iterator[Puzzle]:
         """Yield puzzles in the order of the tries that made them (the same for any ``jobs``)."""
+        expect_whole(count, "count")
+        expect_whole(jobs, "jobs")
+        expect_whole(max_tries, "max_tries", none=True)
+        seconds_type = isinstance(time_limit, int | float) and not isinstance(time_limit, bool)
+        if time_limit is not None and not seconds_type:
+            raise ArgumentTypeError(f"{{time_limit}} must be a number of seconds or None, not {time_limit!r}")
         if count < 1:
             raise ParameterError(f"{{count}} must be at least 1, not {count}")
         if jobs < 1:
             raise ParameterError(f"{{jobs}} must be at least 1, not {jobs}")
         if max_tries is not None and max_tries < 1:
             raise ParameterError(f"{{max_tries}} must be at least 1, not {max_tries}")
-        if time_limit is not None and not time_limit > 0:
+        if time_limit is not None and not 0 < time_limit < math.inf:  # NaN too
             raise ParameterError(f"{{time_limit}} must be a positive number of seconds, not {time_limit}")
         began = time.perf_counter()
         # every search of every try gets the time left, so a try stops at the deadline too

@@ -303,6 +303,38 @@ def test_an_argument_of_the_wrong_type_is_one_clear_error(call: Any, message: st
     assert isinstance(caught.value, TypeError) and isinstance(caught.value, rushhour.RushHourError)
 
 
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: rushhour.solve("classic:1", max_states="10"), "max_states must be a whole number of positions or None, not str"),
+        (lambda: rushhour.solve("classic:1", max_states=1.5), "max_states must be a whole number of positions or None, not float"),
+        (lambda: rushhour.solve("classic:1", time_limit=True), "time_limit must be a number of seconds or None, not bool"),
+        (lambda: rushhour.analyze("classic:1", max_memory=float("nan")), "max_memory must be a whole number of bytes or None"),
+        (lambda: rushhour.solve("classic:1", progress=1), "progress must be a function or None, not int"),
+        (lambda: rushhour.analyze("classic:1", progress="x"), "progress must be a function or None, not str"),
+        (lambda: rushhour.generate(1.5), "count must be a whole number, not float"),
+        (lambda: rushhour.generate(1, width=6.0), "width must be a whole number, not float"),
+        (lambda: rushhour.generate(1, vehicles=5), "vehicles must be a pair (least, most), not 5"),
+        (lambda: rushhour.generate(1, wrap="yes"), "wrap must be True or False, not str"),
+        (lambda: rushhour.generate(1, jobs=True), "jobs must be a whole number, not bool"),
+    ],
+)
+def test_a_number_of_the_wrong_type_is_refused_by_name(call: Any, message: str) -> None:
+    with pytest.raises(rushhour.ArgumentTypeError) as caught:
+        call()
+    assert str(caught.value).startswith(message)
+
+
+def test_limits_out_of_range_are_refused_and_a_huge_memory_bound_is_none() -> None:
+    with pytest.raises(rushhour.SolverError, match="the time limit must be a positive number of seconds, not nan"):
+        rushhour.solve("classic:1", time_limit=float("nan"))
+    with pytest.raises(rushhour.ParameterError, match="^time_limit must be a positive number of seconds, not nan"):
+        rushhour.generate(1, time_limit=float("nan"))
+    with pytest.raises(rushhour.ParameterError, match="^max_vehicles 0 is out of range: 2 to 60"):
+        rushhour.generate(1, max_vehicles=0)
+    assert rushhour.solve("classic:12", max_memory=10**30).length == 51
+
+
 def test_replay_takes_one_str_of_moves_and_enumerate_refuses_no_workers() -> None:
     start = rushhour.load("classic:1")
     assert start.replay("F+3, C+1 D-1,A+4") == start.replay(["F+3", "C+1", "D-1", "A+4"])

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rushhour.board import Board, check_metric
-from rushhour.errors import LimitReachedError
+from rushhour.errors import LimitReachedError, expect_callable
 from rushhour.formats.single import board_ref
 from rushhour.search import native
 from rushhour.search.bfs import (
@@ -118,6 +118,7 @@ def analyze(
     now and then with a :class:`~rushhour.search.watch.SearchProgress` record of the ``analysis``:
     the positions found, then the positions given their distance to the nearest win."""
     check_metric(metric)
+    expect_callable(progress, "progress")
     if native.native_enabled():
         limits = Limits(max_states, time_limit, max_memory)
         if progress is not None:

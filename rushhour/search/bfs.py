@@ -9,11 +9,12 @@ machine out of memory.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import NoReturn
 
-from rushhour.errors import LimitReachedError, SolverError
+from rushhour.errors import ArgumentTypeError, LimitReachedError, SolverError
 from rushhour.numbers import MAX_WHOLE
 from rushhour.search import native
 from rushhour.search.contract import BATCH  # the compiled searches use the same batches
@@ -37,12 +38,24 @@ class Limits:
         time_limit: float | None = None,
         max_memory: int | None = DEFAULT_MAX_MEMORY,
     ) -> None:
+        for name, value, what in (
+            ("max_states", max_states, "a whole number of positions or None"),
+            ("max_memory", max_memory, "a whole number of bytes or None"),
+        ):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ArgumentTypeError(f"{{{name}}} must be {what}, not {type(value).__name__}")
+        seconds_type = isinstance(time_limit, int | float) and not isinstance(time_limit, bool)
+        if time_limit is not None and not seconds_type:
+            kind = type(time_limit).__name__
+            raise ArgumentTypeError(f"{{time_limit}} must be a number of seconds or None, not {kind}")
         if max_states is not None and max_states < 1:
             raise SolverError(f"the state limit must be at least 1, not {max_states}")
-        if time_limit is not None and not time_limit > 0:
+        if time_limit is not None and not 0 < time_limit < math.inf:  # NaN too
             raise SolverError(f"the time limit must be a positive number of seconds, not {time_limit}")
         if max_memory is not None and max_memory < 1:
             raise SolverError(f"the memory limit must be at least 1 byte, not {max_memory}")
+        # far beyond any machine: as good as none, and still a 64-bit number for the compiled search
+        max_memory = None if max_memory is None else min(max_memory, MAX_WHOLE)
         self.max_states = None if max_states is None else min(max_states, MAX_WHOLE)
         self.time_limit = time_limit
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit

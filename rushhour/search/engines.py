@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rushhour.board import Board, Move, check_metric
-from rushhour.errors import LimitReachedError, SolverError
+from rushhour.errors import LimitReachedError, SolverError, expect_callable
 from rushhour.search.astar import astar
 from rushhour.search.bfs import Limits, shortest
 from rushhour.search.frontier import frontier, frontier_wanted
@@ -179,6 +179,7 @@ def solve(
         if value is not None and value < 0:
             raise SolverError(f"the move bound must be 0 or more, not {value}")
     limits = Limits(max_states, time_limit, max_memory)
+    expect_callable(progress, "progress")
     if progress is not None:
         limits.report = Reporter(engine, progress)
     request = _Request(

@@ -44,7 +44,9 @@ def load(name_or_path: str) -> Board:
     return resolve_board(name_or_path).board
 
 
-def _board(board: Board | str) -> Board:
+def as_board(board: Board | str) -> Board:
+    """``board`` itself, or the board a name stands for (:func:`load`): what every function taking a
+    board takes."""
     expect(board, (Board, str), "board", "a Board or a str (a built-in name, a file or an inline board)")
     return load(board) if isinstance(board, str) else board
 
@@ -87,7 +89,7 @@ def solve(
     from rushhour.search import solve as run
 
     return run(
-        _board(board),
+        as_board(board),
         engine=DEFAULT_ENGINE if engine is None else engine,
         metric=metric,
         max_states=max_states,
@@ -123,7 +125,7 @@ def analyze(
     from rushhour.search import analyze as run
 
     return run(
-        _board(board),
+        as_board(board),
         metric=metric,
         max_states=max_states,
         time_limit=time_limit,

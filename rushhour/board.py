@@ -133,6 +133,7 @@ class Move:
     @classmethod
     def parse(cls, text: str) -> Move:
         """Parse ``A+2``, ``B-1``, ``AA+3``; raise :class:`MoveError` naming what is wrong."""
+        expect(text, str, "text", "a str like 'A+2'")
         m = _MOVE_RE.match(text)
         if not m:
             raise MoveError(
@@ -435,6 +436,7 @@ class Board:
         return tuple(self._vehicle(i, o) for i, o in enumerate(self.state))
 
     def vehicle(self, name: str) -> Vehicle:
+        expect(name, str, "name", "a vehicle name")
         i = self.layout.index(name)
         return self._vehicle(i, self.state[i])
 
@@ -555,6 +557,7 @@ class Board:
         gives, prefixed with the move's number."""
         if isinstance(moves, str):
             moves = moves.replace(",", " ").split()
+        expect(moves, Iterable, "moves", "moves (Move or 'A+2') or one str of them")
         cells = _flat_cells(self.layout)
         occ = self.occupancy()
         position = self

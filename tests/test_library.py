@@ -294,6 +294,13 @@ def test_library_errors_name_parameters_and_the_command_line_names_options(
         (lambda: rushhour.analyze(None), "board must be a Board or a str (a built-in name, a file or an inline board), not NoneType"),
         (lambda: rushhour.load("classic:1").apply(None), "move must be a Move or a str like 'A+2', not NoneType"),
         (lambda: rushhour.load("classic:1").replay([Move("F", 3), 7]), "move must be a Move or a str like 'A+2', not int"),
+        (lambda: rushhour.load("classic:1").replay(None), "moves must be moves (Move or 'A+2') or one str of them, not NoneType"),
+        (lambda: Move.parse(None), "text must be a str like 'A+2', not NoneType"),
+        (lambda: rushhour.load("classic:1").vehicle(None), "name must be a vehicle name, not NoneType"),
+        (lambda: rushhour.logic.explain("classic:1", None), "move must be a Move or a str like 'A+2', not NoneType"),
+        (lambda: rushhour.logic.prove(None, (4, 4)),
+         "claim must be a formula, like 'forall i,j: CMR(i,j) -> Empty(i,j+1)', not NoneType"),
+        (lambda: rushhour.logic.count_solutions((4, 4.0)), "where must be a board or a (width, height) size, not (4, 4.0)"),
     ],
 )
 def test_an_argument_of_the_wrong_type_is_one_clear_error(call: Any, message: str) -> None:
@@ -333,6 +340,14 @@ def test_limits_out_of_range_are_refused_and_a_huge_memory_bound_is_none() -> No
     with pytest.raises(rushhour.ParameterError, match="^max_vehicles 0 is out of range: 2 to 60"):
         rushhour.generate(1, max_vehicles=0)
     assert rushhour.solve("classic:12", max_memory=10**30).length == 51
+
+
+def test_the_logic_takes_a_board_or_its_name_as_the_solvers_do() -> None:
+    board = rushhour.load("classic:1")
+    assert rushhour.logic.legal_moves("classic:1") == rushhour.logic.legal_moves(board) == board.legal_moves()
+    assert rushhour.logic.explain("classic:1", "A+2").to_dict() == rushhour.logic.explain(board, "A+2").to_dict()
+    assert rushhour.logic.encode("classic:1").facts == rushhour.logic.encode(board).facts
+    assert rushhour.logic.prove("~Won", "classic:1", scope="position").proved
 
 
 def test_replay_takes_one_str_of_moves_and_enumerate_refuses_no_workers() -> None:

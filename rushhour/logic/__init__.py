@@ -42,52 +42,79 @@ if TYPE_CHECKING:
     from rushhour.logic.oracle import Verdict
 
 
-def legal_moves(board: Board, metric: str = "moves") -> list[Move]:
-    """The legal moves of ``board`` as the SAT oracle finds them: the same moves, in the same order,
-    as the reference rules' :meth:`Board.legal_moves` (the tests check that they agree)."""
+def _board(board: Board | str) -> Board:
+    from rushhour.api import as_board
+
+    return as_board(board)
+
+
+def _where(where: Board | str | tuple[int, int]) -> Board | tuple[int, int]:
+    """A board (or its name), or a ``(width, height)`` size of two whole numbers."""
+    if isinstance(where, tuple):
+        from rushhour.errors import ArgumentTypeError
+
+        if len(where) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in where):
+            raise ArgumentTypeError(f"where must be a board or a (width, height) size, not {where!r}")
+        return where
+    return _board(where)
+
+
+def legal_moves(board: Board | str, metric: str = "moves") -> list[Move]:
+    """The legal moves of ``board`` (a :class:`Board` or a name, as :func:`rushhour.load` takes) as the
+    SAT oracle finds them: the same moves, in the same order, as the reference rules'
+    :meth:`Board.legal_moves` (the tests check that they agree)."""
     from rushhour.logic.oracle import legal_moves as ask
 
-    return ask(board, metric)
+    return ask(_board(board), metric)
 
 
-def explain(board: Board, move: Move | str) -> Verdict:
+def explain(board: Board | str, move: Move | str) -> Verdict:
     """Whether ``move`` (a :class:`Move` or ``"A+2"``) is legal in ``board``; an illegal move is
     explained from an unsatisfiable core of the rules and the position's facts (``.core``)."""
+    from rushhour.board import Move
+    from rushhour.errors import expect
     from rushhour.logic.oracle import oracle_for
 
+    board = _board(board)
+    expect(move, (Move, str), "move", "a Move or a str like 'A+2'")
     return oracle_for(board).explain(board, move)
 
 
 def prove(
-    claim: str, where: Board | tuple[int, int], *, scope: str = "shape", walls: bool = False
+    claim: str, where: Board | str | tuple[int, int], *, scope: str = "shape", walls: bool = False
 ) -> Outcome:
     """Prove ``claim`` (a formula in the notation of docs/encoding.md) for every position of a board's
     shape or of a ``(width, height)`` size (``scope="shape"``), for the board's position alone
     (``"position"``) or for every position reachable from it (``"reachable"``); or refute it with a
     counterexample (:class:`~rushhour.logic.claims.Outcome`)."""
+    from rushhour.errors import expect
     from rushhour.logic.claims import prove as run
     from rushhour.logic.encoding import Shape
 
+    expect(claim, str, "claim", "a formula, like 'forall i,j: CMR(i,j) -> Empty(i,j+1)'")
+    where = _where(where)
     return run(claim, Shape.generic(*where) if isinstance(where, tuple) else where, scope=scope, walls=walls)
 
 
-def count_solutions(where: Board | tuple[int, int], claim: str | None = None, *, walls: bool = False) -> int:
+def count_solutions(
+    where: Board | str | tuple[int, int], claim: str | None = None, *, walls: bool = False
+) -> int:
     """The exact number of positions of a board's shape or of a ``(width, height)`` size (the models of
     the rules), where ``claim`` holds when one is given; walls only if ``walls``.  Bauhaus's
     ``count_solutions`` without dsharp: the counter is Ganak (pyganak)."""
     from rushhour.logic.counting import count_solutions as run
 
-    return run(where, claim, walls=walls)
+    return run(_where(where), claim, walls=walls)
 
 
 def likelihood(
-    formula: str, where: Board | tuple[int, int], claim: str | None = None, *, walls: bool = False
+    formula: str, where: Board | str | tuple[int, int], claim: str | None = None, *, walls: bool = False
 ) -> Fraction:
     """The exact fraction of those positions where ``formula`` (a proposition like ``"Won"`` or any
     formula in the notation) holds, as Bauhaus's ``likelihood``."""
     from rushhour.logic.counting import likelihood as run
 
-    return run(formula, where, claim, walls=walls)
+    return run(formula, _where(where), claim, walls=walls)
 
 
 @dataclass(frozen=True)
@@ -131,7 +158,7 @@ class Encoding:
         }
 
 
-def encode(board: Board) -> Encoding:
+def encode(board: Board | str) -> Encoding:
     """The CNF of ``board``: its shape's rules (compiled once per shape) and its position's facts.
 
     A model of ``encode(board).dimacs()`` is the position with the propositions it forces: which
@@ -139,6 +166,7 @@ def encode(board: Board) -> Encoding:
     """
     from rushhour.logic.oracle import oracle_for
 
+    board = _board(board)
     oracle = oracle_for(board)
     return Encoding(board, oracle.rules, tuple(sorted(oracle.facts(board), key=abs)))
 

@@ -60,9 +60,11 @@ def cell_text(cell: Cell) -> str:
 
 
 def check_metric(metric: str) -> Metric:
-    if metric not in METRICS:
+    """``metric`` as the searches name it (``"Steps"`` is ``steps``); raises for any other."""
+    named = metric.lower() if isinstance(metric, str) else metric
+    if named not in METRICS:
         raise MoveError(f"unknown metric {metric!r}: use 'moves' or 'steps'")
-    return metric  # type: ignore[return-value]
+    return named  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,7 +522,7 @@ class Board:
         >>> board.legal_moves("steps")
         [Move('A', +1), Move('B', +1), Move('C', +1)]
         """
-        check_metric(metric)
+        metric = check_metric(metric)
         occ = self.occupancy()
         moves: list[Move] = []
         for i, name in enumerate(self.layout.names):

@@ -367,3 +367,7 @@ def test_engine_metric_and_heuristic_names_in_any_case() -> None:
     )
     with pytest.raises(rushhour.SolverError, match="unknown engine"):
         rushhour.solve(board, engine="bfs2")
+    # the metric in any case everywhere a metric is taken
+    upper, lower = rushhour.analyze(board, metric="Steps"), rushhour.analyze(board, metric="steps")
+    assert upper.metric == "steps" and upper.histogram == lower.histogram
+    assert board.legal_moves("STEPS") == board.legal_moves("steps") == rushhour.logic.legal_moves(board, "Steps")

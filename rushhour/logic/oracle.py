@@ -219,7 +219,7 @@ class MoveOracle:
     @_one_at_a_time
     def legal_moves(self, board: Board, metric: str = "moves") -> list[Move]:
         """Same moves, same order as ``board.legal_moves(metric)``."""
-        check_metric(metric)
+        metric = check_metric(metric)
         plan = self._plan(board.layout)
         model = self.model(board)
         names = board.layout.names
@@ -461,5 +461,5 @@ def oracle_for(board: Board | Layout, backend: str | None = None) -> MoveOracle:
 
 def legal_moves(board: Board, metric: str = "moves") -> list[Move]:
     """The SAT oracle's legal moves: the same moves, in the same order, as ``board.legal_moves``."""
-    check_metric(metric)
+    metric = check_metric(metric)
     return oracle_for(board).legal_moves(board, metric)

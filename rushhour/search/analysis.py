@@ -117,7 +117,7 @@ def analyze(
     :func:`analyze_python`, without handing every position back to Python.  ``progress`` is called
     now and then with a :class:`~rushhour.search.watch.SearchProgress` record of the ``analysis``:
     the positions found, then the positions given their distance to the nearest win."""
-    check_metric(metric)
+    metric = check_metric(metric)
     expect_callable(progress, "progress")
     if native.native_enabled():
         limits = Limits(max_states, time_limit, max_memory)
@@ -178,7 +178,7 @@ def analyze_python(
 ) -> Analysis:
     """:func:`analyze` by the Python breadth-first searches (compiled layers when built)."""
     began = time.perf_counter()
-    check_metric(metric)
+    metric = check_metric(metric)
     limits = Limits(max_states, time_limit, max_memory)
     if progress is not None:
         limits.report = Reporter(ANALYSIS, progress)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import collections
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,6 +75,32 @@ def test_a_file_that_is_no_database_is_one_error_line(tmp_path: Path, capsys: py
     assert main(["generate", "--from-db", str(bad), "--count", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: bad.txt, line 2") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda tmp: "/dev/zero", "/dev/zero is a device, not a board file"),
+        (lambda tmp: (tmp / "pipe", os.mkfifo(tmp / "pipe"))[0], "is a pipe (FIFO), not a board file"),
+        (lambda tmp: (tmp / "b.dat", (tmp / "b.dat").write_bytes(bytes(range(256)) * 4))[0],
+         "this is a binary file, not a board"),
+        (lambda tmp: (tmp / "b.dat", (tmp / "b.dat").write_bytes(b"\xff\xfe 12 AA 3\n"))[0], "this is not UTF-8 text"),
+    ],
+)
+def test_a_database_that_is_no_text_file_is_refused_before_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Any, words: str
+) -> None:
+    """/dev/zero was read until memory ran out, a FIFO waited for ever, a binary file gave a traceback."""
+    path = make(tmp_path)
+    assert main(["generate", "--from-db", str(path), "--count", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and words in err and err.count("\n") == 1
+
+
+def test_a_database_with_a_byte_order_mark_is_read(database: Path, tmp_path: Path) -> None:
+    marked = tmp_path / "marked.txt"
+    marked.write_bytes(b"\xef\xbb\xbf" + database.read_bytes())
+    assert read_database(str(marked)) == read_database(str(database))
 
 
 def test_a_band_that_runs_backwards_is_one_error_line(database: Path, capsys: pytest.CaptureFixture[str]) -> None:

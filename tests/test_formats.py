@@ -467,3 +467,14 @@ def test_convert_to_every_format_and_back_shows_the_same_board(
             assert code == 0, err
         else:
             assert _shown(capsys, str(paths[2])) == wanted, (source, first, second)
+
+
+@pytest.mark.parametrize("fmt", ["grid", "json", "csv", "fogleman"])
+def test_a_byte_order_mark_is_not_part_of_the_board(tmp_path: Path, fmt: str) -> None:
+    """Some editors write a byte-order mark first: the board reads as without it, in every format."""
+    board = Board.from_text("..B.../..B.../AAB.../....../.CC.../......")
+    plain, marked = tmp_path / f"plain.{fmt}", tmp_path / f"marked.{fmt}"
+    plain.write_text(write_board(board, fmt), encoding="utf-8")
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    assert read_file(str(marked))[0].board == read_file(str(plain))[0].board == board
+    assert parse_text("\ufeff" + plain.read_text(encoding="utf-8"), fmt=None)[0].board == board

@@ -35,11 +35,11 @@ def merge(results: Sequence[Sequence[str]]) -> list[str]:
 
 def read_database(path: str) -> list[tuple[int, str, int]]:
     """``(moves, board, cluster)`` of every line of a database file (blank and ``#`` lines skipped)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as err:
-        raise EnumerateError(f"cannot read the database {path}: {err.strerror or err}") from None
+    from rushhour.formats import read_board_text
+
+    # a regular file of text within the size a board file may have: a device, a FIFO, a binary file
+    # is refused before it is read, as every file the program reads
+    text = read_board_text(path)
     out = []
     for k, line in enumerate(text.splitlines(), 1):
         if line.strip() and not line.lstrip().startswith("#"):

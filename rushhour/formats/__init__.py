@@ -52,6 +52,7 @@ def parse_text(
     size: tuple[int, int] | None = None,
 ) -> list[Entry]:
     """Every board of a text, in the given format or the detected one."""
+    text = text.removeprefix("\ufeff")
     if "\x00" in text:
         raise ParseError("this is a binary file, not a board", source=source)
     if not text.strip():
@@ -92,7 +93,7 @@ def read_board_text(path: str) -> str:
     if b"\x00" in data:
         raise ParseError("this is a binary file, not a board", source=path)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark, which some editors write first, is not text
     except UnicodeDecodeError as err:
         raise ParseError(
             f"this is not UTF-8 text (byte {err.start + 1}): is it a binary file?", source=path

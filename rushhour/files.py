@@ -174,8 +174,21 @@ def write_text_atomic(
     what: str = "",
     error: type[RushHourError] = RushHourError,
 ) -> None:
-    """Write ``text`` to ``path`` atomically; on failure raise ``error`` saying
+    """Write ``text`` (UTF-8) to ``path`` atomically; on failure raise ``error`` saying
     ``cannot write {what}{path}: {reason}``."""
+    write_bytes_atomic(path, text.encode("utf-8"), what=what, error=error)
+
+
+def write_bytes_atomic(
+    path: str | Path,
+    data: bytes,
+    *,
+    what: str = "",
+    error: type[RushHourError] = RushHourError,
+) -> None:
+    """Write ``data`` to ``path`` atomically: the file is whole or as it was, never cut short; a target
+    that is not a regular file (a device, a FIFO, a folder) is refused.  On failure raise ``error``
+    saying ``cannot write {what}{path}: {reason}``."""
     target = real_target(path)
     tmp_name: str | None = None
     try:
@@ -189,10 +202,10 @@ def write_text_atomic(
         tmp_name = str(target.parent / f"{prefix}{secrets.token_hex(6)}{suffix}")
         # a new file gets the usual permissions (0666 less the umask); a replaced one keeps its own
         fd = os.open(tmp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+        with os.fdopen(fd, "wb") as handle:
             if info is not None and hasattr(os, "fchmod"):
                 os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
-            handle.write(text)
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, target)

@@ -158,3 +158,40 @@ def test_gif_without_pillow_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setitem(sys.modules, "PIL", None)
     with pytest.raises(RushHourError, match=r"pip install Pillow"):
         pictures.write_gif(boards()[:1], str(tmp_path / "x.gif"))
+
+
+def test_pictures_are_written_whole_to_regular_files_only(tmp_path: Path) -> None:
+    """A GIF is a GIF whatever its name says, a device or a FIFO is refused (a FIFO frame hung the
+    command), a failed write leaves the file as it was, and a folder of frames holds one solution."""
+    import os
+    import subprocess
+
+    pytest.importorskip("PIL.Image")
+    positions = solve(boards()[0]).positions()
+    named = tmp_path / "movie"  # no extension: Pillow alone could not tell the format
+    pictures.write_gif(positions, str(named))
+    assert named.read_bytes()[:6] == b"GIF89a"
+    with pytest.raises(RushHourError, match="it is a device, not a regular file"):
+        pictures.write_gif(positions, "/dev/null")
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    os.mkfifo(frames / "step-001.svg")
+    with pytest.raises(RushHourError, match="it is a pipe"):
+        pictures.write_svg_frames(positions, str(frames))
+    (frames / "step-001.svg").unlink()
+    long = solve(fogleman.parse_line("GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo")[0]).positions()
+    pictures.write_svg_frames(long, str(frames))
+    (frames / "notes.txt").write_text("mine")
+    pictures.write_svg_frames(positions, str(frames))
+    assert sorted(p.name for p in frames.iterdir()) == sorted(
+        [f"step-{k:03d}.svg" for k in range(len(positions))] + ["notes.txt"]
+    )
+    # a write cut short by the file size limit leaves the GIF there as it was
+    before = named.read_bytes()
+    script = (
+        "import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096));"
+        "from rushhour.cli import main; sys.exit(main(['solve', 'classic:12', '--gif', sys.argv[1]]))"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(named)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith("error: cannot write ") and "Traceback" not in done.stderr
+    assert named.read_bytes() == before

@@ -8,12 +8,19 @@ outlined.  A vehicle that wraps round the edge of a wrap-around board is drawn a
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
 from collections.abc import Sequence
+from pathlib import Path
 from xml.sax.saxutils import escape
 
 from rushhour.board import WALL, Board
 from rushhour.errors import RushHourError
+
+#: the name of one frame of :func:`write_svg_frames`
+_FRAME_RE = re.compile(r"step-\d{3,}\.svg")
 
 CELL = 48
 MARGIN = 24
@@ -176,7 +183,11 @@ def svg(board: Board, *, cell: int = CELL, highlight: str | None = None, title: 
 def write_svg_frames(
     positions: Sequence[Board], directory: str, *, highlights: Sequence[str | None] | None = None
 ) -> list[str]:
-    """One SVG per position (``step-000.svg`` is the start), in ``directory`` (made if missing)."""
+    """One SVG per position (``step-000.svg`` is the start), in ``directory`` (made if missing), each
+    written whole or not at all; the frames of an earlier solution there that this one has not (a
+    longer one's ``step-*.svg``) are removed, so that the folder holds one solution."""
+    from rushhour.files import write_text_atomic
+
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as err:
@@ -187,12 +198,13 @@ def write_svg_frames(
         path = os.path.join(directory, f"step-{k:0{digits}d}.svg")
         mark = highlights[k] if highlights is not None else None
         title = "start" if k == 0 else f"after move {k}"
-        try:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(svg(board, highlight=mark, title=title))
-        except OSError as err:
-            raise RushHourError(f"cannot write {path}: {err.strerror}") from None
+        write_text_atomic(path, svg(board, highlight=mark, title=title))
         paths.append(path)
+    written = {os.path.basename(p) for p in paths}
+    for stale in Path(directory).glob("step-*.svg"):
+        if _FRAME_RE.fullmatch(stale.name) and stale.name not in written and stale.is_file():
+            with contextlib.suppress(OSError):
+                stale.unlink()
     return paths
 
 
@@ -254,12 +266,11 @@ def write_gif(
     ]
     durations = [frame_ms] * len(images)
     durations[-1] = frame_ms * 3
+    from rushhour.files import write_bytes_atomic
+
     first = images[0]
-    try:
-        first.save(  # type: ignore[attr-defined]
-            path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=False
-        )
-    except OSError as err:
-        raise RushHourError(f"cannot write {path}: {err.strerror or err}") from None
-    except ValueError as err:
-        raise RushHourError(f"cannot write {path}: {err}") from None
+    out = io.BytesIO()  # a GIF whatever the file's name says, written whole or not at all
+    first.save(  # type: ignore[attr-defined]
+        out, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=False
+    )
+    write_bytes_atomic(path, out.getvalue())

@@ -478,3 +478,24 @@ def test_a_byte_order_mark_is_not_part_of_the_board(tmp_path: Path, fmt: str) ->
     marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
     assert read_file(str(marked))[0].board == read_file(str(plain))[0].board == board
     assert parse_text("\ufeff" + plain.read_text(encoding="utf-8"), fmt=None)[0].board == board
+
+
+def test_a_json_file_of_several_boards_reads_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """convert and generate write several boards as a JSON list: it reads back, board for board, with
+    each one's header (it was refused: a JSON board is an object)."""
+    out = tmp_path / "pack.json"
+    assert main(["convert", "classic", "--to", "json", "--out", str(out)]) == 0
+    capsys.readouterr()
+    original, again = read_file("boards/classic.txt"), read_file(str(out))
+    assert [e.board for e in again] == [e.board for e in original]
+    assert [e.meta.get("name") for e in again] == [e.meta.get("name") for e in original]
+    assert [e.label for e in again][:2] == [f"{out}:1", f"{out}:2"]
+    assert main(["show", f"{out}:3", "--no-color"]) == 0
+    assert capsys.readouterr().out.startswith("classic-03: 6x6")
+    (tmp_path / "empty.json").write_text("[]")
+    with pytest.raises(ParseError, match="no board here: the JSON list is empty"):
+        read_file(str(tmp_path / "empty.json"))
+    one = '{"width": 4, "height": 4, "vehicles": [{"name": "A", "orientation": "H", "length": 2, "row": 0, "col": 0}]}'
+    (tmp_path / "bad.json").write_text(f"[{one}, 3]")
+    with pytest.raises(ParseError, match="board 2 of 2: a JSON board is an object"):
+        read_file(str(tmp_path / "bad.json"))

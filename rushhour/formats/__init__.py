@@ -60,8 +60,18 @@ def parse_text(
     fmt = fmt.lower() if fmt else detect(text)
     label = source or "board"
     if fmt == "json":
-        board, meta = jsonfmt.parse_json(text, source)
-        return [Entry(board, meta, label)]
+        data = jsonfmt.load_json(text, source)
+        if not isinstance(data, list):  # one board
+            board, meta = jsonfmt.board_from_dict(data, source)
+            return [Entry(board, meta, label)]
+        if not data:  # several boards, as convert and generate write them: a list of boards
+            raise ParseError("no board here: the JSON list is empty", source=source)
+        items = []
+        for k, item in enumerate(data, start=1):
+            where = f"{source or 'board'}, board {k} of {len(data)}"
+            board, meta = jsonfmt.board_from_dict(item, where)
+            items.append(Entry(board, meta, f"{label}:{k}" if len(data) > 1 else label))
+        return items
     if fmt == "csv":
         board, meta = csvfmt.parse_csv_entry(text, source, size)
         return [Entry(board, meta, label)]

@@ -212,6 +212,27 @@ def test_deep_nesting_is_an_error_not_a_crash(text: str) -> None:
         fm.parse(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["~" * 100 + "Won", "(" * 100 + "Won" + ")" * 100, " -> ".join(["Won"] * 101), " <-> ".join(["Won"] * 101)],
+)
+def test_a_hundred_levels_as_a_reader_counts_them_are_read(text: str) -> None:
+    """The limit counts the levels a reader sees (a parenthesis, a ~, a quantifier, the right side of
+    -> or <->): 33 parentheses were refused as deeper than 100 levels, the parser's own layers counted."""
+    fm.parse(text)
+    with pytest.raises(ParseError, match="nests deeper than 100 levels"):
+        fm.parse({"~": "~" + text, "(": "(" + text + ")"}.get(text[0], text + " -> Won"))
+
+
+def test_a_coordinate_of_too_many_digits_is_refused_and_the_claim_quoted_short() -> None:
+    """A 5,000-digit number gave a traceback (Python refuses int() of it); the message quotes the
+    claim's beginning only."""
+    with pytest.raises(ParseError) as caught:
+        fm.parse("CMR(1," + "9" * 5000 + ")")
+    message = str(caught.value)
+    assert "column 7: the number 999999999999... has more than 18 digits" in message and len(message) < 200
+
+
 def test_a_claim_too_large_once_expanded_is_an_error() -> None:
     # 256 cells to the third power, three propositions each: refused from the grid alone, before the
     # rules are built or any of it is written, at the quantifier whose expansion alone is too large

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
 from rushhour.errors import ParseError
+from rushhour.numbers import MAX_DIGITS, quoted
 
 if TYPE_CHECKING:
     from rushhour.logic.encoding import RulesEncoding
@@ -260,7 +261,7 @@ class Claim:
     what: str = "claim"
 
     def error(self, message: str, column: int) -> ParseError:
-        return ParseError(message, source=f"{self.what} {self.text!r}", column=column)
+        return ParseError(message, source=f"{self.what} {quoted(self.text, 80)}", column=column)
 
 
 #: the most nested connectives and parentheses a claim may have
@@ -300,7 +301,7 @@ class _Parser:
             at = m.end()
 
     def error(self, message: str, column: int) -> ParseError:
-        return ParseError(message, source=f"{self.what} {self.text!r}", column=column)
+        return ParseError(message, source=f"{self.what} {quoted(self.text, 80)}", column=column)
 
     @property
     def tok(self) -> _Tok:
@@ -326,16 +327,14 @@ class _Parser:
         return tree
 
     def formula(self) -> Tree:
-        with self.nested():
-            return self._formula()
-
-    def _formula(self) -> Tree:
         if self.tok.text in ("forall", "exists") and self.tok.kind == "name":
-            return self.quantifier()
+            with self.nested():
+                return self.quantifier()
         left = self.implication()
         if self.tok.text == "<->":
             self.take()
-            return Op("iff", (left, self.formula()))
+            with self.nested():  # a <-> b <-> c nests to the right
+                return Op("iff", (left, self.formula()))
         return left
 
     def quantifier(self) -> Tree:
@@ -358,14 +357,11 @@ class _Parser:
         return Quant(start.text, tuple(names), body, start.column)
 
     def implication(self) -> Tree:
-        with self.nested():
-            return self._implication()
-
-    def _implication(self) -> Tree:
         left = self.disjunction()
         if self.tok.text == "->":
             self.take()
-            right = self.formula() if self.tok.text in ("forall", "exists") else self.implication()
+            with self.nested():  # a -> b -> c nests to the right
+                right = self.formula() if self.tok.text in ("forall", "exists") else self.implication()
             return Op("imp", (left, right))
         return left
 
@@ -385,8 +381,8 @@ class _Parser:
 
     @contextlib.contextmanager
     def nested(self) -> Iterator[None]:
-        """One level deeper (a connective, a parenthesis, a quantifier): a limit keeps the
-        recursive descent far from Python's own."""
+        """One level deeper, as a reader counts them (a parenthesis, a ``~``, a quantifier, the right
+        side of ``->``): a limit keeps the recursive descent far from Python's own."""
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(f"the claim nests deeper than {MAX_DEPTH} levels", self.tok.column)
@@ -396,20 +392,20 @@ class _Parser:
             self.depth -= 1
 
     def unary(self) -> Tree:
-        with self.nested():
-            return self._unary(self.tok)
-
-    def _unary(self, tok: _Tok) -> Tree:
+        tok = self.tok
         if tok.text == "~":
             self.take()
-            return Op("not", (self.unary(),))
+            with self.nested():
+                return Op("not", (self.unary(),))
         if tok.text == "(":
             self.take()
-            inner = self.formula()
+            with self.nested():
+                inner = self.formula()
             self.expect(")")
             return inner
         if tok.kind == "name" and tok.text in ("forall", "exists"):
-            return self.quantifier()
+            with self.nested():
+                return self.quantifier()
         if tok.kind == "name" and tok.text in ("true", "false"):
             self.take()
             return Const(tok.text == "true")
@@ -439,6 +435,9 @@ class _Parser:
                 sign = 1 if self.take().text == "+" else -1
             tok = self.take()
             if tok.kind == "num":
+                if len(tok.text) > MAX_DIGITS:  # no board has such a cell; int() of it may refuse too
+                    many = f"the number {tok.text[:12]}... has more than {MAX_DIGITS} digits"
+                    raise self.error(many, tok.column)
                 offset += sign * int(tok.text)
             elif tok.kind == "name" and tok.text in self.bound:
                 if variable is not None:

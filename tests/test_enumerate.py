@@ -6,8 +6,11 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import os
+import re
 from collections import deque
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -304,6 +307,28 @@ def test_a_rerun_resumes_from_the_saved_parts(tmp_path: Path) -> None:
     assert lines == whole
     assert len(ran) == len(every) // 2
     assert (tmp_path / "database.txt").read_text() == "".join(f"{line}\n" for line in whole)
+
+
+@pytest.mark.parametrize(
+    ("spoil", "words"),
+    [
+        (lambda path: path.write_bytes(b"\xff\xfe junk"), "is not UTF-8 text: not a part of this database"),
+        (lambda path: (path.unlink(), os.mkfifo(path)), "is a pipe (FIFO), not a part of this database"),
+    ],
+)
+def test_a_part_file_that_is_no_text_is_refused_on_resume(tmp_path: Path, spoil: Any, words: str) -> None:
+    """A part that is no UTF-8 text gave a traceback, a FIFO in its place waited for ever; so did a FIFO
+    in the manifest's place."""
+    job = Job(4, 1, (0, 0))
+    build(job, out=str(tmp_path))
+    spoil(tmp_path / "parts" / "000001.txt")
+    with pytest.raises(EnumerateError, match=f"000001.txt {re.escape(words)}"):
+        build(job, out=str(tmp_path))
+    manifest = tmp_path / "manifest.json"
+    manifest.unlink()
+    os.mkfifo(manifest)
+    with pytest.raises(EnumerateError, match=r"manifest.json is a pipe \(FIFO\), not a database's manifest"):
+        build(job, out=str(tmp_path))
 
 
 def test_part_type_is_a_value() -> None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from rushhour.database.definitions import STATS_FIELDS, EnumerateError, Job, PartResult, PartStats
 from rushhour.database.lines import read_line
-from rushhour.files import write_text_atomic
+from rushhour.files import read_regular_file, write_text_atomic
 
 MANIFEST, DATABASE, PARTS = "manifest.json", "database.txt", "parts"
 DIR_FORMAT = 2  # 2: layouts with a full lane are left out (format 1 held them)
@@ -30,8 +30,7 @@ class PartStore:
             os.makedirs(self.parts_dir, exist_ok=True)
             path = os.path.join(root, MANIFEST)
             if os.path.exists(path):
-                with open(path, encoding="utf-8") as handle:
-                    found = json.load(handle)
+                found = json.loads(_read(path, "a database's manifest (use another directory)"))
                 if isinstance(found, dict) and found.get("format") != DIR_FORMAT:
                     raise EnumerateError(
                         f"{root} was written by another version of the enumerator (directory format "
@@ -71,8 +70,10 @@ class PartStore:
             if not re.fullmatch(r"\d{6}\.txt", name):
                 continue
             path = os.path.join(self.parts_dir, name)
-            with open(path, encoding="utf-8") as handle:
-                lines = handle.read().splitlines()
+            try:
+                lines = _read(path).splitlines()
+            except OSError as err:
+                raise EnumerateError(f"cannot read {path}: {err.strerror or err}") from None
             head = _HEADER.match(lines[0]) if lines else None
             if head is None or int(head[1]) != int(name[:6]) or int(head[1]) >= self.count:
                 raise EnumerateError(
@@ -87,6 +88,20 @@ class PartStore:
         path = os.path.join(self.root, DATABASE)
         write_text_atomic(path, "".join(f"{line}\n" for line in lines), error=EnumerateError)
         return path
+
+
+#: the largest file of a database directory read back (a part of the 6x6 job is well under a megabyte)
+MAX_PART_BYTES = 1 << 28
+
+
+def _read(path: str, what: str = "a part of this database (delete it to run the part again)") -> str:
+    """The text of a file of the directory: a regular file of UTF-8 text (a FIFO in a part's place would
+    wait for ever, a device be read without end), else :class:`EnumerateError` saying what to do."""
+    data = read_regular_file(path, MAX_PART_BYTES, what=what, error=EnumerateError)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EnumerateError(f"{path} is not UTF-8 text: not {what}") from None
 
 
 def _describe(manifest: dict[str, object]) -> str:

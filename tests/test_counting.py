@@ -150,3 +150,28 @@ def test_count_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], me
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("error: ") and message in err and len(err.splitlines()) == 1
+
+
+def test_ctrl_c_stops_a_long_count_at_once() -> None:
+    """Counting the 6x7 positions takes Ganak many seconds; Ctrl-C stopped the command only when the count
+    was done. Now: status 130 within a second, the one word of an interrupt."""
+    import subprocess
+    import sys
+    import time
+
+    from tests.processes import ctrl_c
+    from tests.terminal import default_signals
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", "rushhour", "count", "--size", "6x7"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_signals,  # a shell's background jobs ignore SIGINT, and so would the command
+    )
+    time.sleep(3)  # the rules built, Ganak counting
+    assert child.poll() is None
+    began = time.monotonic()
+    out, err = ctrl_c(child, seconds=10)
+    assert child.returncode == 130 and time.monotonic() - began < 2, (out, err)
+    assert "Traceback" not in err and "count:" not in out

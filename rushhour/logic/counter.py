@@ -11,12 +11,15 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from rushhour.errors import RushHourError
 from rushhour.logic import notation as fm
+
+_T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from rushhour.logic.encoding import RulesEncoding
@@ -114,7 +117,29 @@ def _count(rules: RulesEncoding, clauses: list[list[int]]) -> int:
     counter.new_vars(len(rules.names) + _aux(clauses, rules))
     counter.add_clauses(clauses)
     with _quiet():
-        return int(counter.count())
+        return int(_interruptible(counter.count))
+
+
+def _interruptible(work: Callable[[], _T]) -> _T:
+    """``work()`` (Ganak's count, which lets go of the interpreter while it counts) on a thread of its
+    own, waited for here, so that Ctrl-C stops the wait at once (it ran on for many seconds, to the end
+    of the count): the count is then left to the thread, which ends with the process."""
+    answer: list[_T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answer.append(work())
+        except BaseException as err:  # handed to the caller
+            failed.append(err)
+
+    thread = threading.Thread(target=run, name="rushhour-count", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.1)
+    if failed:
+        raise failed[0]
+    return answer[0]
 
 
 @contextlib.contextmanager

@@ -499,3 +499,18 @@ def test_a_json_file_of_several_boards_reads_back(tmp_path: Path, capsys: pytest
     (tmp_path / "bad.json").write_text(f"[{one}, 3]")
     with pytest.raises(ParseError, match="board 2 of 2: a JSON board is an object"):
         read_file(str(tmp_path / "bad.json"))
+
+
+def test_a_fogleman_file_with_comments_distances_or_a_bad_line_is_read_as_one(tmp_path: Path) -> None:
+    """A file of database lines was read as a grid as soon as one line was not a plain Fogleman line: a
+    # comment, the distances enumerate --distances writes, a typo (then reported as line 1, board
+    width 36)."""
+    lines = ["07 BBBFEAAFEoCCEDDD 8 1,1,1,1,1,1,1,1", "# a comment", "07 BBoFAAoFECCCEDDD 20"]
+    path = tmp_path / "db.txt"
+    path.write_text("\n".join(lines) + "\n")
+    entries = read_file(str(path))
+    assert [e.meta["moves"] for e in entries] == ["7", "7"]
+    assert [e.board.to_text("fogleman") for e in entries] == ["BBBFEAAFEoCCEDDD", "BBoFAAoFECCCEDDD"]
+    path.write_text("07 BBBFEAAFEoCCEDDD 8\n07 BBBFEAAFEoCCEDD? 8\n07 BBoFAAoFECCCEDDD 20\n")
+    with pytest.raises(ParseError, match=r"line 2, column 19: unknown character '\?' in a Fogleman board"):
+        read_file(str(path))

@@ -39,8 +39,13 @@ def detect(text: str) -> str:
         return "json"
     if csvfmt.looks_like_csv(body):
         return "csv"
-    lines = [ln for ln in text.splitlines() if ln.strip()]
+    # Fogleman lines, one board each, and # comments: every line a board, or a database whose first
+    # line says so (MOVES BOARD CLUSTER: no grid row has fields), so that a bad line further down is
+    # named by its number rather than the whole file read as a grid
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if lines and all(fogleman.looks_like_fogleman(ln) and "A" in ln for ln in lines):
+        return "fogleman"
+    if lines and len(lines[0].split()) in (3, 4) and fogleman.looks_like_fogleman(lines[0]):
         return "fogleman"
     return "grid"
 
@@ -78,9 +83,11 @@ def parse_text(
     if fmt == "fogleman":
         entries: list[Entry] = []
         for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
+            if line.strip() and not line.lstrip().startswith("#"):
                 board, meta = fogleman.parse_line(line, source, number)
                 entries.append(Entry(board, meta, f"{label}:{len(entries) + 1}"))
+        if not entries:
+            raise ParseError("no board here: only comments", source=source)
         return entries if len(entries) > 1 else [Entry(entries[0].board, entries[0].meta, label)]
     if fmt == "grid":
         doc = grid.parse_document(text, source)

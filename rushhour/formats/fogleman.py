@@ -52,6 +52,8 @@ class DatabaseLine(NamedTuple):
 def looks_like_fogleman(text: str) -> bool:
     """Whether one line of text is a Fogleman board or database line."""
     parts = text.split()
+    if len(parts) == 4 and all(is_whole(d) for d in parts[3].split(",")):  # with its distances
+        parts = parts[:3]
     if len(parts) == 3 and is_whole(parts[0]) and is_whole(parts[2]):
         parts = [parts[1]]
     if len(parts) != 1 or not _BOARD_RE.match(parts[0]):
@@ -101,10 +103,11 @@ def _check_characters(board_text: str, start: int, source: str | None, line: int
 
 
 def parse_line(text: str, source: str | None = None, line: int | None = None) -> tuple[Board, dict[str, str]]:
-    """Parse ``BOARD`` or ``MOVES BOARD CLUSTER``; metadata holds ``moves`` and ``cluster``."""
+    """Parse ``BOARD`` or ``MOVES BOARD CLUSTER [DISTANCES]``; metadata holds ``moves`` and
+    ``cluster``."""
     parts = text.split()
     meta: dict[str, str] = {}
-    if len(parts) == 3:
+    if len(parts) in (3, 4):
         entry = parse_database_line(text, source, line)
         board_text = entry.board
         meta = {"moves": str(entry.moves), "cluster": str(entry.cluster)}
@@ -112,7 +115,7 @@ def parse_line(text: str, source: str | None = None, line: int | None = None) ->
         board_text = parts[0]
     else:
         raise ParseError(
-            f"a Fogleman line is BOARD or MOVES BOARD CLUSTER ({len(parts)} fields here)",
+            f"a Fogleman line is BOARD or MOVES BOARD CLUSTER [DISTANCES] ({len(parts)} fields here)",
             source=source,
             line=line,
         )

@@ -34,7 +34,7 @@ from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.files import data_dir, exists
 from rushhour.formats import Entry, grid, read_board_text, read_file
 from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
-from rushhour.numbers import whole_or_none
+from rushhour.numbers import quoted, whole_or_none
 
 if TYPE_CHECKING:
     from rushhour.play.saves import Saves
@@ -441,6 +441,10 @@ def resolve_all(spec: str) -> list[Entry]:
         return read_file(spec)
     if index is not None and exists(path, error=BoardNotFoundError):
         return [_pick(read_file(path), index, path)]
+    head, colon, tail = spec.rpartition(":")
+    if colon and head and tail.strip() and exists(head, error=BoardNotFoundError):
+        # FILE:N with an N that is no board number (-1, 20 digits): said of the file, which exists
+        raise BoardNotFoundError(f"{head} holds boards 1 to {len(read_file(head))}, not {quoted(tail)}")
     text = spec.strip()
     if _looks_like_path(text):
         raise BoardNotFoundError(f"no such file: {spec}")

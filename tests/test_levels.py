@@ -193,3 +193,14 @@ def test_levels_ends_with_a_line_per_pack(tmp_path: Path) -> None:
     assert done.returncode == 0 and lines[0] == "Summary:" and len(lines) == len(packs()) + 2
     total = sum(len(p.levels) for p in packs())
     assert lines[-1].split() == ["all", "packs", "0", "of", str(total), "levels", "solved,", "0", "perfect"]
+
+
+@pytest.mark.parametrize("number", ["-1", "99999999999999999999", "abc"])
+def test_a_board_number_of_a_file_that_is_none_names_the_file(tmp_path: Path, number: str) -> None:
+    """FILE:N where N is no board number: said of the file (it was 'not a file, an inline board or a
+    built-in board', though the file is there)."""
+    path = tmp_path / "cl.txt"
+    path.write_text(Path("boards/classic.txt").read_text())
+    with pytest.raises(BoardNotFoundError) as caught:
+        levels.resolve_board(f"{path}:{number}")
+    assert str(caught.value) == f"{path} holds boards 1 to 12, not '{number}'"

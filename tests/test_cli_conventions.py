@@ -290,6 +290,8 @@ def test_fish_completes_commands_values_and_packs(tmp_path: Path) -> None:
         (["solve", "--batch", "x.txt", "--color"], "they do not go with --batch"),
         (["show", LINE, "--json", "--color"], "they do not go with --json"),
         (["analyze", LINE, "--json", "--no-color"], "they do not go with --json"),
+        (["theorems", "--json", "--color"], "they do not go with --json"),
+        (["prove", "Won", "--size", "4x4", "--json", "--no-color"], "they do not go with --json"),
         (["generate", "--from-db", "db.txt", "--size", "5x5"], "--size shapes puzzles being made"),
         (["generate", "--from-db", "db.txt", "--jobs", "2"], "--jobs shapes puzzles being made"),
         (["generate", "--format", "fogleman", "--title", "T"], "--title goes in the header of a grid document"),

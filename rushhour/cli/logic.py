@@ -17,6 +17,7 @@ from rushhour.cli.core import (
     color_wanted,
     draw,
     examples,
+    refuse_color_without_drawing,
 )
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import RushHourError
@@ -379,6 +380,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_theorems(args: argparse.Namespace) -> int:
+    if args.json:
+        refuse_color_without_drawing(args, "--json")
     width, height = parse_size(args.size)
     shape = Shape.generic(width, height)
     color = color_wanted(args)
@@ -422,6 +425,8 @@ def claim_target(args: argparse.Namespace) -> tuple[Any, Any]:
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
+    if args.json:
+        refuse_color_without_drawing(args, "--json")
     shape, entry = claim_target(args)
     scope = "position" if args.position else "reachable" if args.reachable else "shape"
     if entry is None and scope != "shape":

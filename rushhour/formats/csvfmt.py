@@ -194,7 +194,7 @@ def write_csv(board: Board, meta: dict[str, str] | None = None) -> str:
     if board.exit is not None and board.exit.side != ("right" if goal.horizontal else "top"):
         lines.append(header_line("exit", board.exit.side))
     board_keys = {*STRUCTURAL, *BOARD_KEYS}
-    lines += [header_line(k, v) for k, v in (meta or {}).items() if k not in board_keys]
+    lines += [header_line(k, v, "csv") for k, v in (meta or {}).items() if k not in board_keys]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)

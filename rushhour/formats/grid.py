@@ -255,16 +255,18 @@ def structural_header(board: Board) -> dict[str, str]:
     return head
 
 
-def header_line(key: str, value: str) -> str:
+def header_line(key: str, value: str, fmt: str = "grid") -> str:
     """``# key: value``, or :class:`FormatError` when that line would not read back as this key and
-    value (a key with spaces or capitals, a value with a line break or spaces at an end...)."""
+    value (a key with spaces or capitals, a value with a line break or spaces at an end...) in the
+    ``fmt`` format (grid or csv, which share their headers)."""
     line = f"# {key}: {value}".rstrip()
+    why = "a header key is one lower-case word without a colon, its value one line of text"
     try:
         line.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: no text file can hold it
-        raise FormatError(f"the grid format cannot hold the header {key!r}: {value!r}") from None
+        raise FormatError(f"the {fmt} format cannot hold the header {key!r}: {value!r} ({why})") from None
     if len(line.splitlines()) != 1 or "\x00" in line or read_header(line) != (key, value):
-        raise FormatError(f"the grid format cannot hold the header {key!r}: {value!r}")
+        raise FormatError(f"the {fmt} format cannot hold the header {key!r}: {value!r} ({why})")
     return line
 
 

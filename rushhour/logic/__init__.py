@@ -42,14 +42,18 @@ if TYPE_CHECKING:
     from rushhour.logic.oracle import Verdict
 
 
-def _board(board: Board | str) -> Board:
-    from rushhour.api import as_board
+def _board(board: Board) -> Board:
+    """``board``, checked to be one (the layer below the built-in levels cannot look a name up: load it
+    with :func:`rushhour.load`)."""
+    from rushhour.board import Board
+    from rushhour.errors import expect
 
-    return as_board(board)
+    expect(board, Board, "board", "a Board (rushhour.load gives the board of a name)")
+    return board
 
 
-def _where(where: Board | str | tuple[int, int]) -> Board | tuple[int, int]:
-    """A board (or its name), or a ``(width, height)`` size of two whole numbers."""
+def _where(where: Board | tuple[int, int]) -> Board | tuple[int, int]:
+    """A board, or a ``(width, height)`` size of two whole numbers."""
     if isinstance(where, tuple):
         from rushhour.errors import ArgumentTypeError
 
@@ -59,16 +63,15 @@ def _where(where: Board | str | tuple[int, int]) -> Board | tuple[int, int]:
     return _board(where)
 
 
-def legal_moves(board: Board | str, metric: str = "moves") -> list[Move]:
-    """The legal moves of ``board`` (a :class:`Board` or a name, as :func:`rushhour.load` takes) as the
-    SAT oracle finds them: the same moves, in the same order, as the reference rules'
-    :meth:`Board.legal_moves` (the tests check that they agree)."""
+def legal_moves(board: Board, metric: str = "moves") -> list[Move]:
+    """The legal moves of ``board`` as the SAT oracle finds them: the same moves, in the same order, as
+    the reference rules' :meth:`Board.legal_moves` (the tests check that they agree)."""
     from rushhour.logic.oracle import legal_moves as ask
 
     return ask(_board(board), metric)
 
 
-def explain(board: Board | str, move: Move | str) -> Verdict:
+def explain(board: Board, move: Move | str) -> Verdict:
     """Whether ``move`` (a :class:`Move` or ``"A+2"``) is legal in ``board``; an illegal move is
     explained from an unsatisfiable core of the rules and the position's facts (``.core``)."""
     from rushhour.board import Move
@@ -81,7 +84,7 @@ def explain(board: Board | str, move: Move | str) -> Verdict:
 
 
 def prove(
-    claim: str, where: Board | str | tuple[int, int], *, scope: str = "shape", walls: bool = False
+    claim: str, where: Board | tuple[int, int], *, scope: str = "shape", walls: bool = False
 ) -> Outcome:
     """Prove ``claim`` (a formula in the notation of docs/encoding.md) for every position of a board's
     shape or of a ``(width, height)`` size (``scope="shape"``), for the board's position alone
@@ -97,7 +100,7 @@ def prove(
 
 
 def count_solutions(
-    where: Board | str | tuple[int, int], claim: str | None = None, *, walls: bool = False
+    where: Board | tuple[int, int], claim: str | None = None, *, walls: bool = False
 ) -> int:
     """The exact number of positions of a board's shape or of a ``(width, height)`` size (the models of
     the rules), where ``claim`` holds when one is given; walls only if ``walls``.  Bauhaus's
@@ -108,7 +111,7 @@ def count_solutions(
 
 
 def likelihood(
-    formula: str, where: Board | str | tuple[int, int], claim: str | None = None, *, walls: bool = False
+    formula: str, where: Board | tuple[int, int], claim: str | None = None, *, walls: bool = False
 ) -> Fraction:
     """The exact fraction of those positions where ``formula`` (a proposition like ``"Won"`` or any
     formula in the notation) holds, as Bauhaus's ``likelihood``."""
@@ -158,7 +161,7 @@ class Encoding:
         }
 
 
-def encode(board: Board | str) -> Encoding:
+def encode(board: Board) -> Encoding:
     """The CNF of ``board``: its shape's rules (compiled once per shape) and its position's facts.
 
     A model of ``encode(board).dimacs()`` is the position with the propositions it forces: which

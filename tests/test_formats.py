@@ -514,3 +514,21 @@ def test_a_fogleman_file_with_comments_distances_or_a_bad_line_is_read_as_one(tm
     path.write_text("07 BBBFEAAFEoCCEDDD 8\n07 BBBFEAAFEoCCEDD? 8\n07 BBoFAAoFECCCEDDD 20\n")
     with pytest.raises(ParseError, match=r"line 2, column 19: unknown character '\?' in a Fogleman board"):
         read_file(str(path))
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("h1.txt", "# exit: right {N}\nAA..\n....\n....\n....\n"),
+        ("h2.txt", "# target: 1,{N} east\n# wrap: yes\nAA..\n....\n....\n....\n"),
+        ("c1.csv", "# size: {N}x6\nvehicle,orientation,col,row,length\nA,H,1,3,2\n"),
+        ("c2.csv", "# size: 6x6\nvehicle,orientation,col,row,length\nA,H,{N},3,2\n"),
+    ],
+)
+def test_a_huge_number_in_a_header_or_field_is_quoted_short(tmp_path: Path, name: str, text: str) -> None:
+    """A 5,000-digit number was quoted whole: an error line of over 5,000 characters."""
+    path = tmp_path / name
+    path.write_text(text.replace("{N}", "9" * 5000))
+    with pytest.raises(ParseError) as caught:
+        read_file(str(path))
+    assert "99999..." in str(caught.value) and len(str(caught.value)) < 300

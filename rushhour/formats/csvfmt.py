@@ -20,7 +20,7 @@ import re
 from rushhour.board import HORIZONTAL, MAX_SIDE, MIN_SIDE, VERTICAL, Board, Exit, Vehicle
 from rushhour.errors import BoardError, FormatError, ParseError
 from rushhour.formats.grid import STRUCTURAL, header_line, parse_exit, read_header
-from rushhour.numbers import is_negative, whole_or_none
+from rushhour.numbers import is_negative, quoted, whole_or_none
 
 HEADER = ("vehicle", "orientation", "col", "row", "length")
 #: the goal vehicle's name when no ``goal`` line says otherwise: the course's red car
@@ -81,12 +81,13 @@ def _read_board_lines(
             found = _SIZE_LINE_RE.match(value)
             if found is None:
                 raise ParseError(
-                    f"size {value!r} should read WIDTHxHEIGHT, e.g. 6x6", source=source, line=number
+                    f"size {quoted(value)} should read WIDTHxHEIGHT, e.g. 6x6", source=source, line=number
                 )
             width, height = whole_or_none(found.group(1)), whole_or_none(found.group(2))
             if width is None or height is None or not all(MIN_SIDE <= n <= MAX_SIDE for n in (width, height)):
+                shown = value if len(value) <= 40 else value[:37] + "..."
                 raise ParseError(
-                    f"board size {value} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}",
+                    f"board size {shown} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}",
                     source=source,
                     line=number,
                 )
@@ -131,7 +132,7 @@ def parse_csv_entry(
     n0, header = numbered[0]
     if [h.lower() for h in header] not in (list(HEADER), ["car", *HEADER[1:]]):
         raise ParseError(
-            f"the CSV header must be {','.join(HEADER)}, not {','.join(header)!r}",
+            f"the CSV header must be {','.join(HEADER)}, not {quoted(','.join(header))}",
             source=source,
             line=n0,
         )
@@ -143,16 +144,16 @@ def parse_csv_entry(
             )
         name, orientation, col, row, length = fields
         if orientation.upper() not in (HORIZONTAL, VERTICAL):
-            raise ParseError(
-                f"vehicle {name}: orientation {orientation!r} must be H or V", source=source, line=number
-            )
+            said = f"vehicle {name}: orientation {quoted(orientation)} must be H or V"
+            raise ParseError(said, source=source, line=number)
         values = []
         for label, value in (("col", col), ("row", row), ("length", length)):
             whole_value = whole_or_none(value)
             if whole_value is None:
                 counted = "a length counts cells" if label == "length" else "columns and rows count from 1"
                 kind = f"is negative: {counted}" if is_negative(value) else "is not a whole number"
-                raise ParseError(f"vehicle {name}: {label} {value!r} {kind}", source=source, line=number)
+                said = f"vehicle {name}: {label} {quoted(value)} {kind}"
+                raise ParseError(said, source=source, line=number)
             values.append(whole_value)
         c, r, n = values
         if c < 1 or r < 1:

@@ -28,7 +28,7 @@ from rushhour.formats.cells import (
     symbols_for,
     vehicles_from_grid,
 )
-from rushhour.numbers import NumberError, whole, whole_or_none
+from rushhour.numbers import NumberError, quoted, whole, whole_or_none
 from rushhour.text import plural
 
 STRUCTURAL = ("goal", "exit", "wrap", "target", "legend")
@@ -56,14 +56,14 @@ def _parse_bool(value: str, source: str | None, line: int) -> bool:
         return True
     if v in ("no", "false", "0", "off"):
         return False
-    raise ParseError(f"wrap must be yes or no, not {value!r}", source=source, line=line)
+    raise ParseError(f"wrap must be yes or no, not {quoted(value)}", source=source, line=line)
 
 
 def parse_exit(value: str, source: str | None, line: int) -> str | Exit:
     parts = value.split()
     if not parts or parts[0].lower() not in SIDES or len(parts) > 2:
         raise ParseError(
-            f"exit {value!r} is not a side: use right, left, top or bottom (and optionally the line)",
+            f"exit {quoted(value)} is not a side: use right, left, top or bottom (and optionally the line)",
             source=source,
             line=line,
         )
@@ -72,7 +72,7 @@ def parse_exit(value: str, source: str | None, line: int) -> str | Exit:
         return side
     index = whole_or_none(parts[1])
     if index is None:
-        raise ParseError(f"exit line {parts[1]!r} is not a number", source=source, line=line)
+        raise ParseError(f"exit line {quoted(parts[1])} is not a number", source=source, line=line)
     return Exit(side, index)
 
 
@@ -82,11 +82,11 @@ def _parse_target(value: str, source: str | None, line: int) -> Target:
         row, col = (whole(p) for p in where.split(","))
     except (ValueError, NumberError):
         raise ParseError(
-            f"target {value!r} should read ROW,COL HEADING, e.g. '2,5 east'", source=source, line=line
+            f"target {quoted(value)} should read ROW,COL HEADING, e.g. '2,5 east'", source=source, line=line
         ) from None
     if heading.lower() not in HEADINGS:
         raise ParseError(
-            f"target heading {heading!r} is not one of {', '.join(HEADINGS)}", source=source, line=line
+            f"target heading {quoted(heading)} is not one of {', '.join(HEADINGS)}", source=source, line=line
         )
     return Target(row, col, heading.lower())
 
@@ -97,7 +97,7 @@ def _parse_legend(value: str, source: str | None, line: int) -> dict[str, str]:
         symbol, eq, name = item.partition("=")
         if not eq or len(symbol) != 1 or symbol not in VEHICLE_CHARS or not name.isalnum():
             raise ParseError(
-                f"legend entry {item!r} should read SYMBOL=NAME, e.g. a=AA", source=source, line=line
+                f"legend entry {quoted(item)} should read SYMBOL=NAME, e.g. a=AA", source=source, line=line
             )
         if symbol in legend:
             raise ParseError(f"legend gives symbol {symbol} twice", source=source, line=line)
@@ -261,12 +261,13 @@ def header_line(key: str, value: str, fmt: str = "grid") -> str:
     ``fmt`` format (grid or csv, which share their headers)."""
     line = f"# {key}: {value}".rstrip()
     why = "a header key is one lower-case word without a colon, its value one line of text"
+    refused = f"the {fmt} format cannot hold the header {key!r}: {quoted(value)} ({why})"
     try:
         line.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: no text file can hold it
-        raise FormatError(f"the {fmt} format cannot hold the header {key!r}: {value!r} ({why})") from None
+        raise FormatError(refused) from None
     if len(line.splitlines()) != 1 or "\x00" in line or read_header(line) != (key, value):
-        raise FormatError(f"the {fmt} format cannot hold the header {key!r}: {value!r} ({why})")
+        raise FormatError(refused)
     return line
 
 

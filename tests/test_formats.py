@@ -531,4 +531,5 @@ def test_a_huge_number_in_a_header_or_field_is_quoted_short(tmp_path: Path, name
     path.write_text(text.replace("{N}", "9" * 5000))
     with pytest.raises(ParseError) as caught:
         read_file(str(path))
-    assert "99999..." in str(caught.value) and len(str(caught.value)) < 300
+    said = str(caught.value)
+    assert "9" * 30 in said and "..." in said and len(said) < 300

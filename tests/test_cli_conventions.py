@@ -18,7 +18,7 @@ import rushhour
 import rushhour.files
 import rushhour.levels
 import rushhour.text
-from rushhour.board import Move
+from rushhour.board import Board, Move
 from rushhour.cli import build_parser, main
 from rushhour.cli.completion import commands, script
 from rushhour.cli.core import PATH_METAVARS
@@ -239,6 +239,31 @@ def test_bash_completes_commands_options_values_and_files(tmp_path: Path) -> Non
     assert complete_in_bash(tmp_path, ["rushhour", "levels", "beg"]) == ["beginner"]
     assert complete_in_bash(tmp_path, ["rushhour", "completion", ""]) == ["bash", "fish", "zsh"]
     assert complete_in_bash(tmp_path, ["rushhour", "solve", "--max-states", ""]) == []
+    # --option=value, which bash splits at the =, and the words after -- (files, never options)
+    assert complete_in_bash(tmp_path, ["rushhour", "solve", "--engine", "=", "a"]) == ["astar"]
+    assert "astar" in complete_in_bash(tmp_path, ["rushhour", "solve", "--engine", "="])
+    (tmp_path / "-dash.txt").write_text("")
+    assert complete_in_bash(tmp_path, ["rushhour", "solve", "--", "-"]) == ["-dash.txt"]
+    assert "--engine" in complete_in_bash(tmp_path, ["rushhour", "solve", "-"])
+
+
+def test_the_zsh_and_fish_scripts_hold_every_pack_and_close_every_description(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fish cut its list of packs at 70 characters (the player's packs were lost), and a zsh description
+    cut after an escaping backslash left its bracket open."""
+    from rushhour.cli.completion import _zsh_text
+    from rushhour.levels import add_to_user_pack
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    board = Board.from_text("AA.B/...B/CC../....")
+    for name in ("mypack", "another-long-pack-name", "third_pack_name"):
+        add_to_user_pack(name, board)
+    fish = script("fish", build_parser())
+    line = next(ln for ln in fish.splitlines() if "-l pack" in ln)
+    assert all(name in line for name in ("classic", "mypack", "another-long-pack-name", "third_pack_name"))
+    text = _zsh_text("x" * 69 + ": the rest")  # the cut falls on the colon
+    assert not re.search(r"(?<!\\)\\$", text) and len(text) <= 71
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")

@@ -124,16 +124,21 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         '    while IFS= read -r line; do COMPREPLY+=("$line"); done',
         "}",
         f"_{prog}() {{",
-        "    local cur prev cmd i word cword=${COMP_CWORD:-0}",
+        "    local cur prev cmd i word ended=\"\" cword=${COMP_CWORD:-0}",
         "    COMPREPLY=()",
         "    # every word read with a default: safe under set -u, with no words or a cursor past them",
         '    cur="${COMP_WORDS[cword]-}"',
         '    prev=""',
         '    (( cword > 0 )) && prev="${COMP_WORDS[cword-1]-}"',
+        "    # --option=value: bash splits it at the = (--engine, =, as), and readline completes the text",
+        "    # after the =: the option is the word before it, the value the word after it (if any)",
+        '    if [[ "$cur" == "=" ]]; then cur=""',
+        '    elif [[ "$prev" == "=" ]] && (( cword > 1 )); then prev="${COMP_WORDS[cword-2]-}"; fi',
         '    cmd=""',
         "    for ((i = 1; i < cword; i++)); do",
         '        word="${COMP_WORDS[i]-}"',
-        '        if [[ -n "$word" && "$word" != -* ]]; then cmd="$word"; break; fi',
+        '        if [[ "$word" == "--" && -n "$cmd" ]]; then ended=1',  # after --, no more options
+        '        elif [[ -z "$cmd" && -n "$word" && "$word" != -* && "$word" != "=" ]]; then cmd="$word"; fi',
         "    done",
         '    case "$cmd" in',
         '        "")',
@@ -152,7 +157,7 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
                 lines.append(f"                {'|'.join(option.flags)}) {action}; return 0 ;;")
             lines.append("            esac")
         flags = _bash_words([f for o in command.options for f in o.flags])
-        lines.append('            if [[ "$cur" == -* ]]; then')
+        lines.append('            if [[ "$cur" == -* && -z "$ended" ]]; then')
         lines.append(f'                _{prog}_add < <(compgen -W "{flags}" -- "$cur")')
         if command.positionals:
             lines.append("            else")
@@ -179,9 +184,10 @@ def _completing(command: Command) -> list[Value]:
 
 # --- zsh ---------------------------------------------------------------------------------------------
 def _zsh_text(text: str) -> str:
-    """Text safe inside a single-quoted _arguments spec: no quotes, brackets or colons."""
-    text = re.sub(r"[\[\]'`\\$]", "", text).replace(":", "\\:")
-    return text[:70]
+    """Text safe inside a single-quoted _arguments spec: no quotes, brackets or colons; shortened
+    before the colons are escaped, so that a cut never leaves a lone backslash before a bracket."""
+    text = re.sub(r"[\[\]'`\\$]", "", text)[:70]
+    return text.replace(":", "\\:")
 
 
 def _zsh_action(value: Value, prog: str) -> str:
@@ -257,8 +263,11 @@ def zsh_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
 
 
 # --- fish --------------------------------------------------------------------------------------------
-def _fish_text(text: str) -> str:
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'")[:70] + "'"
+def _fish_text(text: str, most: int | None = 70) -> str:
+    """A single-quoted fish word; a description is shortened to ``most`` characters, a list of values
+    (``most`` None) never is."""
+    text = text if most is None else text[:most]
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _fish_flags(option: Option) -> str:
@@ -273,15 +282,15 @@ def _fish_flags(option: Option) -> str:
 
 def _fish_value(value: Value, packs: Sequence[str]) -> str:
     if value.choices:
-        return f"-x -a {_fish_text(' '.join(value.choices))}"
+        return f"-x -a {_fish_text(' '.join(value.choices), None)}"
     if value.kind == FILE:
         return "-r -F"
     if value.kind == DIR:
         return "-x -a '(__fish_complete_directories)'"
     if value.kind == PACK:
-        return f"-x -a {_fish_text(' '.join(packs))}"
+        return f"-x -a {_fish_text(' '.join(packs), None)}"
     if value.kind == BOARD:  # files too
-        return f"-F -a {_fish_text(' '.join(packs))}"
+        return f"-F -a {_fish_text(' '.join(packs), None)}"
     return "-x"
 
 

@@ -456,6 +456,11 @@ def test_cli_hands_json_replays(capsys: pytest.CaptureFixture[str]) -> None:
         (["--timed", "--handover", "strict"], "--handover goes with --hands"),
         (["--timed", "--csv", "x.csv"], "--csv does not go with --timed"),
         (["--timed", "--car-seconds", "fast"], "not a number of seconds"),
+        # a number out of range is said as such, not as no number
+        (["--timed", "--car-seconds", "-1"], "car seconds '-1' is negative: a move takes more than 0 seconds"),
+        (["--timed", "--truck-seconds", "99999999"], "truck seconds 99999999 is more than a day (86400 s) per move"),
+        (["--hands=-3,5"], "left hand '-3' is negative"),
+        (["--hands", "99999,1"], "left hand 99999 is more than a day"),
     ],
 )
 def test_cli_timed_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:

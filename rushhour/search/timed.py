@@ -50,7 +50,7 @@ from fractions import Fraction
 
 from rushhour.board import Board, Layout, Move, cell_text, check_metric
 from rushhour.errors import IllegalMoveError, LimitReachedError, ParameterError, SolverError
-from rushhour.numbers import NumberError, decimal
+from rushhour.numbers import NumberError, decimal, is_negative, quoted
 from rushhour.search.bfs import Limits
 from rushhour.search.memory import DEFAULT_MAX_MEMORY
 from rushhour.search.tables import tables_for
@@ -72,9 +72,11 @@ Number = int | float | str | Fraction
 def seconds(value: Number, what: str = "duration") -> Fraction:
     """A positive duration in seconds, exactly (``2``, ``2.5``, ``"1.25"``); at most 3 decimals and
     at most :data:`MAX_MOVE_SECONDS`."""
+    if isinstance(value, str) and is_negative(value):  # a number, only below zero: said as such
+        raise SolverError(f"{what} {quoted(value.strip())} is negative: a move takes more than 0 seconds")
     try:
         if isinstance(value, str):
-            result = decimal(value, what, most=MAX_MOVE_SECONDS)
+            result = decimal(value, what)  # then more than a day is said below, as such
         elif isinstance(value, float) and not math.isfinite(value):
             raise ValueError
         else:

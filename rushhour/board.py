@@ -25,7 +25,14 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Literal
 
-from rushhour.errors import BoardError, IllegalMoveError, MoveError, UnknownVehicleError, expect
+from rushhour.errors import (
+    BoardError,
+    IllegalMoveError,
+    MoveError,
+    UnknownVehicleError,
+    expect,
+    whole_number,
+)
 from rushhour.numbers import is_whole, quoted
 
 Cell = tuple[int, int]
@@ -462,7 +469,7 @@ class Board:
     def at(self, cell: Cell) -> str | None:
         """The vehicle name at ``cell``, ``'#wall'`` for a wall, or None when empty."""
         r, c = cell
-        if not (_whole(r) and _whole(c) and 0 <= r < self.height and 0 <= c < self.width):
+        if not (whole_number(r) and whole_number(c) and 0 <= r < self.height and 0 <= c < self.width):
             raise BoardError(f"cell {cell!r} is off the {self.width}x{self.height} board")
         v = self.occupancy()[r * self.width + c]
         if v == WALL:
@@ -640,7 +647,7 @@ def _validate(
         raise BoardError("the board has no vehicles")
     walls = list(walls)
     for cell in walls:
-        if not (isinstance(cell, tuple | list) and len(cell) == 2 and all(_whole(x) for x in cell)):
+        if not (isinstance(cell, tuple | list) and len(cell) == 2 and all(whole_number(x) for x in cell)):
             raise BoardError(f"wall {cell!r} is not a cell: write (row, column), two whole numbers")
     wall_set = frozenset((r, c) for r, c in walls)
     _check_walls(wall_set, width, height)
@@ -680,11 +687,6 @@ def _validate(
     return layout, state
 
 
-def _whole(value: object) -> bool:
-    """A whole number, not a bool (``1.0`` and ``True`` are not cells, offsets or lengths)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_types(
     vehicles: list[Vehicle], goal: str, exit: str | Exit | None, target: Target | None, wrap: bool
 ) -> None:
@@ -701,7 +703,7 @@ def _check_types(
 def _check_sides(width: int, height: int) -> None:
     """Both sides are whole numbers from MIN_SIDE to MAX_SIDE."""
     for label, side in (("width", width), ("height", height)):
-        if not _whole(side) or not MIN_SIDE <= side <= MAX_SIDE:
+        if not whole_number(side) or not MIN_SIDE <= side <= MAX_SIDE:
             raise BoardError(f"board {label} {side} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}")
 
 
@@ -722,7 +724,7 @@ def _check_vehicle(v: Vehicle, seen: set[str], width: int, height: int, wrap: bo
     if v.orientation not in (HORIZONTAL, VERTICAL):
         raise BoardError(f"vehicle {v.name} has orientation {v.orientation!r}: use H or V")
     for part in ("length", "row", "col"):
-        if not _whole(getattr(v, part)):
+        if not whole_number(getattr(v, part)):
             raise BoardError(f"vehicle {v.name} has {part} {getattr(v, part)!r}: a whole number")
     span = width if v.orientation == HORIZONTAL else height
     if not 2 <= v.length <= span:

@@ -150,14 +150,26 @@ class ArgumentTypeError(ParameterError, TypeError):
     :class:`ParameterError`, and a ``TypeError`` as Python's own calls raise."""
 
 
-def expect_whole(value: object, name: str, *, none: bool = False) -> None:
-    """Raise :class:`ArgumentTypeError` unless ``value`` (the argument ``name``) is a whole number (not a
-    bool), or None when ``none``."""
+def whole_number(value: object) -> bool:
+    """A whole number, not a bool: ``1.0`` and ``True`` are no cell, count or length."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def expect_whole(value: object, name: str, *, none: bool = False, what: str = "a whole number") -> None:
+    """Raise :class:`ArgumentTypeError` unless ``value`` (the argument ``name``) is a whole number
+    (:func:`whole_number`; ``what`` says which), or None when ``none``."""
     if none and value is None:
         return
-    if not isinstance(value, int) or isinstance(value, bool):
-        what = "a whole number or None" if none else "a whole number"
-        raise ArgumentTypeError(f"{{{name}}} must be {what}, not {type(value).__name__}")
+    if not whole_number(value):
+        kind = f"{what} or None" if none else what
+        raise ArgumentTypeError(f"{{{name}}} must be {kind}, not {type(value).__name__}")
+
+
+def expect_seconds(value: object, name: str) -> None:
+    """Raise :class:`ArgumentTypeError` unless ``value`` (the argument ``name``) is None or a number of
+    seconds (an int or a float, not a bool); its range is the caller's to check."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise ArgumentTypeError(f"{{{name}}} must be a number of seconds or None, not {type(value).__name__}")
 
 
 def expect_callable(value: object, name: str) -> None:

@@ -51,6 +51,7 @@ from rushhour.errors import (
     RushHourError,
     SolverError,
     expect,
+    expect_seconds,
     expect_whole,
 )
 from rushhour.formats.cells import VEHICLE_CHARS
@@ -1339,9 +1340,7 @@ class Generator:
         expect_whole(count, "count")
         expect_whole(jobs, "jobs")
         expect_whole(max_tries, "max_tries", none=True)
-        seconds_type = isinstance(time_limit, int | float) and not isinstance(time_limit, bool)
-        if time_limit is not None and not seconds_type:
-            raise ArgumentTypeError(f"{{time_limit}} must be a number of seconds or None, not {time_limit!r}")
+        expect_seconds(time_limit, "time_limit")
         if count < 1:
             raise ParameterError(f"{{count}} must be at least 1, not {count}")
         if jobs < 1:

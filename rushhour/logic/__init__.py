@@ -55,9 +55,9 @@ def _board(board: Board) -> Board:
 def _where(where: Board | tuple[int, int]) -> Board | tuple[int, int]:
     """A board, or a ``(width, height)`` size of two whole numbers."""
     if isinstance(where, tuple):
-        from rushhour.errors import ArgumentTypeError
+        from rushhour.errors import ArgumentTypeError, whole_number
 
-        if len(where) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in where):
+        if len(where) != 2 or not all(whole_number(x) for x in where):
             raise ArgumentTypeError(f"where must be a board or a (width, height) size, not {where!r}")
         return where
     return _board(where)

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import NoReturn
 
-from rushhour.errors import ArgumentTypeError, LimitReachedError, SolverError
+from rushhour.errors import LimitReachedError, SolverError, expect_seconds, expect_whole
 from rushhour.numbers import MAX_WHOLE
 from rushhour.search import native
 from rushhour.search.contract import BATCH  # the compiled searches use the same batches
@@ -38,16 +38,9 @@ class Limits:
         time_limit: float | None = None,
         max_memory: int | None = DEFAULT_MAX_MEMORY,
     ) -> None:
-        for name, value, what in (
-            ("max_states", max_states, "a whole number of positions or None"),
-            ("max_memory", max_memory, "a whole number of bytes or None"),
-        ):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise ArgumentTypeError(f"{{{name}}} must be {what}, not {type(value).__name__}")
-        seconds_type = isinstance(time_limit, int | float) and not isinstance(time_limit, bool)
-        if time_limit is not None and not seconds_type:
-            kind = type(time_limit).__name__
-            raise ArgumentTypeError(f"{{time_limit}} must be a number of seconds or None, not {kind}")
+        expect_whole(max_states, "max_states", none=True, what="a whole number of positions")
+        expect_whole(max_memory, "max_memory", none=True, what="a whole number of bytes")
+        expect_seconds(time_limit, "time_limit")
         if max_states is not None and max_states < 1:
             raise SolverError(f"the state limit must be at least 1, not {max_states}")
         if time_limit is not None and not 0 < time_limit < math.inf:  # NaN too

@@ -156,13 +156,11 @@ static int cluster(const Spec *s, Store *st, Watch *w, Edges *e) {
         if (each_move(s, st, z, collect, e)) return -1;
         if (e->kept && (e->capacity + room) * sizeof(uint32_t) > e->budget) edges_drop(e);
         if ((z + 1) % BATCH == 0) {
-            w->done = (long long)st->count;
             int stop = watch(w, st->count);
             if (stop) return stop == STOPPED_BY_POLL ? 2 : stop;
         }
     }
     if (e->kept) e->first[st->count] = (uint32_t)e->count;
-    w->done = (long long)st->count;
     int stop = watch(w, st->count);
     return stop == STOPPED_BY_POLL ? 2 : stop ? stop : 1;
 }
@@ -172,6 +170,7 @@ static int cluster(const Spec *s, Store *st, Watch *w, Edges *e) {
 static long long distances(const Spec *s, Store *st, Watch *w, const Edges *e, size_t *queue) {
     Rings r = {queue, 0};
     w->stage = STAGE_DISTANCES;
+    w->own_count = 1; /* poll gets the positions given their distance, not the cluster's size */
     for (size_t z = 0; z < st->count; z++)
         if (s->won[st->states[z * (size_t)s->n + s->goal]]) {
             st->value[z] = 0;
@@ -276,7 +275,7 @@ PyObject *native_analyze(PyObject *self, PyObject *args) {
     long long most = (long long)UINT32_MAX * (long long)sizeof(uint32_t);
     Edges e = {NULL, NULL, 0, 0, (size_t)(edge_bytes > most ? most : edge_bytes > 0 ? edge_bytes : 0), edge_bytes > 0};
     Watch w = {PyEval_SaveThread(), seconds > 0 ? now() + seconds : 0, max_states, poll == Py_None ? NULL : poll,
-               now() + POLL_MILLISECONDS / 1000.0, 1, STAGE_FOUND, 0};
+               now() + POLL_MILLISECONDS / 1000.0, 0, STAGE_FOUND, 0};
     int result = cluster(s, &st, &w, &e);
     long long reached = 0;
     if (result == 1) {

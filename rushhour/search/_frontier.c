@@ -1293,7 +1293,7 @@ PyObject *native_frontier(PyObject *self, PyObject *args) {
         frozen += !r->relevant[v];
     }
     Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states, poll == Py_None ? NULL : poll,
-               now() + POLL_MILLISECONDS / 1000.0, 2, STAGE_FOUND, 0};
+               now() + POLL_MILLISECONDS / 1000.0, 0, STAGE_FOUND, 0};
     Result res;
     w.thread = PyEval_SaveThread();
     if (bound < 0) bound = 0;

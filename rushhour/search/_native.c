@@ -318,9 +318,8 @@ int watch(Watch *w, size_t count) {
     if (!stop && w->poll) {
         double t = now();
         if (t >= w->next_poll) {
-            long long done = w->counted == 2 ? (long long)count : w->done;
-            PyObject *answer = w->counted ? PyObject_CallFunction(w->poll, "iL", w->stage, done)
-                                          : PyObject_CallNoArgs(w->poll);
+            long long done = w->own_count ? w->done : (long long)count;
+            PyObject *answer = PyObject_CallFunction(w->poll, "iL", w->stage, done);
             int asked = answer ? PyObject_IsTrue(answer) : -1;
             Py_XDECREF(answer);
             stop = asked < 0 ? -2 : asked ? STOPPED_BY_POLL : 0;
@@ -437,7 +436,6 @@ static int search(const Spec *s, Store *st, const unsigned char *start, Watch *w
                     }
                 }
             }
-            w->done = (long long)st->count;
             int stop = watch(w, st->count);
             if (stop) {
                 result = stop == STOPPED_BY_POLL ? 2 : stop;
@@ -499,7 +497,7 @@ static PyObject *native_shortest(PyObject *self, PyObject *args) {
     Answer answer = {-1, 0, {0, 0}, {0, 0}};
     int result = -1;
     Watch w = {NULL, seconds > 0 ? now() + seconds : 0, max_states, poll == Py_None ? NULL : poll,
-               now() + POLL_MILLISECONDS / 1000.0, 1, STAGE_FOUND, 0};
+               now() + POLL_MILLISECONDS / 1000.0, 0, STAGE_FOUND, 0};
     if (store_init(&st, s->n) == 0) {
         w.thread = PyEval_SaveThread();
         result = search(s, &st, start, &w, &answer);
@@ -551,7 +549,6 @@ static int spread(const Spec *s, Store *st, Watch *w, size_t **starts_out,
                     }
                 }
             }
-            w->done = (long long)st->count;
             int stop = watch(w, st->count);
             if (stop) {
                 result = stop == STOPPED_BY_POLL ? 2 : stop;

@@ -119,10 +119,10 @@ typedef struct {
     long long max_states;   /* 0: none */
     PyObject *poll;         /* NULL, or called (GIL held) at most every POLL_MILLISECONDS */
     double next_poll;
-    int counted;            /* 0: poll(); 1: poll(stage, done), where the search stands (set by it);
-                             * 2: poll(stage, count), the count watch() is given */
-    int stage;              /* with counted: the search's stage, set by the search */
-    long long done;         /* with counted 1: positions done in that stage, set by the search */
+    int own_count;          /* poll is called as poll(stage, N): N is the count watch() is given (0),
+                             * or ``done`` (1), where the search says it stands */
+    int stage;              /* the search's stage (STAGE_FOUND, STAGE_DISTANCES), set by the search */
+    long long done;         /* with own_count: the positions done in that stage, set by the search */
 } Watch;
 int watch(Watch *w, size_t count);
 

@@ -22,6 +22,7 @@ from rushhour.search.bfs import (
     layers,
     memory_left,
     native_cap,
+    native_poll,
     reachable,
     seconds_left,
     stopped_at_limit,
@@ -134,20 +135,13 @@ def _analyze_native(board: Board, metric: str, limits: Limits) -> Analysis:
     spec = native_spec_for(board.layout, metric)
     left = memory_left(limits)  # the moves kept come out of the memory the limit leaves
     edges = EDGE_BYTES if left is None else max(0, min(EDGE_BYTES, left // 4))
-    report = limits.report
-
-    def poll(stage: int, done: int) -> bool:
-        if report is not None:
-            report(done, STAGES[stage])
-        return False
-
     status, size, won, hist, hardest, start_distance, smallest = native.compiled.analyze(
         spec,
         board.state,
         native_cap(limits, len(spec.vehicles), False, reserved=edges, left=left),
         seconds_left(limits),
         edges,
-        None if report is None else poll,
+        native_poll(limits, STAGES.__getitem__),
     )
     if status == 2:
         stopped_at_limit(limits, size)

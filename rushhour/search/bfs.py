@@ -101,19 +101,12 @@ def shortest(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | No
 def _shortest_native(tables: Tables, start: int, limits: Limits) -> tuple[list[int] | None, int]:
     """:func:`shortest_python`, compiled: the same positions in the same order, the same answer."""
     assert native.compiled is not None
-    report = limits.report
-
-    def poll(stage: int, done: int) -> bool:
-        if report is not None:
-            report(done, "positions")
-        return False
-
     status, explored, path = native.compiled.shortest(
         tables.native_spec(),
         tables.unpack(start),
         native_cap(limits, tables.n, False),
         seconds_left(limits),
-        None if report is None else poll,
+        native_poll(limits),
     )
     if status == 2:
         stopped_at_limit(limits, explored)
@@ -160,6 +153,27 @@ def stopped_at_limit(limits: Limits, count: int) -> NoReturn:
             explored=count,
         )
     raise LimitReachedError(f"stopped after {plural(count, 'position')} without an answer", explored=count)
+
+
+def native_poll(
+    limits: Limits,
+    what: Callable[[int], str] = lambda stage: "positions",
+    used: int = 0,
+    then: Callable[[], bool] | None = None,
+) -> Callable[[int, int], bool] | None:
+    """The ``poll(stage, count)`` a compiled search calls between its batches (None when there is
+    nothing to do): ``count`` (plus ``used``, the positions of the passes before) shown through the
+    limits' progress report as ``what(stage)``, then ``then()`` asked whether to stop."""
+    report = limits.report
+    if report is None and then is None:
+        return None
+
+    def poll(stage: int, count: int) -> bool:
+        if report is not None:
+            report(used + count, what(stage))
+        return then is not None and bool(then())
+
+    return poll
 
 
 def seconds_left(limits: Limits) -> float:

@@ -166,15 +166,7 @@ def _pass(
         room = max(1, (limits.memory.limit - limits.memory.used()) // BYTES_PER_POSITION)
         cap = room if cap == 0 else min(cap, room)
     threads = pass_threads() if threads is None else threads
-    report = limits.report
-
-    def news(stage: int, stored: int) -> bool:
-        """The compiled search's call between batches: the progress shown, then the caller's poll."""
-        if report is not None:
-            report(used + stored, "positions")
-        return poll is not None and bool(poll())
-
-    asked = None if poll is None and report is None else news
+    asked = bfs.native_poll(limits, used=used, then=poll)  # the progress shown, then the caller's poll
     return compiled.frontier(spec, state, cap, bfs.seconds_left(limits), every, bound, asked, threads)
 
 

@@ -202,9 +202,10 @@ def add_to_user_pack(name: str, board: Board, meta: dict[str, str] | None = None
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise RushHourError(f"cannot make the packs folder {folder}: {err.strerror or err}") from None
-    # names are matched without regard to case: a pack of this name in another case is this one
-    same = [p.name for p in user_packs() if p.name.casefold() == name.casefold()]
-    path = folder / f"{same[0] if same else name}.txt"
+    # names are matched without regard to case: a pack of this name in another case is this one (the
+    # first such file in the order the packs are read, the one BOARD arguments name)
+    same = [f for f in sorted(folder.glob("*.txt")) if f.stem.casefold() == name.casefold()]
+    path = same[0] if same else folder / f"{name}.txt"
     with locked(path):
         records, header = [], {"title": name, "description": "made with rushhour edit"}
         if path.exists():

@@ -338,6 +338,7 @@ def test_a_layout_pickled_in_another_process_hashes_like_a_fresh_one(tmp_path: P
     [
         (lambda: Board(4, 4, [Vehicle("A", "H", 2, 1.0, 0)]), BoardError, "vehicle A has row 1.0: a whole number"),
         (lambda: Board(4, 4, [Vehicle("A", "H", True, 1, 0)]), BoardError, "vehicle A has length True"),
+        (lambda: Board(4, 4, [Vehicle("A", "H", 2, True, 0)]), BoardError, "vehicle A has row True: a whole number"),
         (lambda: Board(True, 4, [Vehicle("A", "H", 2, 1, 0)]), BoardError, "board width True is out of range"),
         (lambda: Board(4, 4, [Vehicle("A", "H", 2, 1, 0)], walls=[(0, 0.5)]), BoardError,
          "wall (0, 0.5) is not a cell"),

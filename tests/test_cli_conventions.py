@@ -247,6 +247,25 @@ def test_bash_completes_commands_options_values_and_files(tmp_path: Path) -> Non
     assert "--engine" in complete_in_bash(tmp_path, ["rushhour", "solve", "-"])
 
 
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_bash_completes_each_positional_argument_as_what_it_is(tmp_path: Path) -> None:
+    """prove's CLAIM is free text, and its BOARD comes second: packs were offered at the claim, and
+    files at explain's MOVE; an option's value is not a positional argument."""
+    (tmp_path / "my-board.txt").write_text("")
+    assert complete_in_bash(tmp_path, ["rushhour", "prove", "cla"]) == []
+    assert complete_in_bash(tmp_path, ["rushhour", "prove", "exit", "cla"]) == ["classic"]
+    assert complete_in_bash(tmp_path, ["rushhour", "prove", "--json", "exit", "my"]) == ["my-board.txt"]
+    assert complete_in_bash(tmp_path, ["rushhour", "explain", "my"]) == ["my-board.txt"]
+    assert complete_in_bash(tmp_path, ["rushhour", "explain", "my-board.txt", "my"]) == []
+    # the value of --engine (and of --engine=...) is not the board
+    assert complete_in_bash(tmp_path, ["rushhour", "solve", "--engine", "bfs", "my"]) == ["my-board.txt"]
+    assert complete_in_bash(tmp_path, ["rushhour", "solve", "--engine", "=", "bfs", "cla"]) == ["classic"]
+    assert complete_in_bash(tmp_path, ["rushhour", "solve", "classic:1", "my"]) == []
+    assert complete_in_bash(tmp_path, ["rushhour", "solve", "--", "-x", "my"]) == []
+    # --shard-of takes a Fogleman line, not a pack or a file
+    assert complete_in_bash(tmp_path, ["rushhour", "enumerate", "--shard-of", "cla"]) == []
+
+
 def test_the_zsh_and_fish_scripts_hold_every_pack_and_close_every_description(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

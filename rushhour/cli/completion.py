@@ -123,8 +123,23 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         "    local line",
         '    while IFS= read -r line; do COMPREPLY+=("$line"); done',
         "}",
+        f"_{prog}_nth() {{",
+        "    # which positional argument the cursor is at (from 0, in n): the words after the command",
+        "    # word at $1 that are neither options nor the values of the options named after it",
+        '    local at=$1 i word skip="" after="" valued',
+        '    shift; valued=" $* "',
+        "    n=0",
+        "    for ((i = at + 1; i < cword; i++)); do",
+        '        word="${COMP_WORDS[i]-}"',
+        '        if [[ -n "$after" ]]; then n=$((n + 1))',
+        '        elif [[ -n "$skip" ]]; then skip=""; [[ "$word" == "=" ]] && skip=1',
+        '        elif [[ "$word" == "--" ]]; then after=1',
+        '        elif [[ "$word" == "=" || "$valued" == *" $word "* ]]; then skip=1',
+        '        elif [[ "$word" != -* ]]; then n=$((n + 1)); fi',
+        "    done",
+        "}",
         f"_{prog}() {{",
-        "    local cur prev cmd i word ended=\"\" cword=${COMP_CWORD:-0}",
+        "    local cur prev cmd at=0 n i word ended=\"\" cword=${COMP_CWORD:-0}",
         "    COMPREPLY=()",
         "    # every word read with a default: safe under set -u, with no words or a cursor past them",
         '    cur="${COMP_WORDS[cword]-}"',
@@ -138,7 +153,9 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         "    for ((i = 1; i < cword; i++)); do",
         '        word="${COMP_WORDS[i]-}"',
         '        if [[ "$word" == "--" && -n "$cmd" ]]; then ended=1',  # after --, no more options
-        '        elif [[ -z "$cmd" && -n "$word" && "$word" != -* && "$word" != "=" ]]; then cmd="$word"; fi',
+        '        elif [[ -z "$cmd" && -n "$word" && "$word" != -* && "$word" != "=" ]]; then',
+        '            cmd="$word"; at=$i',
+        "        fi",
         "    done",
         '    case "$cmd" in',
         '        "")',
@@ -161,8 +178,12 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         lines.append(f'                _{prog}_add < <(compgen -W "{flags}" -- "$cur")')
         if command.positionals:
             lines.append("            else")
-            for value in _completing(command)[:1]:
-                lines.append("                " + _bash_value(value, packs, prog))
+            valued_flags = _bash_words([f for o in valued for f in o.flags])
+            lines.append(f"                _{prog}_nth $at {valued_flags}")
+            lines.append('                case "$n" in')
+            for k, (_, value, _) in enumerate(command.positionals):
+                lines.append(f"                    {k}) {_bash_value(value, packs, prog)} ;;")
+            lines.append("                esac")
         lines.append("            fi")
         lines.append("            ;;")
     lines += [
@@ -173,13 +194,6 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         f"complete -o filenames -F _{prog} {prog}",
     ]
     return "\n".join(lines) + "\n"
-
-
-def _completing(command: Command) -> list[Value]:
-    """What the positional arguments complete to, leaving out free text (``prove CLAIM [BOARD]``: the
-    BOARD), or the first positional's when none completes to anything (bash and fish complete one)."""
-    values = [value for _, value, _ in command.positionals]
-    return [v for v in values if v.kind != NOTHING or v.choices] or values
 
 
 # --- zsh ---------------------------------------------------------------------------------------------

@@ -95,7 +95,9 @@ def register(sub: Any) -> None:
         help="run on the Dask scheduler at ADDRESS, or 'local' "
         "to start one with --workers workers (needs Dask distributed: the cluster extra)",
     )
-    p.add_argument("--shard-of", metavar="BOARD", help="run only the shard holding BOARD (a fogleman board)")
+    p.add_argument(
+        "--shard-of", metavar="LINE", help="run only the shard holding the board of LINE (a Fogleman line)"
+    )
     p.add_argument(
         "--json",
         action="store_true",

@@ -17,6 +17,7 @@ from rushhour.formats import FORMATS, read_file
 from rushhour.levels import add_to_user_pack, all_packs, pack, resolve_board, user_packs
 from rushhour.play.draft import Draft, EditError
 from rushhour.play.editor import Editor, Mode, parse_save
+from rushhour.play.kept import KeptBoards, kept_path
 from rushhour.play.sources import optimal_plan
 from rushhour.play.worker import InlineWorker
 from rushhour.search import solve
@@ -185,14 +186,13 @@ def test_saves_in_every_format_and_a_failed_save_loses_nothing(tmp_path: Path) -
 def test_a_kept_board_that_cannot_be_forgotten_does_not_end_a_good_save(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """After a save, the unsaved board kept before is forgotten; where that fails (a folder in the
+    """After a save, the kept board the session opened is forgotten; where that fails (a folder in the
     kept file's place) the save still stands, said with a warning, and the editor goes on."""
-    from rushhour.cli.edit import keep, kept_path
-
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    board = Board.from_text(START)
     kept_path().mkdir(parents=True)
-    assert keep(None).startswith(f"warning: the kept unsaved board {kept_path()} could not be forgotten")
-    ed = make(Draft.of(Board.from_text(START)), keep=keep)
+    assert KeptBoards().forget(board).startswith(f"warning: the kept unsaved board {kept_path()} could not be")
+    ed = make(Draft.of(board), kept=KeptBoards(), opened_kept=board)
     ed.cursor = (5, 5)
     keys(ed, "w")
     out = tmp_path / "saved.txt"
@@ -201,40 +201,160 @@ def test_a_kept_board_that_cannot_be_forgotten_does_not_end_a_good_save(
     assert ed.message.startswith(f"saved to {out} (grid); warning: the kept unsaved board")
 
 
-def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
-    kept: list[Board | None] = []
+class Kept:
+    """A store of kept boards in memory, saying what it was asked."""
 
-    def keep(board: Board | None) -> str:
-        kept.append(board)
+    def __init__(self) -> None:
+        self.boards: list[Board] = []
+
+    def keep(self, board: Board, replacing: Board | None = None) -> str:
+        self.boards = [b for b in self.boards if b not in (board, replacing)] + [board]
         return "kept"
 
-    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+    def forget(self, board: Board) -> str:
+        self.boards.remove(board)
+        return ""
+
+
+def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
+    store = Kept()
+    kept = store.boards
+    ed = make(Draft.of(Board.from_text(START)), kept=store, saved=True)
     keys(ed, "q")
-    assert ed.mode is Mode.QUIT and kept == []  # nothing changed: left at once
-    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+    assert ed.mode is Mode.QUIT and store.boards == []  # nothing changed: left at once
+    ed = make(Draft.of(Board.from_text(START)), kept=store, saved=True)
     ed.cursor = (0, 0)
     keys(ed, "w", "q")
     assert ed.mode is Mode.CONFIRM_QUIT
     keys(ed, "n")
     assert ed.mode is Mode.EDIT
     keys(ed, "q", "y")
-    assert ed.mode is Mode.QUIT and kept == [ed.board()]
-    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
-    ed.cursor = (0, 0)
+    assert ed.mode is Mode.QUIT and store.boards == [ed.board()]
+    ed = make(Draft.of(Board.from_text(START)), kept=store, saved=True)
+    ed.cursor = (0, 1)
     keys(ed, "w", "ctrl-d")  # at once, kept
-    assert ed.mode is Mode.QUIT and kept[-1] == ed.board() and not ed.interrupted
-    ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
+    assert ed.mode is Mode.QUIT and store.boards[-1] == ed.board() and not ed.interrupted
+    kept = list(store.boards)
+    ed = make(Draft.of(Board.from_text(START)), kept=store, saved=True)
     keys(ed, "A", "o")  # upright, the goal vehicle cannot reach its exit on the right
     assert ed.dirty and "cannot leave through the right edge" in (ed.draft.problem() or "")
     keys(ed, "ctrl-c")
-    assert ed.mode is Mode.QUIT and ed.interrupted and len(kept) == 2  # nothing kept, nothing forgotten
-    for opening in (["s"], ["k"], ["n"], ["q"], ["?"]):  # in a prompt, the quit question, the help too
-        ed = make(Draft.of(Board.from_text(START)), keep=keep, saved=True)
-        ed.cursor = (0, 0)
+    assert ed.mode is Mode.QUIT and ed.interrupted and store.boards == kept  # nothing kept, nothing forgotten
+    for k, opening in enumerate((["s"], ["k"], ["n"], ["q"], ["?"])):  # a prompt, the quit question, the help
+        ed = make(Draft.of(Board.from_text(START)), kept=store, saved=True)
+        ed.cursor = (5, k)
         keys(ed, "w", *opening)
         assert ed.mode is not Mode.EDIT or opening == ["n"], opening
         keys(ed, "ctrl-d")
-        assert ed.mode is Mode.QUIT and kept[-1] == ed.board() and not ed.interrupted, opening
+        assert ed.mode is Mode.QUIT and store.boards[-1] == ed.board() and not ed.interrupted, opening
+
+
+def test_sessions_never_lose_each_others_kept_boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save forgot whatever board was kept, whichever board the session opened, and a new session
+    leaving a board unsaved wrote over the one kept before (and over a kept file it could not read)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    first, second = Board.from_text(START), Board.from_text("....../....../AA..../....../....../.....x")
+    ed = make(Draft.of(first), kept=KeptBoards())  # session 1 leaves its board unsaved
+    keys(ed, "ctrl-d")
+    assert KeptBoards().boards() == [first]
+    other = make(Draft.of(Board.from_text("....../....../AA..B./....B./....../......")), kept=KeptBoards())
+    assert other.save(str(tmp_path / "other.txt"), "grid")  # session 2 saves a board of its own
+    assert KeptBoards().boards() == [first]
+    ed = make(Draft.of(second), kept=KeptBoards())  # session 3 keeps another: both are kept
+    keys(ed, "ctrl-d")
+    assert KeptBoards().boards() == [first, second] and "1 other board kept there too" in ed.message
+    # a session that opened the last one, changed it and left it again keeps it in its place
+    ed = make(Draft.of(second), kept=KeptBoards(), opened_kept=second)
+    ed.cursor = (0, 0)
+    keys(ed, "w", "ctrl-d")
+    changed = ed.board()
+    assert KeptBoards().boards() == [first, changed]
+    ed = make(Draft.of(changed), kept=KeptBoards(), opened_kept=changed)  # saved: only it is forgotten
+    assert ed.save(str(tmp_path / "changed.txt"), "grid")
+    assert KeptBoards().boards() == [first]
+    ed = make(Draft.of(first), kept=KeptBoards(), opened_kept=first)
+    assert ed.save(str(tmp_path / "first.txt"), "grid") and not kept_path().exists()
+    # a kept file that cannot be read is moved aside, never written over
+    kept_path().write_text("this is not a board\n")
+    ed = make(Draft.of(first), kept=KeptBoards())
+    keys(ed, "ctrl-d")
+    aside = list(kept_path().parent.glob("editor-unsaved.txt.corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_text() == "this is not a board\n"
+    assert KeptBoards().boards() == [first] and f"was moved to {aside[0]}" in ed.message
+    # a data folder that is a file: said in words
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "first.txt"))
+    assert KeptBoards().keep(first) == (
+        f"warning: the unsaved board could not be kept: {tmp_path / 'first.txt'} is a file, not a folder"
+    )
+
+
+def test_rushhour_edit_opens_the_last_kept_board_and_says_how_to_open_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    from rushhour.cli.edit import starting_draft
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    first, second = Board.from_text(START), Board.from_text("....../....../AA..../....../....../.....x")
+    KeptBoards().keep(first)
+    KeptBoards().keep(second)
+    start = starting_draft(argparse.Namespace(board=None, size=None))
+    assert start.draft.board() == second and start.kept == second and start.path is None
+    assert start.note == f"the unsaved board of last time (kept in {kept_path()}, with 1 other: rushhour edit {kept_path()}:N)"
+    start = starting_draft(argparse.Namespace(board=f"{kept_path()}:1", size=None))
+    assert start.draft.board() == first and start.kept == first and start.path is None  # never saved back there
+    start = starting_draft(argparse.Namespace(board=None, size=(7, 7)))
+    assert start.kept is None and start.draft.width == 7
+
+
+def test_a_save_asks_before_replacing_another_file_and_never_writes_a_read_only_one(tmp_path: Path) -> None:
+    """s replaced a pack of twelve levels with one board without a word, and wrote into a read-only
+    file (the atomic rename does not ask the file)."""
+    pack = tmp_path / "mine.txt"
+    pack.write_text((Path(__file__).resolve().parent.parent / "boards" / "classic.txt").read_text())
+    ed = make(Draft.of(Board.from_text(START)), saved=True)
+    ed.cursor = (5, 5)
+    keys(ed, "w", "s", *str(pack), "enter")
+    assert ed.mode is Mode.PROMPT and ed.prompt_error == f"{pack} exists: Enter again replaces it, Esc keeps it"
+    assert len(read_file(str(pack))) == 12
+    keys(ed, "esc", "s", *str(pack), "enter")  # asked again after Esc
+    assert ed.mode is Mode.PROMPT and len(read_file(str(pack))) == 12
+    keys(ed, "enter")  # named twice in a row: replaced
+    assert ed.mode is Mode.EDIT and read_file(str(pack))[0].board == ed.board() and len(read_file(str(pack))) == 1
+    keys(ed, "w", "s", "enter")  # its own file now: saved back without asking
+    assert ed.mode is Mode.EDIT and not ed.dirty and ed.message == f"saved to {pack} (grid)"
+    locked_file = tmp_path / "ro.txt"
+    locked_file.write_text("....../....../AA..../....../....../......\n")
+    locked_file.chmod(0o444)
+    for _ in range(2):
+        assert not ed.save(str(locked_file), "grid") and ed.message == f"not saved: {locked_file} is read-only"
+    assert locked_file.read_text() == "....../....../AA..../....../....../......\n"
+
+
+def test_saving_back_keeps_the_header_of_the_boards_file_while_it_still_holds(tmp_path: Path) -> None:
+    path = tmp_path / "puzzle.txt"
+    path.write_text(
+        "# title: my puzzle\n# author: Ann\n# name: ann-1\n# moves: 1\n# seed: 4\n"
+        + "\n".join(START.split("/"))
+        + "\n"
+    )
+    entry = read_file(str(path))[0]
+    ed = make(Draft.of(entry.board), path=str(path), fmt="grid", saved=True, meta=entry.meta)
+    assert ed.save(str(path), "grid")  # unchanged: every line still holds
+    assert ed.check is not None and ed.check.state == "solvable"
+    assert read_file(str(path))[0].meta == {
+        "title": "my puzzle", "author": "Ann", "name": "ann-1", "moves": "1", "seed": "4", "cluster": str(ed.check.reachable)
+    }
+    ed.cursor = (2, 3)
+    keys(ed, "t", "o")  # an upright truck in the way: the optimum and how the board was made no longer hold
+    assert ed.check is not None and ed.check.state == "solvable"
+    assert ed.save(str(path), "grid")
+    meta = read_file(str(path))[0].meta
+    assert meta == {"title": "my puzzle", "author": "Ann", "name": "ann-1", "moves": str(ed.check.optimum), "cluster": str(ed.check.reachable)}
+    other = tmp_path / "copy.txt"
+    assert ed.save(str(other), "grid")  # another file: the live check's figures only
+    assert read_file(str(other))[0].meta == {"moves": str(ed.check.optimum), "cluster": str(ed.check.reachable)}
 
 
 def test_the_quit_questions_s_saves_and_then_leaves(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """``edit``: the arguments of the board editor (everything else is in :mod:`rushhour.play.editor`).
 
-A board left unsaved is kept in ``$XDG_DATA_HOME/rushhour/editor-unsaved.txt``; ``rushhour edit`` with
-no BOARD opens it again (and forgets it once it is saved).
+A board left unsaved is kept in ``$XDG_DATA_HOME/rushhour/editor-unsaved.txt``
+(:mod:`rushhour.play.kept`); ``rushhour edit`` with no BOARD opens the last one kept again (and forgets
+it once it is saved).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +18,9 @@ from rushhour.board import Board
 from rushhour.cli.core import BOARD_HELP, UsageError, add_color_flags, color_wanted, examples
 from rushhour.cli.generate import dimensions
 from rushhour.errors import RushHourError
-from rushhour.files import data_dir, write_text_atomic
+from rushhour.text import plural
 
-KEPT_NAME = "editor-unsaved.txt"
+FIRST_KEYS = "c places a car, t a truck, ? lists the keys"
 
 
 def board_size(text: str) -> tuple[int, int]:
@@ -32,57 +34,69 @@ def board_size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def kept_path() -> Path:
-    return data_dir() / KEPT_NAME
-
-
-def keep(board: Board | None) -> str:
-    """Keep an unsaved board for next time (None: forget the one kept); what was done, in words."""
-    path = kept_path()
-    if board is None:
-        try:
-            path.unlink(missing_ok=True)
-        except OSError as err:  # a folder in its place, a data folder that is a file: it is not ours
-            return f"warning: the kept unsaved board {path} could not be forgotten: {err.strerror or err}"
-        return ""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(path, board.to_text("grid"), what="the unsaved board to ")
-    except (OSError, RushHourError) as err:
-        return f"warning: the unsaved board could not be kept: {err}"
-    return f"the unsaved board is kept in {path}: rushhour edit opens it again"
-
-
 def new_file(board: str) -> bool:
     """Whether BOARD names a board file that does not exist yet (to be drawn and saved there)."""
     suffixes = (".txt", ".csv", ".json", ".fog")
     return board.lower().endswith(suffixes) and not os.path.exists(board) and ":" not in board
 
 
-def starting_draft(args: argparse.Namespace) -> tuple[Any, str | None, bool, str]:
-    """The draft to start with, its file (or None), whether it is saved, and a note."""
+@dataclass
+class Start:
+    """What the editor starts with: the draft, its file (or None), whether it is saved, a note, the
+    kept board it is (or None) and its file's header."""
+
+    draft: Any
+    path: str | None
+    saved: bool
+    note: str
+    kept: Board | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+
+
+def _in_kept_file(spec: str) -> bool:
+    """Whether BOARD (``FILE`` or ``FILE:N``) names a board of the kept boards' file."""
+    from rushhour.play.kept import kept_path
+
+    name = spec if os.path.isfile(spec) else spec.rpartition(":")[0]
+    try:
+        return bool(name) and os.path.samefile(name, kept_path())
+    except OSError:  # either is not there
+        return False
+
+
+def starting_draft(args: argparse.Namespace) -> Start:
     from rushhour.levels import resolve_board
     from rushhour.play.draft import Draft
+    from rushhour.play.kept import KeptBoards
 
     if args.board is not None and new_file(args.board):
         width, height = args.size or (6, 6)
-        note = f"a new board for {args.board} (s saves it there): c places a car, t a truck, ? lists the keys"
-        return Draft.empty(width, height), args.board, False, note
+        note = f"a new board for {args.board} (s saves it there): {FIRST_KEYS}"
+        return Start(Draft.empty(width, height), args.board, False, note)
     if args.board is not None:
         if args.size is not None:
             raise UsageError("give either a BOARD to edit or --size for a new board, not both")
         entry = resolve_board(args.board)
+        if _in_kept_file(args.board):  # a kept board: saved elsewhere, it is forgotten there
+            return Start(Draft.of(entry.board), None, False, "", kept=entry.board)
         path = args.board if os.path.isfile(args.board) else None
-        return Draft.of(entry.board), path, True, ""
-    kept = kept_path()
-    if args.size is None and kept.is_file():
-        try:
-            board = Board.from_text(kept.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, RushHourError) as err:
-            return Draft.empty(6, 6), None, False, f"the kept unsaved board cannot be read ({err})"
-        return Draft.of(board), None, False, f"the unsaved board of last time (kept in {kept})"
+        return Start(Draft.of(entry.board), path, True, "", meta=entry.meta if path else {})
     width, height = args.size or (6, 6)
-    return Draft.empty(width, height), None, False, "a new board: c places a car, t a truck, ? lists the keys"
+    new = Start(Draft.empty(width, height), None, False, f"a new board: {FIRST_KEYS}")
+    if args.size is not None:
+        return new
+    store = KeptBoards()
+    try:
+        boards = store.boards()
+    except RushHourError as err:
+        new.note = f"the kept unsaved boards cannot be read ({err}); a new board"
+        return new
+    if not boards:
+        return new
+    note = f"the unsaved board of last time (kept in {store.path}"
+    if len(boards) > 1:
+        note += f", with {plural(len(boards) - 1, 'other')}: rushhour edit {store.path}:N"
+    return Start(Draft.of(boards[-1]), None, False, note + ")", kept=boards[-1])
 
 
 def file_format(path: str | None) -> str | None:
@@ -101,25 +115,28 @@ def cmd_edit(args: argparse.Namespace) -> int:
     from rushhour.levels import add_to_user_pack
     from rushhour.play import editscreen, tui
     from rushhour.play.editor import Editor
+    from rushhour.play.kept import KeptBoards
     from rushhour.play.sources import optimal_plan
     from rushhour.play.worker import worker_for
 
-    draft, path, saved, note = starting_draft(args)
-    fmt = file_format(path)
+    start = starting_draft(args)
+    fmt = file_format(start.path)
     if not (sys.stdin.isatty() and sys.stdout.isatty()) or not tui.usable():
         raise UsageError("the editor is full screen: run it in a terminal (a terminal's input and output)")
     editor = Editor(
-        draft,
+        start.draft,
         checker=worker_for(optimal_plan),
         hardener=worker_for(optimal_plan),
-        path=path,
+        path=start.path,
         fmt=fmt,
-        label=args.board if args.board is not None and path is None else "new board",
-        saved=saved,
-        keep=keep,
+        label=args.board if args.board is not None and start.path is None else "new board",
+        saved=start.saved,
+        kept=KeptBoards(),
+        opened_kept=start.kept,
+        meta=start.meta,
         add_to_pack=add_to_user_pack,
     )
-    editor.message = note
+    editor.message = start.note
     status = editscreen.run(editor, color=color_wanted(args))
     if editor.message.startswith(("the unsaved board is kept", "warning:")):
         print(editor.message, file=sys.stderr)
@@ -152,4 +169,4 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_edit)
 
 
-__all__ = ["cmd_edit", "keep", "kept_path", "register"]
+__all__ = ["cmd_edit", "register"]

@@ -26,5 +26,15 @@ level left unsolved records is decided in one place.  Bottom to top:
 ``screen``      drawing a controller on a curses window (board, status, overlays).
 ``tui``         the curses loop: keys and mouse in, the screen out, the terminal always restored.
 
-Only ``line`` and ``tui`` touch the terminal; ``rushhour.cli.play`` wires the command line to them.
+The editor (``rushhour edit``) stands on the same layers:
+
+``draft``       :class:`~rushhour.play.draft.Draft`: a board being drawn, which may be invalid, with the
+                edits and their refusals in words.
+``editor``      :class:`~rushhour.play.editor.Editor`: what a key or a click means in the editor, its
+                live check and harden beside it, saving; no input or output.
+``kept``        :class:`~rushhour.play.kept.KeptBoards`: the boards left unsaved, kept for next time.
+``editscreen``  drawing an editor, and its curses loop.
+
+Only ``line``, ``tui`` and ``editscreen`` touch the terminal; ``rushhour.cli.play`` and
+``rushhour.cli.edit`` wire the command line to them.
 """

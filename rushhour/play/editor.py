@@ -19,9 +19,11 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell
 from rushhour.errors import RushHourError, SolverError
+from rushhour.formats import write_board
 from rushhour.play.draft import Draft, EditError, noun
 from rushhour.play.worker import Outcome, Worker
 from rushhour.search import analyze, solve  # imported here, so that a worker forked from the editor has it
@@ -127,10 +129,19 @@ def harden_round(board: Board, seed: int, seconds: float = HARDEN_ROUND) -> tupl
     return best.board, best.length, best.reachable
 
 
-def save_text(board: Board, fmt: str) -> str:
-    from rushhour.formats import write_board
+#: header keys that say something of the board itself (its optimum, how it was made): dropped once
+#: the board is changed
+DESCRIBE_THE_BOARD = frozenset(
+    {"moves", "cluster", "steps", "fogleman", "method", "seed", "try", "command", "source", "hardest"}
+)
 
-    return write_board(board, fmt)
+
+class KeptStore(Protocol):
+    """Where unsaved boards are kept for next time (:class:`rushhour.play.kept.KeptBoards`)."""
+
+    def keep(self, board: Board, replacing: Board | None = None) -> str: ...
+
+    def forget(self, board: Board) -> str: ...
 
 
 def parse_save(text: str) -> tuple[str, str]:
@@ -155,7 +166,9 @@ class Editor:
         fmt: str | None = None,
         saved: bool = False,
         label: str = "new board",
-        keep: Callable[[Board | None], str] | None = None,
+        kept: KeptStore | None = None,
+        opened_kept: Board | None = None,
+        meta: dict[str, str] | None = None,
         add_to_pack: Callable[[str, Board, dict[str, str]], int] | None = None,
     ) -> None:
         self.draft = draft
@@ -179,7 +192,11 @@ class Editor:
         self.harden_on = False
         self.harden_rounds = 0
         self.harden_seconds = HARDEN_ROUND
-        self._keep = keep
+        self._kept = kept
+        self.opened_kept = opened_kept  # the kept board this session opened: saved, it is forgotten
+        self.opened = draft  # as opened: the header of its file still holds while the board is this
+        self.meta = dict(meta or {})  # the header of the board's file, written back into it
+        self._replacing = ""  # a file that exists, named twice at the save prompt: replaced
         self._add_to_pack = add_to_pack
         self._press: Cell | None = None
         self._dragged: Cell | None = None
@@ -576,6 +593,7 @@ class Editor:
             self.message = f"cannot save an invalid board: {self.draft.problem()}"
             return
         self.mode, self.prompt, self.typed, self.prompt_error = Mode.PROMPT, what, typed, ""
+        self._replacing = ""
         self.leave_when_saved = False  # set by the quit question's s
 
     def _ask_name(self) -> None:
@@ -635,19 +653,53 @@ class Editor:
         path, fmt = parse_save(self.typed)
         return self.save(path, fmt)
 
+    def _own_file(self, path: str) -> bool:
+        if self.path is None:
+            return False
+        try:
+            return os.path.samefile(path, self.path)
+        except OSError:
+            return os.path.abspath(path) == os.path.abspath(self.path)
+
+    def _check_figures(self, board: Board) -> dict[str, str]:
+        """The optimum and reachable set of the live check, when it is this board's."""
+        if self.check is not None and self.check.state == "solvable" and self.check.board == board:
+            return {"moves": str(self.check.optimum), "cluster": str(self.check.reachable)}
+        return {}
+
+    def header(self, board: Board, path: str) -> dict[str, str]:
+        """The header lines written with the board: those of its own file that still hold (all of them
+        while it is the board opened; its title, name and the like once changed), and the live check's
+        optimum and reachable set."""
+        meta: dict[str, str] = {}
+        if self._own_file(path):
+            same = self.draft == self.opened
+            meta = {k: v for k, v in self.meta.items() if same or k not in DESCRIBE_THE_BOARD}
+        return meta | self._check_figures(board)
+
     def save(self, path: str, fmt: str) -> bool:
-        """Write the board to ``path`` in ``fmt``; a failure is said and nothing is lost."""
+        """Write the board to ``path`` in ``fmt``; a failure is said and nothing is lost.  A file other
+        than the board's own is replaced only when named twice in a row; a read-only one never."""
         from rushhour.files import write_text_atomic
 
         board = self.board()
         if board is None:
             return False
+        if os.path.isfile(path):
+            if not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o222:
+                self.message = f"not saved: {path} is read-only"
+                return False
+            if not self._own_file(path) and self._replacing != path:
+                self._replacing = path
+                self.message = f"{path} exists: Enter again replaces it, Esc keeps it"
+                return False
         try:
-            write_text_atomic(path, save_text(board, fmt), what="")
+            write_text_atomic(path, write_board(board, fmt, self.header(board, path)), what="")
         except RushHourError as err:
             self.message = f"not saved: {err}"
             return False
         self.path, self.fmt, self.saved_draft = path, fmt, self.draft
+        self.meta, self.opened = self.header(board, path), self.draft
         self.message = f"saved to {path} ({fmt})"
         self._forget_kept()
         return True
@@ -658,11 +710,8 @@ class Editor:
         if board is None or self._add_to_pack is None:
             return True
         name = self.typed.strip()
-        meta = {}
-        if self.check is not None and self.check.state == "solvable" and self.check.board == board:
-            meta = {"moves": str(self.check.optimum), "cluster": str(self.check.reachable)}
         try:
-            number = self._add_to_pack(name, board, meta)
+            number = self._add_to_pack(name, board, self._check_figures(board))
         except RushHourError as err:
             self.message = f"not saved: {err}"
             return False
@@ -704,15 +753,20 @@ class Editor:
             self.leave_when_saved = self.mode is Mode.PROMPT
 
     def _keep_unsaved(self) -> None:
-        """Keep the board for next time (an invalid board cannot be kept: what was kept before stays)."""
+        """Keep the board for next time, in place of the kept board it was opened from (an invalid
+        board cannot be kept: what was kept before stays)."""
         board = self.board()
-        if self._keep is not None and board is not None:
-            self.message = self._keep(board)
+        if self._kept is not None and board is not None:
+            self.message = self._kept.keep(board, self.opened_kept)
+            if not self.message.startswith("warning:"):
+                self.opened_kept = board
 
     def _forget_kept(self) -> None:
-        """The board is saved: the unsaved one kept before is not needed (a failure is only said)."""
-        if self._keep is not None:
-            said = self._keep(None)
+        """The board is saved: the kept board it was opened from is not needed (a failure is only
+        said); the boards other sessions kept stay."""
+        if self._kept is not None and self.opened_kept is not None:
+            said = self._kept.forget(self.opened_kept)
+            self.opened_kept = None
             if said:
                 self.message = f"{self.message}; {said}"
 

@@ -203,10 +203,11 @@ def add_to_user_pack(name: str, board: Board, meta: dict[str, str] | None = None
     except OSError as err:
         raise RushHourError(f"cannot make the packs folder {folder}: {err.strerror or err}") from None
     # names are matched without regard to case: a pack of this name in another case is this one (the
-    # first such file in the order the packs are read, the one BOARD arguments name)
-    same = [f for f in sorted(folder.glob("*.txt")) if f.stem.casefold() == name.casefold()]
-    path = same[0] if same else folder / f"{name}.txt"
-    with locked(path):
+    # first such file in the order the packs are read, the one BOARD arguments name); one lock for the
+    # folder, so that two players adding Mine and mine at once make one pack
+    with locked(folder / "packs"):
+        same = [f for f in sorted(folder.glob("*.txt")) if f.stem.casefold() == name.casefold()]
+        path = same[0] if same else folder / f"{name}.txt"
         records, header = [], {"title": name, "description": "made with rushhour edit"}
         if path.exists():
             old = _read_pack(path, str(path))

@@ -441,6 +441,38 @@ def test_user_packs_are_offered_beside_the_built_in_ones(tmp_path: Path, monkeyp
         add_to_user_pack("../evil", board)
 
 
+def _add_when_told(name: str, ready: object, go: object) -> None:
+    ready.release()  # type: ignore[attr-defined]
+    go.wait()  # type: ignore[attr-defined]
+    add_to_user_pack(name, Board.from_text(START))
+
+
+def test_players_adding_one_pack_in_several_cases_at_once_make_one_pack(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock was the file's, whose name is the case asked for: four editors adding Mine, mine, MINE
+    and mIne at the same moment made four files (in 8 tries of 10), each saying it made level 1."""
+    import multiprocessing
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    context = multiprocessing.get_context("fork")
+    folder = tmp_path / "rushhour" / "packs"
+    for trial in range(3):
+        names = [f"{n}{trial}" for n in ("Mine", "mine", "MINE", "mIne")]
+        ready, go = context.Semaphore(0), context.Event()
+        workers = [context.Process(target=_add_when_told, args=(n, ready, go)) for n in names]
+        for w in workers:
+            w.start()
+        for _ in workers:
+            ready.acquire()
+        go.set()
+        for w in workers:
+            w.join(30)
+            assert w.exitcode == 0
+        made = [p for p in folder.glob("*.txt") if p.stem.casefold() == f"mine{trial}"]
+        assert len(made) == 1 and len(read_file(str(made[0]))) == 4, made
+
+
 def test_a_pack_name_never_hides_a_built_in_board_nor_doubles_by_case(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -71,6 +71,19 @@ def reason(err: OSError) -> str:
     return LOOP if err.errno == errno.ELOOP else str(err.strerror or err)
 
 
+def make_folder(folder: str | Path) -> None:
+    """Make ``folder`` and its parents; an :class:`OSError` whose text says which of them is a file
+    where a folder must be (mkdir says only "File exists" or "Not a directory")."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        there = next((p for p in (folder, *folder.parents) if os.path.lexists(p)), None)
+        if there is not None and not there.is_dir():
+            raise OSError(err.errno, f"{there} is a file, not a folder") from None
+        raise
+
+
 def exists(path: str | Path, *, error: type[RushHourError] = RushHourError) -> bool:
     """Whether ``path`` names anything (symbolic links followed); raises ``error`` for a loop of
     symbolic links, where :func:`os.path.exists` would say no."""
@@ -259,6 +272,7 @@ __all__ = [
     "clean_temporaries",
     "exists",
     "locked",
+    "make_folder",
     "read_regular_file",
     "real_target",
     "reason",

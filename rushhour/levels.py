@@ -194,14 +194,14 @@ def check_user_pack_name(name: str) -> str:
 
 def add_to_user_pack(name: str, board: Board, meta: dict[str, str] | None = None) -> int:
     """Add ``board`` as the last level of the user pack ``name`` (made when new); its level number."""
-    from rushhour.files import locked, write_text_atomic
+    from rushhour.files import locked, make_folder, reason, write_text_atomic
 
     check_user_pack_name(name)
     folder = user_packs_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder)
     except OSError as err:
-        raise RushHourError(f"cannot make the packs folder {folder}: {err.strerror or err}") from None
+        raise RushHourError(f"cannot make the packs folder {folder}: {reason(err)}") from None
     # names are matched without regard to case: a pack of this name in another case is this one (the
     # first such file in the order the packs are read, the one BOARD arguments name); one lock for the
     # folder, so that two players adding Mine and mine at once make one pack

@@ -374,6 +374,30 @@ def test_esc_on_a_win_saves_it_without_the_optimum(tmp_path: Path) -> None:
     c.close()
 
 
+def test_a_win_left_while_its_optimum_is_searched_for_is_saved_without_it(tmp_path: Path) -> None:
+    """SIGTERM, SIGHUP or Ctrl-C while the game waited for the optimum to compare a win with: the
+    game was left (its win already counted as saved) and the progress file never heard of it."""
+    saves = Saves(tmp_path / "progress.json")
+    c = make_beside(UNKNOWN, slow_solver, saves)
+    press(c, "B", "up", "A", "right", "right", "right")
+    assert c.mode is Mode.WON and c.settling and saves.get(c.level.key, c.level.board) is None
+    c.quit()  # what a signal and Ctrl-C do
+    record = Saves.load(tmp_path / "progress.json").get(c.level.key, c.level.board)  # on disk
+    assert record is not None and record.solved and record.optimal is None and record.best_steps == 4
+    assert not c.busy
+    c.close()
+
+
+def test_a_win_that_cannot_be_saved_says_it_was_not_saved(tmp_path: Path) -> None:
+    (tmp_path / "data").write_text("a file where the data folder goes\n")
+    c, _ = make(level_of(UNKNOWN), saves=Saves(tmp_path / "data" / "progress.json"))
+    press(c, "B", "up", "A", "right", "right", "right")
+    assert c.mode is Mode.WON and c.save_note == (
+        f"warning: the progress was not saved: cannot save the progress file {tmp_path / 'data' / 'progress.json'}: "
+        f"{tmp_path / 'data'} is a file, not a folder"
+    )
+
+
 def test_solution_playback_steps_animates_and_returns() -> None:
     c, clock = make()
     press(c, "C", "left")

@@ -284,8 +284,11 @@ def test_sessions_never_lose_each_others_kept_boards(tmp_path: Path, monkeypatch
     # a data folder that is a file: said in words
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "first.txt"))
     assert KeptBoards().keep(first) == (
-        f"warning: the unsaved board could not be kept: {tmp_path / 'first.txt'} is a file, not a folder"
+        f"warning: the unsaved board could not be kept in {kept_path()}: {tmp_path / 'first.txt'} is a file, "
+        "not a folder"
     )
+    with pytest.raises(RushHourError, match=f"^cannot make the packs folder .*: {tmp_path / 'first.txt'} is a file"):
+        add_to_user_pack("mine", first)
 
 
 def test_rushhour_edit_opens_the_last_kept_board_and_says_how_to_open_the_others(

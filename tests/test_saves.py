@@ -72,6 +72,20 @@ def test_win_is_saved_and_read_back(tmp_path: Path) -> None:
     assert sorted(p.name for p in path.parent.iterdir()) == ["progress.json", "progress.json.lock"]
 
 
+def test_a_time_is_kept_as_the_stopwatch_showed_it(tmp_path: Path) -> None:
+    """The win's box said 0:12 for 12.96 s, which was kept rounded as 13.0: levels then said 0:13."""
+    from rushhour.play.words import clock_text
+
+    path = tmp_path / "progress.json"
+    Saves.load(path).record_win("classic:1", ONE, moves=6, steps=9, optimal=4, hints=0, seconds=12.96)
+    record = Saves.load(path).get("classic:1", ONE)
+    assert record is not None and record.best_seconds == 12.9
+    assert clock_text(record.best_seconds) == clock_text(12.96) == "0:12"
+    Saves.load(path).record_left("classic:2", TWO, ["A+1"], 59.99)
+    left = Saves.load(path).get("classic:2", TWO)
+    assert left is not None and left.left_seconds == 59.9 and clock_text(left.left_seconds) == "0:59"
+
+
 def test_help_never_earns_perfect_and_is_saved(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     progress = Saves.load(path)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rushhour.board import Board
 from rushhour.errors import RushHourError
-from rushhour.files import data_dir, locked, reason, write_text_atomic
+from rushhour.files import data_dir, locked, make_folder, reason, write_text_atomic
 from rushhour.formats import grid, read_file
 from rushhour.text import plural
 
@@ -57,12 +57,8 @@ class KeptBoards:
         """Add ``board`` (in place of ``replacing``, the kept board it was opened from); what was done,
         in words (a failure as a warning: the caller goes on)."""
         moved: Path | None = None
-        folder = self.path.parent
-        there = next((p for p in (folder, *folder.parents) if os.path.lexists(p)), folder)
-        if os.path.lexists(there) and not there.is_dir():
-            return f"warning: the unsaved board could not be kept: {there} is a file, not a folder"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_folder(self.path.parent)
             with locked(self.path):
                 try:
                     boards = self.boards()

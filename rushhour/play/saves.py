@@ -30,6 +30,7 @@ versions still read it: they pass over the fields they do not know).
 from __future__ import annotations
 
 import json
+import math
 import os
 import reprlib
 from collections.abc import Callable, Mapping
@@ -44,6 +45,7 @@ from rushhour.files import (
     clean_temporaries,
     data_dir,
     locked,
+    make_folder,
     read_regular_file,
     real_target,
     write_text_atomic,
@@ -181,6 +183,12 @@ def _parse(text: str) -> dict[str, LevelRecord]:
     return {str(key): _record_from(key, value) for key, value in levels.items()}
 
 
+def tenths(seconds: float) -> float:
+    """A stopwatch reading kept to a tenth of a second, cut rather than rounded: a stopwatch shows
+    whole seconds cut (12.96 s is 0:12), and the time kept must read the same."""
+    return math.floor(seconds * 10) / 10
+
+
 def _aside_name(path: Path) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     candidate = path.with_name(f"{path.name}.corrupt-{stamp}")
@@ -254,7 +262,7 @@ def write_levels(path: Path, levels: Mapping[str, LevelRecord]) -> None:
 
 def _make_folder(path: Path) -> None:
     try:
-        real_target(path).parent.mkdir(parents=True, exist_ok=True)
+        make_folder(real_target(path).parent)
     except OSError as err:
         raise SaveFileError(f"cannot save the progress file {path}: {err.strerror or err}") from None
 
@@ -342,7 +350,7 @@ class Saves:
         if not moves:
             _forget_left(record)
             return record
-        record.left_moves, record.left_seconds = list(moves), round(seconds, 1)
+        record.left_moves, record.left_seconds = list(moves), tenths(seconds)
         record.left_at = datetime.now().isoformat(timespec="microseconds")  # orders games left close together
         return record
 
@@ -410,7 +418,7 @@ class Saves:
         record = self._record_of(key, board)
         _forget_left(record)  # won: there is no game to continue
         if seconds is not None and (record.best_seconds is None or seconds < record.best_seconds):
-            record.best_seconds = round(seconds, 1)
+            record.best_seconds = tenths(seconds)
         # the help of games left unsolved since the last win counts with this one
         hints += record.hints_since_win
         solution_seen = solution_seen or record.solution_seen_since_win

@@ -152,15 +152,29 @@ class Session:
                 seconds=seconds,
             )
         except RushHourError as err:
-            return result, f"warning: {err}"
+            return result, save_warning(err)
         self._win_saved = won
         return result, SAVED
 
     def leave(self, seconds: float = 0.0) -> str:
         """Leave the level: when it is unsolved, save its position (its moves, and ``seconds`` on the
-        stopwatch) to continue it next time, and the help this game had that no save holds yet.
-        Returns a warning when that could not be saved, else ''."""
+        stopwatch) to continue it next time, and the help this game had that no save holds yet; when
+        it is won and the win is not saved yet (left while the optimum was searched for: a signal,
+        Ctrl-C), save the win without the optimum.  Returns a warning when that could not be saved,
+        else ''."""
+        if self.game.won:
+            return self._keep_win(seconds)
         return self._keep_position(seconds) or self._keep_help()
+
+    def _keep_win(self, seconds: float) -> str:
+        game = self.game
+        if (game.history, game.hints_used, game.solutions_shown > 0) == self._win_saved:
+            return ""
+        if game.optimal_pending:  # not waited for on the way out
+            self.worker.cancel()
+            game.give_up_optimal()
+        _, note = self.win(seconds)
+        return note if note.startswith("warning: ") else ""
 
     def _keep_position(self, seconds: float) -> str:
         game, level = self.game, self.level
@@ -173,7 +187,7 @@ class Session:
         try:
             self.saves.record_left(level.key, level.board, moves, seconds)
         except RushHourError as err:
-            return f"warning: {err}"
+            return save_warning(err)
         return ""
 
     def _keep_help(self) -> str:
@@ -186,8 +200,16 @@ class Session:
         try:
             self.saves.record_attempt(self.level.key, self.level.board, hints=hints, solution_seen=seen)
         except RushHourError as err:
-            return f"warning: {err}"
+            return save_warning(err)
         return ""
+
+
+def save_warning(err: RushHourError) -> str:
+    """A failed save in words: a file found corrupt and moved aside was saved anew, anything else was
+    not saved at all (a lock or a folder that cannot be written), which the player must hear."""
+    if getattr(err, "moved_to", None) is not None:
+        return f"warning: {err}"
+    return f"warning: the progress was not saved: {err}"
 
 
 class Signalled(Exception):

@@ -169,6 +169,8 @@ def test_prove_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         (["prove", "Won", "--size", "6x17"], "the height must be 3 to 16"),
         (["prove", "Won"], "give BOARD or --size"),
         (["prove", "Won", "--size", "4x4", "--reachable"], "needs a BOARD"),
+        (["prove", "~Won", "classic:1", "--position", "--walls"], "--walls does not go with --position"),
+        (["prove", "~Won", "classic:1", "--reachable", "--walls"], "--walls does not go with --reachable"),
         (
             ["prove", "forall a,b: forall c,d: forall e,f: Empty(a,b) | Empty(c,d) | Empty(e,f)", "--size", "16x16"],
             "column 1: the formula expands to 50,331,648 propositions, more than 1,000,000",

@@ -34,6 +34,16 @@ def test_false_statements_are_refuted_with_real_counterexamples() -> None:
     assert not any(b.apply(m).is_won() for m in red), "yet no single move of it wins"
 
 
+@pytest.mark.parametrize("size", [(3, 3), (3, 6), (4, 3)])
+def test_every_statement_is_as_expected_on_narrow_boards(size: tuple[int, int]) -> None:
+    """On a board 3 wide the red car that can move right is always one move from its exit: that
+    statement, false on purpose elsewhere, is proved there, which theorems called unexpected (exit 1)."""
+    outcomes = check_all(*size)
+    assert all(o.as_expected for o in outcomes), [o.theorem.title for o in outcomes if not o.as_expected]
+    one_move = outcomes[-1]
+    assert one_move.proved == (size[0] == 3) and one_move.to_dict()["expected"] == ("proved" if size[0] == 3 else "refuted")
+
+
 def test_a_deliberately_false_statement() -> None:
     """Deliberately false: a vehicle that can move right has TWO empty cells ahead."""
     outcome = check(

@@ -431,6 +431,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
     scope = "position" if args.position else "reachable" if args.reachable else "shape"
     if entry is None and scope != "shape":
         raise RushHourError(f"--{scope} needs a BOARD, not --size")
+    if args.walls and scope != "shape":
+        raise RushHourError(f"--walls does not go with --{scope}: those positions are BOARD's, walls and all")
     outcome = prove(args.claim, entry.board if entry else shape, scope=scope, walls=args.walls)
     if args.json:
         body = {"board": entry_ref(entry) if entry else None, **outcome.to_dict()}

@@ -194,6 +194,21 @@ def test_a_mistake_is_reported_before_the_rules_are_built(monkeypatch: pytest.Mo
         prove("forall a,b: forall c,d: forall e,f: Empty(a,b) | Empty(c,d) | Empty(e,f)", Shape.generic(16, 16))
 
 
+def test_a_family_the_shape_has_none_of_is_false_under_a_quantifier() -> None:
+    """docs/encoding.md: under a quantifier, a proposition the rules do not have is false; a family a
+    shape has none of (no truck upright, no slide up on a board 3 high) was refused as unknown."""
+    board = Board.from_text("# wrap: yes\n# target: 0,3 east\nAA..\n.B..\n.B..\n")
+    assert prove("forall i,j,s: SlideU(i,j,s) -> CMU(i,j)", board).proved
+    assert prove("forall i,j: ~V3(i,j)", board).proved
+    assert not prove("exists i,j: V3(i,j)", board).proved
+    with pytest.raises(ParseError, match="column 2: the rules of this shape have no V3: they have CMD, "):
+        prove("~V3(1,1)", board)
+    with pytest.raises(ParseError, match="unknown proposition Foo"):
+        prove("forall i,j: ~Foo(i,j)", board)
+    with pytest.raises(ParseError, match="V3 takes 2 arguments, not 1"):
+        prove("forall i: ~V3(i)", board)
+
+
 def test_a_board_s_own_shape_is_its_scope() -> None:
     board = resolve_board("classic:1").board
     assert prove("forall i,j: Red(i,j) -> ~CMU(i,j)", board).proved

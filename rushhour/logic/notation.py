@@ -456,6 +456,15 @@ class _Parser:
 
 
 # --- grounding ----------------------------------------------------------------------------------
+def _a_family(name: str) -> bool:
+    """Whether ``name`` is a family of the encoding on some shape (``V3``, ``Part2``, ``SlideU``)."""
+    from rushhour.logic.encoding import FAMILY_ORDER
+
+    if name in FAMILY_ORDER:
+        return name != "kind"
+    return re.fullmatch(r"[HV][1-9][0-9]?|Part[0-9]{1,2}", name) is not None
+
+
 def _arity(family: str) -> tuple[int, ...]:
     if family.startswith("Slide"):
         return (3,)
@@ -532,12 +541,18 @@ class _Grounder(_Grid):
 
     def prop(self, p: Prop, env: dict[str, int]) -> Formula:
         rules = self.rules
-        if p.family not in self.families:
+        lacking = p.family not in self.families
+        if lacking and not _a_family(p.family):
             known = ", ".join(sorted(self.families))
             raise self.claim.error(f"unknown proposition {p.family}: the propositions are {known}", p.column)
         if len(p.args) not in _arity(p.family):
             want = " or ".join(str(n) for n in _arity(p.family))
             raise self.claim.error(f"{p.family} takes {want} arguments, not {len(p.args)}", p.column)
+        if lacking:  # a family of the encoding that this shape has none of (no V3 vehicle, no slide up)
+            if any(a.variable for a in p.args):
+                return Const(False)  # under a quantifier, as any proposition the rules do not have
+            known = ", ".join(sorted(self.families))
+            raise self.claim.error(f"the rules of this shape have no {p.family}: they have {known}", p.column)
         values = [a.value(env) for a in p.args]
         name = f"{p.family}({','.join(str(v) for v in values)})" if values else p.family
         if name in rules.ids:

@@ -262,7 +262,7 @@ class MoveOracle:
             verb = "are" if steps > 1 else "is"
             return Verdict(move, True, f"{prop} is true: {cells} {verb} empty", prop, (), support=support)
         obstacles = self._obstacles(board, i, d, chain[:steps][-1:], facts)
-        if prop is None:
+        if prop is None and not any(o.cell is None for o in obstacles):  # the edge not said yet
             obstacles.append(self._end_of_lane(board, i, d, lead, steps, len(chain)))
         core = obstacles[0].core
         return Verdict(move, False, _players_words(board, move), prop, core, obstacles=tuple(obstacles))
@@ -303,6 +303,8 @@ class MoveOracle:
         a minimal unsatisfiable core: the proposition with that cell's facts and the vehicle's own."""
         if not var or self.solver.solve(facts + var):  # nothing in the way as far as the rules go
             return []
+        if not self.solver.solve(var):  # the proposition alone: the board's edge, or the lane's end
+            return [Obstacle(None, _edge_word(board, i, d), self._names(var))]
         rules = self.rules
         lay = board.layout
         own = lay.cells(i, board.state[i])
@@ -322,8 +324,6 @@ class MoveOracle:
             out.append(Obstacle(cell, "wall" if what == "#wall" else what, self._names(core)))
             if mine:
                 break
-        if not out and not self.solver.solve(var):  # the proposition alone: the board's edge
-            out.append(Obstacle(None, _edge_word(board, i, d), self._names(var)))
         if not out:  # pragma: no cover - every refusal has an obstacle on the way
             out.append(Obstacle(None, "", self._names(self._core(board, i, d, var[0], facts))))
         return out

@@ -709,6 +709,46 @@ def test_a_level_left_is_continued_with_its_moves_and_time(tmp_path: Path) -> No
     assert Saves.load(path).get(fresh.level.key, fresh.level.board).best_seconds == 30.0  # type: ignore[union-attr]
 
 
+def test_the_position_is_saved_a_moment_after_it_changes_so_a_killed_game_loses_nothing(tmp_path: Path) -> None:
+    """kill -9 (or a crash, a power cut) lost the whole game: the position was saved on leaving only."""
+    path = tmp_path / "progress.json"
+    c, clock = make(saves=Saves(path))
+
+    def on_disk() -> list[str] | None:
+        record = Saves.load(path).get(c.level.key, c.level.board) if path.exists() else None
+        return None if record is None else record.left_moves
+
+    c.tick()
+    clock.now += 5
+    c.tick()
+    assert on_disk() is None  # nothing played: nothing written
+    press(c, "B", "up")
+    c.tick()
+    clock.now += 0.5
+    c.tick()
+    assert on_disk() is None  # between the keys of a burst of moves, nothing is written
+    clock.now += 0.6
+    c.tick()
+    assert on_disk() == ["B-1"]
+    press(c, "u")
+    c.tick()
+    clock.now += 1.1
+    c.tick()
+    assert on_disk() in (None, [])  # back at the start: nothing to continue
+    press(c, "B", "up")
+    c.tick()
+    clock.now += 1.1
+    c.tick()
+    again, _ = make(saves=Saves.load(path))  # the process killed here, started again
+    assert again.game.history == (Move("B", -1),) and "continued where you left it (1 move)" in again.message
+    press(c, "A", "right", "right", "right")
+    c.tick()
+    clock.now += 1.1
+    c.tick()
+    record = Saves.load(path).get(c.level.key, c.level.board)
+    assert record is not None and record.solved and not record.left  # won: nothing to continue
+
+
 def test_leaving_without_help_or_after_a_win_saves_no_attempt(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     c, _ = make(saves=Saves(path))

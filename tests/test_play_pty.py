@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -217,6 +218,24 @@ def test_end_of_input_leaves_cleanly(tmp_path: Path, level: Path) -> None:
     child.expect(PROMPT)
     child.sendeof()
     assert "bye" in finish(child)
+
+
+def test_a_line_mode_game_killed_outright_is_continued_where_it_was(tmp_path: Path, level: Path) -> None:
+    """kill -9 lost the game: its position was saved on leaving only; it is now saved before each
+    question."""
+    child = spawn(tmp_path, "play", str(level))
+    child.expect(PROMPT)
+    child.sendline("B-1")
+    child.expect("moves 1 \\| steps 1")
+    child.expect(PROMPT)
+    child.kill(signal.SIGKILL)
+    child.close()
+    again = spawn(tmp_path, "play", str(level))
+    again.expect("continued where you left it \\(1 move\\)")
+    again.expect(PROMPT)
+    again.sendline("A+3")
+    again.expect("SOLVED")
+    finish(again)
 
 
 def test_ctrl_c_leaves_cleanly(tmp_path: Path, level: Path) -> None:

@@ -47,6 +47,8 @@ from rushhour.text import plural
 
 #: seconds between two positions of an animated solution
 ANIMATION_SECONDS = 0.6
+#: the position is saved this long after it last changed (a process killed outright loses nothing)
+KEEP_SECONDS = 1.0
 
 
 # --- the machine -----------------------------------------------------------------------------------
@@ -218,6 +220,7 @@ class Controller:
         self._grab: Cell | None = None
         self._elapsed = self.session.resumed_seconds  # a game continued keeps its time
         self._since: float | None = self._now()
+        self._history_seen, self._changed_at = tuple(self.game.history), self._now()  # saved already
         self.game.options()  # the oracle is asked for every position, the first one too
         self.optimal_label = optimal_text(self.game, ask=False)
         self._resume_optimum()  # an optimum not known yet is searched for beside the game
@@ -353,10 +356,22 @@ class Controller:
             self._since = self._now()
 
     def tick(self) -> bool:
-        """Take the outcome of a search that has ended, and advance an animated solution when its time
-        has come; True when something changed."""
+        """Take the outcome of a search that has ended, advance an animated solution when its time
+        has come, save a position left alone for a moment; True when something changed."""
         changed = self.poll()
+        self._keep_position()
         return self._animate() or changed
+
+    def _keep_position(self) -> None:
+        """Save the position :data:`KEEP_SECONDS` after it last changed: between the keys of a burst
+        of moves nothing is written, and a process killed outright loses at most that last second."""
+        history, now = tuple(self.game.history), self._now()
+        if history != self._history_seen:
+            self._history_seen, self._changed_at = history, now
+        elif now - self._changed_at >= KEEP_SECONDS:
+            warning = self.session.keep_position(self.elapsed())
+            if warning:
+                self.message = warning
 
     def _animate(self) -> bool:
         if self.mode is not Mode.PLAYBACK or not self.animating or self._now() < self._next_frame:

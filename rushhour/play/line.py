@@ -289,6 +289,9 @@ class LineMode:
             return False
         self.show_options(game)
         while True:
+            warning = self.session.keep_position(self.seconds())  # a killed process loses nothing
+            if warning:
+                self.say(warning)
             line = self.ask("your move (A+2, a number, or ? for help)> ")
             word = line.strip().lower()
             first, _, rest = line.strip().partition(" ")

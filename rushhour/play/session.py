@@ -42,6 +42,7 @@ class Session:
         self.unsaved_reason = ""
         self._help_saved = (0, False)
         self._win_saved: tuple[tuple[object, ...], int, bool] | None = None
+        self._position_kept: tuple[object, ...] = ()
         self.first_run = not saves.levels  # nothing saved yet: a player new to the game
 
     def start(self, level: Level) -> Game:
@@ -63,6 +64,7 @@ class Session:
         self.resumed_seconds, self.resume_note = 0.0, ""
         if record is not None and record.left_moves:
             self._resume(record.left_moves, record.left_seconds or 0.0)
+        self._position_kept = tuple(self.game.history)  # the position the saves hold already
         return self.game
 
     def _resume(self, moves: list[str], seconds: float) -> None:
@@ -175,6 +177,17 @@ class Session:
             game.give_up_optimal()
         _, note = self.win(seconds)
         return note if note.startswith("warning: ") else ""
+
+    def keep_position(self, seconds: float) -> str:
+        """Save the position of the game in play (its moves and ``seconds`` on the stopwatch) when it
+        changed since it was last saved, so that a process killed outright loses nothing: called while
+        the player pauses (the full screen a second after the last change, line mode before each
+        question).  The help is saved on leaving, with the win that counts it.  A warning, or ''."""
+        history = tuple(self.game.history)
+        if self.game.won or history == self._position_kept:
+            return ""
+        self._position_kept = history
+        return self._keep_position(seconds)
 
     def _keep_position(self, seconds: float) -> str:
         game, level = self.game, self.level

@@ -231,9 +231,16 @@ def write_bytes_atomic(
                 os.unlink(tmp_name)
 
 
+class Held(RushHourError):
+    """Another process holds the lock that :func:`locked` was asked not to wait for."""
+
+
 @contextlib.contextmanager
-def locked(path: str | Path, *, error: type[RushHourError] = RushHourError) -> Iterator[None]:
-    """Hold an exclusive lock for updating ``path`` (waiting for any other holder to finish).
+def locked(
+    path: str | Path, *, error: type[RushHourError] = RushHourError, wait: bool = True
+) -> Iterator[None]:
+    """Hold an exclusive lock for updating ``path`` (waiting for any other holder to finish; with
+    ``wait`` False, raising :class:`Held` at once when another process holds it).
 
     The lock is taken on ``<file>.lock`` beside the real file (symbolic links followed) and released
     when the block ends, also when the process dies.  The ``.lock`` file itself stays: removing it
@@ -245,13 +252,15 @@ def locked(path: str | Path, *, error: type[RushHourError] = RushHourError) -> I
     except OSError as err:
         raise error(f"cannot lock {lock_name}: {err.strerror or err}") from None
     try:
-        _lock(fd)
+        if not _lock(fd, wait):
+            raise Held(f"{lock_name} is held by another process")
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
 
 
-def _lock(fd: int) -> None:
+def _lock(fd: int, wait: bool = True) -> bool:
+    """Lock ``fd``; False when ``wait`` is False and another process holds the lock."""
     try:
         import fcntl
     except ImportError:  # Windows
@@ -260,14 +269,21 @@ def _lock(fd: int) -> None:
 
         while True:
             try:
-                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
-                return
+                msvcrt.locking(fd, msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+                return True
             except OSError:  # LK_LOCK gives up after 10 s: keep waiting
+                if not wait:
+                    return False
                 time.sleep(0.05)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 __all__ = [
+    "Held",
     "check_path",
     "clean_temporaries",
     "exists",

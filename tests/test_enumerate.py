@@ -281,9 +281,37 @@ def test_layouts_with_a_full_lane_are_left_out_as_in_the_published_database() ->
 
 
 def test_a_directory_of_another_job_is_refused(tmp_path: Path) -> None:
-    PartStore(str(tmp_path), Job(4, 1, (0, 0)), 4)
+    PartStore(str(tmp_path), Job(4, 1, (0, 0)), 4).close()
     with pytest.raises(EnumerateError, match="another database"):
         PartStore(str(tmp_path), Job(4, 1, (0, 1)), 62)
+
+
+@pytest.mark.parametrize("manifest", ["[]", "null", '"x"', "NaN", "[" * 100_000])
+def test_a_manifest_that_is_no_object_is_refused(tmp_path: Path, manifest: str) -> None:
+    (tmp_path / "manifest.json").write_text(manifest)
+    with pytest.raises(EnumerateError, match="manifest.json is not a manifest of this program: use another"):
+        PartStore(str(tmp_path), Job(4, 1), 3)
+
+
+def test_parts_without_a_manifest_are_not_taken_for_this_database(tmp_path: Path) -> None:
+    """With manifest.json gone, a 5x5 run took the parts of a 4x4 one as its own (a database of both)."""
+    build(Job(4, 1), out=str(tmp_path))
+    (tmp_path / "manifest.json").unlink()
+    with pytest.raises(EnumerateError, match="parts holds parts but .* has no manifest.json: they may be"):
+        build(Job(5, 2), out=str(tmp_path))
+
+
+def test_one_run_a_directory(tmp_path: Path) -> None:
+    """A second run into the same directory removed the first one's part being written (the first then
+    failed), and would take its parts for its own."""
+    job = Job(4, 1, (0, 0))
+    with (
+        PartStore(str(tmp_path), job, len(parts(job))),
+        pytest.raises(EnumerateError, match="is in use by another run .*manifest.json.lock"),
+    ):
+        build(job, out=str(tmp_path))
+    lines, _ = build(job, out=str(tmp_path))  # free again once the first has ended
+    assert lines == build(job)[0]
 
 
 def test_a_directory_of_an_earlier_format_is_refused(tmp_path: Path) -> None:
@@ -299,9 +327,9 @@ def test_a_rerun_resumes_from_the_saved_parts(tmp_path: Path) -> None:
     whole, _ = build(job)
     every = parts(job)
     # half the parts done by a first run that stopped
-    store = PartStore(str(tmp_path), job, len(every))
-    for index in range(0, len(every), 2):
-        store.save(index, run_part(job, every[index]))
+    with PartStore(str(tmp_path), job, len(every)) as store:
+        for index in range(0, len(every), 2):
+            store.save(index, run_part(job, every[index]))
     ran: list[int] = []
     lines, _ = build(job, out=str(tmp_path), report=lambda p: ran.append(p.done))
     assert lines == whole
@@ -355,12 +383,13 @@ def test_more_pieces_than_letters_is_refused_by_both_searches(compiled: bool) ->
 
 def test_a_part_left_half_written_by_a_killed_run_is_dropped(tmp_path: Path) -> None:
     job = Job(4, 1, (0, 0))
-    store = PartStore(str(tmp_path), job, len(parts(job)))
+    PartStore(str(tmp_path), job, len(parts(job))).close()
     (tmp_path / "parts" / "000002.txt.4242.tmp").write_text("# part 2 shards=1\n07 BBB")
     lines, _ = build(job, out=str(tmp_path))
     assert lines == build(job)[0]
     assert sorted(p.name for p in (tmp_path / "parts").iterdir()) == [f"{i:06d}.txt" for i in range(3)]
-    assert store.load().keys() == {0, 1, 2}
+    with PartStore(str(tmp_path), job, len(parts(job))) as store:
+        assert store.load().keys() == {0, 1, 2}
 
 
 # --- whole 6x6 shards against an independent search over Board.successors -----------------------------

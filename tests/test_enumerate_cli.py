@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from rushhour.cli import main
+from rushhour.database import EnumerateError
 from tests.processes import ctrl_c, full_pipe
 from tests.terminal import default_signals
 
@@ -79,6 +80,37 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tm
         done = _run("enumerate", "--size", "5x5", "--scheduler", address, timeout=240)
         assert done.returncode == 0, done.stderr
         assert done.stdout == five
+        # a worker's address where the scheduler's goes: one line, not Dask's traceback
+        import distributed
+
+        with distributed.Client(address, timeout="20s") as client:
+            worker = next(iter(client.scheduler_info()["workers"]))
+        wrong = _run("enumerate", "--size", "4x4", "--scheduler", worker, "-q")
+        assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1, wrong.stderr
+        assert wrong.stderr.startswith(f"error: cannot reach the Dask scheduler at {worker}: it does not answer as")
+        # the scheduler killed mid-run: one line saying so, the parts finished kept, and a run on
+        # another cluster (the local one) goes on from them to the same database
+        out = tmp_path / "db"
+        run = subprocess.Popen(
+            [*RUSHHOUR, "enumerate", "--size", "5x5", "--walls", "0-1", "--scheduler", address, "--out", str(out), "-q"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        while len(_parts(out)) < 3 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.05)
+        procs[0].kill()
+        _, err = run.communicate(timeout=120)
+        assert run.returncode == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert err.startswith(f"error: the Dask cluster at {address} stopped the run: its scheduler went away")
+        assert err.rstrip().endswith(f"the parts finished are saved in {out}: run the same command to resume")
+        saved = len(_parts(out))
+        assert saved >= 3
+        again = _run("enumerate", "--size", "5x5", "--walls", "0-1", "--out", str(out), "--workers", "1", "-q")
+        assert again.returncode == 0, again.stderr
+        whole = _run("enumerate", "--size", "5x5", "--walls", "0-1", "--workers", "1", "-q")
+        assert (out / "database.txt").read_text() == whole.stdout
     finally:
         for proc in reversed(procs):
             proc.terminate()
@@ -157,6 +189,33 @@ def test_bad_input_is_one_error_line(args: list[str], message: str, capsys: pyte
     err = capsys.readouterr().err
     assert code == 2
     assert message in err and "Traceback" not in err
+
+
+def test_an_address_that_never_answers_as_a_scheduler_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scheduler's dashboard, a web server: the connection is taken and never answered, and the run
+    waited for ever."""
+    pytest.importorskip("distributed")
+    import socket
+
+    from rushhour.database import Job, build, parallel
+
+    monkeypatch.setattr(parallel, "CONNECT_SECONDS", 1)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        started = time.monotonic()
+        with pytest.raises(EnumerateError, match=f"(no Dask scheduler answered|cannot reach the Dask scheduler) at {address}"):
+            build(Job(4, 1), scheduler=address)
+        assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize("scheme", ["tls", "ucx"])
+def test_a_scheme_dask_cannot_use_here_is_one_error_line(scheme: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    assert main(["enumerate", "--size", "4x4", "--scheduler", f"{scheme}://127.0.0.1:1", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: cannot reach the Dask scheduler at {scheme}://127.0.0.1:1: ") and err.count("\n") == 1
 
 
 def test_a_directory_of_another_database_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

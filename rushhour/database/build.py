@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from rushhour.database import parallel
-from rushhour.database.definitions import Job, Part, PartResult, PartStats, parts
+from rushhour.database.definitions import EnumerateError, Job, Part, PartResult, PartStats, parts
 from rushhour.database.lines import merge
 from rushhour.database.store import PartStore
 from rushhour.errors import ParameterError
@@ -49,6 +49,22 @@ def build(
         raise ParameterError(f"{{workers}} must be at least 1, not {workers}")
     todo_parts = list(only) if only is not None else parts(job)
     store = PartStore(out, job, len(todo_parts)) if out is not None else None
+    try:
+        return _build(job, todo_parts, store, workers, scheduler, native, report)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _build(
+    job: Job,
+    todo_parts: list[Part],
+    store: PartStore | None,
+    workers: int,
+    scheduler: str | None,
+    native: bool | None,
+    report: Callable[[BuildProgress], None] | None,
+) -> tuple[list[str], PartStats]:
     results: dict[int, PartResult] = store.load() if store is not None else {}
     resumed = len(results)
     started = time.perf_counter()
@@ -65,7 +81,13 @@ def build(
             report(BuildProgress(len(results), len(todo_parts), resumed, fresh, seconds))
 
     todo = [(i, p) for i, p in enumerate(todo_parts) if i not in results]
-    parallel.run(job, todo, on_result, workers=workers, scheduler=scheduler, native=native)
+    try:
+        parallel.run(job, todo, on_result, workers=workers, scheduler=scheduler, native=native)
+    except EnumerateError as err:
+        if store is None:
+            raise
+        saved = f"the parts finished are saved in {store.root}: run the same command to resume"
+        raise EnumerateError(f"{err}; {saved}") from None
     lines = merge([results[i].lines for i in sorted(results)])
     if store is not None:
         store.finish(lines)

@@ -14,9 +14,12 @@ else in the package imports Dask.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import signal
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
@@ -113,6 +116,70 @@ def _dask() -> Any:
     return distributed
 
 
+#: how long a scheduler has to answer as one (an address that is not a scheduler's, like its
+#: dashboard's, may accept the connection and never answer)
+CONNECT_SECONDS = 20
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[threading.Event]:
+    """While inside, Ctrl-C is noted rather than raised (set in the event): starting or stopping a
+    Dask cluster half way leaves it broken (a traceback at exit, a 60 s wait).  Outside the main
+    thread, where no signal arrives, nothing changes."""
+    noted = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+    old = signal.signal(signal.SIGINT, lambda signum, frame: noted.set())
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _dask_logs_quiet() -> Iterator[None]:
+    """Dask's own log lines (a worker lost, a task rescheduled, tracebacks of a connection that broke)
+    are not the program's messages: the run says what matters in its own words."""
+    names = ["distributed"] + [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]
+    levels = {name: logging.getLogger(name).level for name in names}  # Dask sets some of its own
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)  # none of them
+    try:
+        yield
+    finally:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def _connect(distributed: Any, scheduler: str) -> Any:
+    """A client of the scheduler at ``scheduler``, or :class:`EnumerateError` saying why not."""
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = distributed.Client(scheduler, timeout=f"{CONNECT_SECONDS}s")
+        except BaseException as err:  # noqa: BLE001 - said below, in the caller's thread
+            box["error"] = err
+
+    thread = threading.Thread(target=connect, name="rushhour-dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + 5)  # Dask's own timeout first, where it applies
+    if thread.is_alive():
+        raise EnumerateError(
+            f"no Dask scheduler answered at {scheduler} within {CONNECT_SECONDS + 5} s: is it a scheduler's "
+            "address (port 8786 unless set), not its dashboard's (8787) or a worker's?"
+        )
+    err = box.get("error")
+    if err is None:
+        return box["client"]
+    if isinstance(err, (OSError, TimeoutError, ValueError)):
+        why = str(err)
+    else:  # a worker's or a TLS scheduler's address: Dask's own errors, about its insides
+        why = f"it does not answer as a Dask scheduler ({type(err).__name__}: {err})"
+    raise EnumerateError(f"cannot reach the Dask scheduler at {scheduler}: {why}")
+
+
 def _run_dask(
     job: Job,
     todo: Sequence[tuple[int, Part]],
@@ -123,35 +190,67 @@ def _run_dask(
     native: bool | None,
 ) -> None:
     distributed = _dask()
-    cluster = None
-    try:
+    with _dask_logs_quiet():
         if scheduler == "local":
-            cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-            )
-            client = distributed.Client(cluster)
+            with _interrupts_held() as interrupted:
+                try:
+                    cluster = distributed.LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        silence_logs=logging.CRITICAL + 1,
+                    )
+                    client = distributed.Client(cluster)
+                except Exception as err:
+                    raise EnumerateError(f"cannot start a local Dask cluster: {err}") from None
         else:
-            client = distributed.Client(scheduler, timeout="20s")
-    except (OSError, TimeoutError, ValueError) as err:
-        raise EnumerateError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
-    try:
-        token = uuid.uuid4().hex  # keys unique on a scheduler shared by several runs
-        index_of = {}
-        futures = []
-        for index, part in todo:
-            future = client.submit(
-                run_part, job, part, native, key=f"rushhour-part-{index}-{token}", retries=RETRIES, pure=False
-            )
-            index_of[future.key] = index
-            futures.append(future)
+            cluster, interrupted = None, threading.Event()
+            client = _connect(distributed, scheduler)
         try:
-            for future, result in distributed.as_completed(futures, with_results=True):
-                on_result(index_of[future.key], result)
-        except (RushHourError, KeyboardInterrupt):
-            raise
-        except Exception as err:  # a task failed every retry, the scheduler went away...
-            raise EnumerateError(f"the Dask cluster at {scheduler} stopped the run: {err}") from None
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+            if interrupted.is_set():  # Ctrl-C while the cluster started: answered now it can stop
+                raise KeyboardInterrupt
+            _run_on(distributed, client, job, todo, on_result, scheduler=scheduler, native=native)
+        finally:
+            with _interrupts_held(), contextlib.suppress(Exception):
+                client.close(timeout=10)
+                if cluster is not None:
+                    cluster.close(timeout=10)
+
+
+def _run_on(
+    distributed: Any,
+    client: Any,
+    job: Job,
+    todo: Sequence[tuple[int, Part]],
+    on_result: OnResult,
+    *,
+    scheduler: str,
+    native: bool | None,
+) -> None:
+    token = uuid.uuid4().hex  # keys unique on a scheduler shared by several runs
+    index_of = {}
+    futures = []
+    for index, part in todo:
+        future = client.submit(
+            run_part, job, part, native, key=f"rushhour-part-{index}-{token}", retries=RETRIES, pure=False
+        )
+        index_of[future.key] = index
+        futures.append(future)
+    completed = distributed.as_completed(futures, with_results=True)
+    # only as_completed holds the futures now, and each one is let go once its result is saved: a
+    # finished part's result leaves the cluster, and a worker lost later is not asked to run it again
+    futures.clear()
+    try:
+        for future, result in completed:
+            if isinstance(result, BaseException):  # cancelled: the scheduler went away
+                raise EnumerateError(
+                    f"the Dask cluster at {scheduler} stopped the run: its scheduler went away "
+                    f"({type(result).__name__})"
+                )
+            on_result(index_of[future.key], result)
+            future.release()
+    except (RushHourError, KeyboardInterrupt):
+        raise
+    except Exception as err:  # a task failed every retry, the scheduler went away...
+        raise EnumerateError(f"the Dask cluster at {scheduler} stopped the run: {err}") from None

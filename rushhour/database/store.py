@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from rushhour.database.definitions import STATS_FIELDS, EnumerateError, Job, PartResult, PartStats
 from rushhour.database.lines import read_line
-from rushhour.files import read_regular_file, write_text_atomic
+from rushhour.files import Held, locked, read_regular_file, write_text_atomic
 
 MANIFEST, DATABASE, PARTS = "manifest.json", "database.txt", "parts"
 DIR_FORMAT = 2  # 2: layouts with a full lane are left out (format 1 held them)
@@ -25,13 +25,41 @@ class PartStore:
     def __init__(self, root: str, job: Job, count: int) -> None:
         self.root, self.count = root, count
         self.parts_dir = os.path.join(root, PARTS)
+        self._hold = contextlib.ExitStack()
+        try:
+            self._open(job)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Let another run use the directory."""
+        self._hold.close()
+
+    def __enter__(self) -> PartStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _open(self, job: Job) -> None:
+        root, count = self.root, self.count
         wanted = {"format": DIR_FORMAT, **job.describe(), "parts": count}
         try:
             os.makedirs(self.parts_dir, exist_ok=True)
             path = os.path.join(root, MANIFEST)
+            try:  # one run a directory: a second one would take the parts of the first for its own
+                self._hold.enter_context(locked(path, error=EnumerateError, wait=False))
+            except Held:
+                raise EnumerateError(
+                    f"{root} is in use by another run (it holds {path}.lock): wait for it to end, or use "
+                    "another directory"
+                ) from None
             if os.path.exists(path):
                 found = json.loads(_read(path, "a database's manifest (use another directory)"))
-                if isinstance(found, dict) and found.get("format") != DIR_FORMAT:
+                if not isinstance(found, dict):
+                    raise ValueError("not an object")
+                if found.get("format") != DIR_FORMAT:
                     raise EnumerateError(
                         f"{root} was written by another version of the enumerator (directory format "
                         f"{found.get('format')}, this one writes {DIR_FORMAT}): use another directory"
@@ -43,10 +71,15 @@ class PartStore:
                         "use another directory"
                     )
             else:
+                if any(re.fullmatch(r"\d{6}\.txt", name) for name in os.listdir(self.parts_dir)):
+                    raise EnumerateError(
+                        f"{self.parts_dir} holds parts but {root} has no {MANIFEST}: they may be parts of "
+                        f"another database; delete {self.parts_dir} to start afresh, or use another directory"
+                    )
                 write_text_atomic(path, json.dumps(wanted, indent=2) + "\n", error=EnumerateError)
         except OSError as err:
             raise EnumerateError(f"cannot use {root}: {err.strerror or err}") from None
-        except ValueError:
+        except (ValueError, RecursionError):
             raise EnumerateError(
                 f"{root}/{MANIFEST} is not a manifest of this program: use another directory"
             ) from None

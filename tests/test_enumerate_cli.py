@@ -69,6 +69,15 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tm
     try:
         _wait_for(info, 60)
         address = json.loads(info.read_text())["address"]
+        # started before any worker: it says so, and goes on once workers come
+        early = subprocess.Popen(
+            [*RUSHHOUR, "enumerate", "--size", "5x5", "--scheduler", address],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert early.stderr is not None
+        assert early.stderr.readline().startswith(f"warning: the Dask scheduler at {address} has no workers: ")
         for _ in range(2):
             procs.append(
                 subprocess.Popen(
@@ -77,9 +86,9 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tm
                     stderr=subprocess.DEVNULL,
                 )
             )
-        done = _run("enumerate", "--size", "5x5", "--scheduler", address, timeout=240)
-        assert done.returncode == 0, done.stderr
-        assert done.stdout == five
+        out, err = early.communicate(timeout=240)
+        assert early.returncode == 0, err
+        assert out == five
         # a worker's address where the scheduler's goes: one line, not Dask's traceback
         import distributed
 

@@ -155,7 +155,13 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         lines, stats = build(
-            job, out=args.out, workers=workers, scheduler=args.scheduler, only=only, report=report
+            job,
+            out=args.out,
+            workers=workers,
+            scheduler=args.scheduler,
+            only=only,
+            report=report,
+            note=lambda text: print(text, file=sys.stderr),
         )
     except KeyboardInterrupt:
         display.close()

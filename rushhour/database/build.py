@@ -41,16 +41,18 @@ def build(
     native: bool | None = None,
     only: Sequence[Part] | None = None,
     report: Callable[[BuildProgress], None] | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> tuple[list[str], PartStats]:
     """The database of ``job`` (or of the parts ``only``): its lines in database order and what was
     searched.  With ``out``, parts are saved there as they finish, a run resumes from the parts found
-    there, and the database is written to ``out/database.txt``."""
+    there, and the database is written to ``out/database.txt``.  ``note`` hears what a person waiting
+    for the run should know (a Dask scheduler without workers)."""
     if workers < 1:
         raise ParameterError(f"{{workers}} must be at least 1, not {workers}")
     todo_parts = list(only) if only is not None else parts(job)
     store = PartStore(out, job, len(todo_parts)) if out is not None else None
     try:
-        return _build(job, todo_parts, store, workers, scheduler, native, report)
+        return _build(job, todo_parts, store, workers, scheduler, native, report, note)
     finally:
         if store is not None:
             store.close()
@@ -64,6 +66,7 @@ def _build(
     scheduler: str | None,
     native: bool | None,
     report: Callable[[BuildProgress], None] | None,
+    note: Callable[[str], None] | None,
 ) -> tuple[list[str], PartStats]:
     results: dict[int, PartResult] = store.load() if store is not None else {}
     resumed = len(results)
@@ -82,7 +85,7 @@ def _build(
 
     todo = [(i, p) for i, p in enumerate(todo_parts) if i not in results]
     try:
-        parallel.run(job, todo, on_result, workers=workers, scheduler=scheduler, native=native)
+        parallel.run(job, todo, on_result, workers=workers, scheduler=scheduler, native=native, note=note)
     except EnumerateError as err:
         if store is None:
             raise

@@ -45,12 +45,14 @@ def run(
     workers: int,
     scheduler: str | None = None,
     native: bool | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> None:
-    """Run the parts ``todo`` (index, part) and call ``on_result(index, result)`` for each one."""
+    """Run the parts ``todo`` (index, part) and call ``on_result(index, result)`` for each one;
+    ``note`` hears what a person waiting should know."""
     if not todo:
         return
     if scheduler is not None:
-        _run_dask(job, todo, on_result, workers=workers, scheduler=scheduler, native=native)
+        _run_dask(job, todo, on_result, workers=workers, scheduler=scheduler, native=native, note=note)
     elif workers == 1 or not workers_module.may_start_processes():  # the same parts, in a pool's worker too
         for index, part in todo:
             on_result(index, run_part(job, part, native))
@@ -188,6 +190,7 @@ def _run_dask(
     workers: int,
     scheduler: str,
     native: bool | None,
+    note: Callable[[str], None] | None,
 ) -> None:
     distributed = _dask()
     with _dask_logs_quiet():
@@ -207,6 +210,11 @@ def _run_dask(
         else:
             cluster, interrupted = None, threading.Event()
             client = _connect(distributed, scheduler)
+            if note is not None and not client.scheduler_info().get("workers"):
+                note(
+                    f"warning: the Dask scheduler at {scheduler} has no workers: the parts wait for some "
+                    f"(dask worker {scheduler} starts one; Ctrl-C stops the run)"
+                )
         try:
             if interrupted.is_set():  # Ctrl-C while the cluster started: answered now it can stop
                 raise KeyboardInterrupt

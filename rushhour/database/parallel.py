@@ -142,8 +142,11 @@ def _interrupts_held() -> Iterator[threading.Event]:
 @contextlib.contextmanager
 def _dask_logs_quiet() -> Iterator[None]:
     """Dask's own log lines (a worker lost, a task rescheduled, tracebacks of a connection that broke)
-    are not the program's messages: the run says what matters in its own words."""
-    names = ["distributed"] + [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]
+    are not the program's messages: the run says what matters in its own words.  The loggers made
+    later (a connection's, on the first error) take the level of their parents set here."""
+    roots = ("distributed", "tornado")  # tornado: the network layer under Dask, which logs its errors too
+    below = tuple(f"{root}." for root in roots)
+    names = [*roots, *(name for name in logging.root.manager.loggerDict if name.startswith(below))]
     levels = {name: logging.getLogger(name).level for name in names}  # Dask sets some of its own
     for name in names:
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)  # none of them

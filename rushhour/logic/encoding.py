@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -231,6 +232,14 @@ class RulesEncoding:
     written: list[Constraint] = field(default_factory=list)
 
     # --- lookups ------------------------------------------------------------------------------
+    @staticmethod
+    def is_a_family(name: str) -> bool:
+        """Whether ``name`` is a family of propositions on some shape (``V3``, ``Part2``, ``SlideU``),
+        had by this one or not."""
+        if name in FAMILY_ORDER:
+            return name not in ("kind", "Part")
+        return re.fullmatch(r"[HV][1-9][0-9]?|Part[0-9]{1,2}", name) is not None
+
     def var(self, name: str) -> int:
         return self.ids[name]
 

@@ -456,15 +456,6 @@ class _Parser:
 
 
 # --- grounding ----------------------------------------------------------------------------------
-def _a_family(name: str) -> bool:
-    """Whether ``name`` is a family of the encoding on some shape (``V3``, ``Part2``, ``SlideU``)."""
-    from rushhour.logic.encoding import FAMILY_ORDER
-
-    if name in FAMILY_ORDER:
-        return name != "kind"
-    return re.fullmatch(r"[HV][1-9][0-9]?|Part[0-9]{1,2}", name) is not None
-
-
 def _arity(family: str) -> tuple[int, ...]:
     if family.startswith("Slide"):
         return (3,)
@@ -542,7 +533,7 @@ class _Grounder(_Grid):
     def prop(self, p: Prop, env: dict[str, int]) -> Formula:
         rules = self.rules
         lacking = p.family not in self.families
-        if lacking and not _a_family(p.family):
+        if lacking and not rules.is_a_family(p.family):
             known = ", ".join(sorted(self.families))
             raise self.claim.error(f"unknown proposition {p.family}: the propositions are {known}", p.column)
         if len(p.args) not in _arity(p.family):

@@ -146,6 +146,22 @@ def test_version_says_the_compiled_search_is_in_use_when_built(capsys: pytest.Ca
         use_native(before)
 
 
+def test_a_large_board_searched_in_python_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without the compiled search a 12x12 board that takes 0.2 s compiled ran for minutes in silence."""
+    before = use_native(False)
+    try:
+        code, _, err = run(capsys, "solve", "tests/data/crowded9.txt", "--max-states", "1000", "--json")
+        assert code == 3 and err.startswith("note: the compiled search is not in use (rushhour --version says why): ")
+        assert "solving a 9x9 board runs in Python" in err
+        code, _, err = run(capsys, "solve", "classic:1", "--json")  # 6x6: the same search either way
+        assert code == 0 and err == ""
+    finally:
+        use_native(before)
+    if native_available():
+        code, _, err = run(capsys, "solve", "tests/data/crowded9.txt", "--json")
+        assert code == 0 and "note:" not in err
+
+
 # --- help: examples and BOARD ------------------------------------------------------------------------
 def example_commands() -> list[tuple[str, str]]:
     """(subcommand, the rushhour command of an example line) for every example of every help."""

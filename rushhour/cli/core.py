@@ -159,6 +159,20 @@ def refuse_color_without_drawing(args: argparse.Namespace, mode: str) -> None:
         refuse(f"--color and --no-color colour the drawings: they do not go with {mode}")
 
 
+def note_python_search(width: int, height: int, what: str) -> None:
+    """Say on stderr, once, that a board larger than 6x6 is searched without the compiled search: the
+    frontier passes and the portfolio exist only compiled, so ``what`` may take minutes there."""
+    from rushhour.search.native import native_enabled
+
+    if width * height > 36 and not native_enabled():
+        print(
+            f"note: the compiled search is not in use (rushhour --version says why): {what} a "
+            f"{width}x{height} board runs in Python, which may take minutes and gigabytes where the "
+            "compiled search takes seconds",
+            file=sys.stderr,
+        )
+
+
 def examples(*lines: str) -> str:
     """An epilog of example commands, one a line (``command  # what it does``)."""
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)

@@ -15,6 +15,7 @@ from rushhour.cli.core import (
     add_format_option,
     check_out_folder,
     examples,
+    note_python_search,
     option_count,
     option_jobs,
     option_range,
@@ -380,6 +381,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     _check_format(args.fmt, settings, count, _is_dir(args.out))  # the format's refusals, named first
     generator = Generator(settings)  # checks the settings
     settings = generator.settings
+    note_python_search(width, height, "generating on")
     if not _is_dir(args.out):
         check_out_folder(args.out)
     writer = _Writer(args, settings, count)

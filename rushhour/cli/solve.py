@@ -30,6 +30,7 @@ from rushhour.cli.core import (
     examples,
     fixed_colors,
     given,
+    note_python_search,
     option_count,
     option_count_or_zero,
     option_jobs,
@@ -223,6 +224,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise RushHourError("no board: give BOARD, or --batch FILE to solve every board of a file")
     entry = resolve_board(args.board)
     board = entry.board
+    if args.engine in ("portfolio", "bfs"):
+        note_python_search(board.width, board.height, "solving")
     began = time.perf_counter()
     try:
         solution = _solve(args, board)
@@ -645,6 +648,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if args.json:
         refuse_color_without_drawing(args, "--json")
     entry = resolve_board(args.board)
+    note_python_search(entry.board.width, entry.board.height, "analysing")
     began = time.perf_counter()
     display = ProgressDisplay(lines=args.progress)
     try:

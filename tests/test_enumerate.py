@@ -31,11 +31,10 @@ from rushhour.database import (
     sequences,
     shard_of,
 )
-from rushhour.search.native import native_available
+from tests.native import needs_native
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = [line for line in (DATA / "fogleman_slice_enumerate.txt").read_text().splitlines() if line]
-native = pytest.mark.skipif(not native_available(), reason="the compiled search was not built")
 
 
 def test_lane_sequences_of_six_cells() -> None:
@@ -53,7 +52,7 @@ def test_the_shard_of_a_published_line_gives_that_line(line: str) -> None:
     assert line in result.lines
 
 
-@native
+@needs_native
 def test_the_python_reference_gives_the_same_shards_as_the_compiled_search() -> None:
     job = Job(6, 2, (0, 2))
     for line in SAMPLE[::12]:
@@ -62,7 +61,7 @@ def test_the_python_reference_gives_the_same_shards_as_the_compiled_search() -> 
         assert python_part(job, part).stats == run_part(job, part, native=True).stats
 
 
-@native
+@needs_native
 def test_a_crowded_8x8_shard_whose_offsets_do_not_fit_64_bits_is_searched_like_the_reference() -> None:
     # 25 vehicles whose offsets range over 7 values each: 7**25 does not fit 64 bits, so the compiled
     # search tells its positions apart by their bitboards instead of by their offsets' code
@@ -204,7 +203,7 @@ def test_4x4_database_equals_a_plain_search_of_every_cluster(walls: int) -> None
     assert stats.clusters >= len(expected)
 
 
-@native
+@needs_native
 def test_4x4_python_reference_equals_the_compiled_search_part_by_part() -> None:
     job = Job(4, 1, (0, 1), distances=True)
     for part in parts(job):
@@ -373,7 +372,7 @@ def test_all_layouts_of_the_plain_search_are_distinct() -> None:
         _board(4, 1, layout)
 
 
-@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=native)])
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=needs_native)])
 def test_more_pieces_than_letters_is_refused_by_both_searches(compiled: bool) -> None:
     job = Job(6, 2, (28, 28))
     part = shard_of(job, board_of("xxxxxoxxxxxoxxxAAoxxxxxoxxxxxoxxxxxo"))  # no row full

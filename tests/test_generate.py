@@ -38,6 +38,7 @@ from rushhour.generator import (
 )
 from rushhour.search import Analysis, Solution, analysis, analyze, solve, verify
 from rushhour.search.analysis import analyze_python
+from tests.native import needs_native
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_generate.txt"
 SMALL = Settings(min_moves=5, max_moves=9, seed=11)
@@ -327,6 +328,7 @@ def test_every_vehicle_matters() -> None:
 FREED = "BCDEEFFGG BCD.HIIIJ KCD.H..LJ KMMN..OLP KQRNAAOLP SQRTTUVVV SQR..UW.X S..YYZW.X aabb.ZWcc"
 
 
+@needs_native  # the passes of small bounds are the compiled frontier search's
 def test_a_shorter_solution_is_found_by_small_bounds_where_the_last_pass_alone_runs_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -404,6 +406,7 @@ def open12_puzzle() -> Puzzle:
     return next(p for p in (attempt(s, k).puzzle for k in range(30)) if p is not None)
 
 
+@needs_native  # the solver climb needs the compiled frontier search (docs/generator.md)
 def test_open_12x12_short_targets_climb_by_the_solver() -> None:
     """On an open 12x12 board a packed bag is too loose to explore: the solver climbs instead, and its
     puzzle is checked by other means than the ones that made it."""
@@ -962,6 +965,7 @@ def test_anneal_puzzles_are_solved_again_and_replayed(size: int, least: int) -> 
         assert solve(sketch.without(k).board(), engine="bfs").length < puzzle.length
 
 
+@needs_native  # the one pass is the compiled frontier search's; in Python the search is from scratch
 @pytest.mark.parametrize("number", [1, 2, 5])
 def test_a_position_of_known_distance_is_solved_by_one_pass_as_the_bfs_engine_solves_it(number: int) -> None:
     board = levels.level("large", number).board  # 9x9: the bfs engine runs the frontier passes

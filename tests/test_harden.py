@@ -19,7 +19,7 @@ from rushhour.generator import Settings, packed_bag, random_bag
 from rushhour.harden import changed, harden, hardest_position, improvements
 from rushhour.search import analysis, analyze, solve, verify
 from rushhour.search.analysis import Analysis, KnownClusters, analyze_python
-from rushhour.search.native import native_available
+from tests.native import needs_native
 
 SMALL = "AA.B../...B../...B../....../....../......"
 LARGE = "..B...C/..B...C/AAB..../...DD../E....../E..FFF./......."
@@ -49,7 +49,7 @@ def sample_boards() -> list[Board]:
     return boards
 
 
-@pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
+@needs_native
 @pytest.mark.parametrize("metric", ["moves", "steps"])
 def test_the_compiled_analysis_agrees_with_the_python_one(metric: str) -> None:
     compared = 0

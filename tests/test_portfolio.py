@@ -23,15 +23,14 @@ from rushhour.formats import read_file
 from rushhour.logic.planner import plan, relaxed_bound
 from rushhour.search import portfolio as portfolio_module
 from rushhour.search import solve, verify
-from rushhour.search.native import native_available
 from rushhour.search.portfolio import wanted
 from rushhour.search.watch import Bound, Bounds
+from tests.native import needs_native
 from tests.processes import ctrl_c
 from tests.strategies import bfs_distance, boards_of_every_kind, random_board, random_walk
 from tests.terminal import default_signals
 from tests.test_json import VALIDATORS
 
-needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
 OPEN12 = Path(__file__).parent / "data" / "open12.txt"
 CROWDED9 = Path(__file__).parent / "data" / "crowded9.txt"
 CROWD12 = Path(__file__).parent / "data" / "crowd12.txt"
@@ -125,6 +124,7 @@ def test_passes_polled_while_they_run_still_end_with_the_optimum() -> None:
     assert solution.bounds and solution.bounds[-1].engine == "frontier pass 10"
 
 
+@needs_native  # the portfolio runs only compiled; and a 12x12 board takes the Python search minutes
 def test_a_pass_is_stopped_only_when_it_has_nothing_left_to_find() -> None:
     """The poll's answer to the pass under way: stop when the bounds met, or when another engine proved
     more than the pass's bound; go on when the lower bound is the pass's own bound (the pass may find

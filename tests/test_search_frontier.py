@@ -23,16 +23,14 @@ from rushhour.search import bfs, native, solve
 from rushhour.search.bfs import Limits, reachable, shortest_python
 from rushhour.search.contract import POLL_MILLISECONDS, STOPPED_BY_POLL
 from rushhour.search.frontier import frontier, frontier_wanted, one_pass
-from rushhour.search.native import native_available
 from rushhour.search.native_spec import CONSTANTS, SPEC_VERSION, NativeSpec, compatible
 from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import BITS, Tables, native_spec_for
 from tests.boards import DATA
+from tests.native import needs_native
 from tests.processes import ctrl_c
 from tests.strategies import boards_of_every_kind, random_board, random_walk
 from tests.terminal import default_signals
-
-needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
 
 
 def _length(path: list[int] | None) -> int | None:

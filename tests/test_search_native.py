@@ -30,10 +30,10 @@ from rushhour.search.bfs import (
 from rushhour.search.contract import ANALYSIS_CHUNK
 from rushhour.search.native import native_available, use_native
 from rushhour.search.tables import Tables
+from tests.native import needs_native
 from tests.strategies import boards_of_every_kind
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_solve.txt"
-needs_native = pytest.mark.skipif(not native_available(), reason="the compiled search is not built")
 
 
 def both(tables: Tables, start: int, limits: dict[str, float]) -> tuple[object, object]:

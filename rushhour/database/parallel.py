@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import signal
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -124,22 +123,6 @@ CONNECT_SECONDS = 20
 
 
 @contextlib.contextmanager
-def _interrupts_held() -> Iterator[threading.Event]:
-    """While inside, Ctrl-C is noted rather than raised (set in the event): starting or stopping a
-    Dask cluster half way leaves it broken (a traceback at exit, a 60 s wait).  Outside the main
-    thread, where no signal arrives, nothing changes."""
-    noted = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
-        yield noted
-        return
-    old = signal.signal(signal.SIGINT, lambda signum, frame: noted.set())
-    try:
-        yield noted
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
-@contextlib.contextmanager
 def _dask_logs_quiet() -> Iterator[None]:
     """Dask's own log lines (a worker lost, a task rescheduled, tracebacks of a connection that broke)
     are not the program's messages: the run says what matters in its own words.  The loggers made
@@ -196,35 +179,37 @@ def _run_dask(
     note: Callable[[str], None] | None,
 ) -> None:
     distributed = _dask()
+    cluster = client = None
     with _dask_logs_quiet():
-        if scheduler == "local":
-            with _interrupts_held() as interrupted:
-                try:
-                    cluster = distributed.LocalCluster(
-                        n_workers=workers,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=None,
-                        silence_logs=logging.CRITICAL + 1,
-                    )
-                    client = distributed.Client(cluster)
-                except Exception as err:
-                    raise EnumerateError(f"cannot start a local Dask cluster: {err}") from None
-        else:
-            cluster, interrupted = None, threading.Event()
-            client = _connect(distributed, scheduler)
-            if note is not None and not client.scheduler_info().get("workers"):
-                note(
-                    f"warning: the Dask scheduler at {scheduler} has no workers: the parts wait for some "
-                    f"(dask worker {scheduler} starts one; Ctrl-C stops the run)"
-                )
         try:
-            if interrupted.is_set():  # Ctrl-C while the cluster started: answered now it can stop
-                raise KeyboardInterrupt
+            if scheduler == "local":
+                # a Ctrl-C that stops a cluster half way started breaks it (a traceback at exit, a
+                # 60 s wait): answered once it has started
+                with workers_module.interrupt_as_flag():
+                    try:
+                        cluster = distributed.LocalCluster(
+                            n_workers=workers,
+                            threads_per_worker=1,
+                            processes=True,
+                            dashboard_address=None,
+                            silence_logs=logging.CRITICAL + 1,
+                        )
+                        client = distributed.Client(cluster)
+                    except Exception as err:
+                        raise EnumerateError(f"cannot start a local Dask cluster: {err}") from None
+            else:
+                client = _connect(distributed, scheduler)
+                if note is not None and not client.scheduler_info().get("workers"):
+                    note(
+                        f"warning: the Dask scheduler at {scheduler} has no workers: the parts wait for "
+                        f"some (dask worker {scheduler} starts one; Ctrl-C stops the run)"
+                    )
             _run_on(distributed, client, job, todo, on_result, scheduler=scheduler, native=native)
         finally:
-            with _interrupts_held(), contextlib.suppress(Exception):
-                client.close(timeout=10)
+            # and the same while it stops: a second Ctrl-C, after the first, waited 60 s for Dask
+            with workers_module.interrupt_as_flag(), contextlib.suppress(Exception):
+                if client is not None:
+                    client.close(timeout=10)
                 if cluster is not None:
                     cluster.close(timeout=10)
 

@@ -357,7 +357,13 @@ def test_saving_back_keeps_the_header_of_the_boards_file_while_it_still_holds(tm
     assert meta == {"title": "my puzzle", "author": "Ann", "name": "ann-1", "moves": str(ed.check.optimum), "cluster": str(ed.check.reachable)}
     other = tmp_path / "copy.txt"
     assert ed.save(str(other), "grid")  # another file: the live check's figures only
-    assert read_file(str(other))[0].meta == {"moves": str(ed.check.optimum), "cluster": str(ed.check.reachable)}
+    figures = {"moves": str(ed.check.optimum), "cluster": str(ed.check.reachable)}
+    assert read_file(str(other))[0].meta == figures
+    ed.cursor = (5, 5)
+    keys(ed, "w", "s", "enter")  # saved back into the copy, its own file now: nothing of the first file
+    assert ed.mode is Mode.EDIT and read_file(str(other))[0].meta == {
+        "moves": str(ed.check.optimum), "cluster": str(ed.check.reachable)
+    }
 
 
 def test_the_quit_questions_s_saves_and_then_leaves(tmp_path: Path) -> None:

@@ -693,13 +693,14 @@ class Editor:
                 self._replacing = path
                 self.message = f"{path} exists: Enter again replaces it, Esc keeps it"
                 return False
+        header = self.header(board, path)
         try:
-            write_text_atomic(path, write_board(board, fmt, self.header(board, path)), what="")
+            write_text_atomic(path, write_board(board, fmt, header), what="")
         except RushHourError as err:
             self.message = f"not saved: {err}"
             return False
         self.path, self.fmt, self.saved_draft = path, fmt, self.draft
-        self.meta, self.opened = self.header(board, path), self.draft
+        self.meta, self.opened = header, self.draft  # the file's header now, of the board as saved
         self.message = f"saved to {path} ({fmt})"
         self._forget_kept()
         return True

@@ -158,8 +158,12 @@ def test_a_large_board_searched_in_python_says_so(capsys: pytest.CaptureFixture[
     finally:
         use_native(before)
     if native_available():
-        code, _, err = run(capsys, "solve", "tests/data/crowded9.txt", "--json")
-        assert code == 0 and "note:" not in err
+        before = use_native(True)
+        try:
+            code, _, err = run(capsys, "solve", "tests/data/crowded9.txt", "--json")
+            assert code == 0 and "note:" not in err
+        finally:
+            use_native(before)
 
 
 # --- help: examples and BOARD ------------------------------------------------------------------------

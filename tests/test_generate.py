@@ -429,6 +429,7 @@ def test_open_12x12_short_targets_climb_by_the_solver() -> None:
     assert attempt(OPEN12.checked(), p.attempt).puzzle == p
 
 
+@needs_native  # the solver climb needs the compiled frontier search (docs/generator.md)
 def test_open_10x10_short_targets_climb_by_the_solver() -> None:
     """An open 10x10 board (more than 81 cells) at a short target climbs by the solver too: its first
     puzzles are proven optimal by another search, replayed, and every vehicle matters; the same seed

@@ -749,6 +749,37 @@ def test_the_position_is_saved_a_moment_after_it_changes_so_a_killed_game_loses_
     assert record is not None and record.solved and not record.left  # won: nothing to continue
 
 
+def test_a_level_won_at_the_start_is_left_without_a_win_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    c, clock = make(level_of("......\n....AA\n..B...\n..B...\n......\n......\n"), saves=Saves(path))
+    assert c.game.won and "already stands at the exit" in c.message
+    clock.now += 5
+    c.tick()
+    press(c, "q")
+    assert not path.exists() or Saves.load(path).get(c.level.key, c.level.board) is None
+
+
+def test_a_win_undone_and_played_again_forgets_the_position_kept_meanwhile(tmp_path: Path) -> None:
+    """The position undone after a win was saved a second later; the same win played again was found
+    saved already, and the solved level kept a game to continue, one move short."""
+    path = tmp_path / "progress.json"
+    c, clock = make(saves=Saves(path))
+    press(c, "B", "up", "A", "right", "right", "right")
+    assert c.mode is Mode.WON
+    press(c, "u")
+    c.tick()
+    clock.now += 2
+    c.tick()
+    assert Saves.load(path).get(c.level.key, c.level.board).left_moves  # type: ignore[union-attr]
+    press(c, "r")
+    assert c.mode is Mode.WON
+    press(c, "q")
+    record = Saves.load(path).get(c.level.key, c.level.board)
+    assert record is not None and record.solved and not record.left_moves
+    again, _ = make(saves=Saves.load(path))
+    assert again.game.moves_played == 0 and "continued" not in again.message
+
+
 def test_leaving_without_help_or_after_a_win_saves_no_attempt(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     c, _ = make(saves=Saves(path))

@@ -222,11 +222,15 @@ def test_an_address_that_never_answers_as_a_scheduler_is_given_up(monkeypatch: p
 
 
 @pytest.mark.parametrize("scheme", ["tls", "ucx"])
-def test_a_scheme_dask_cannot_use_here_is_one_error_line(scheme: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_scheme_dask_cannot_use_here_is_one_error_line(
+    scheme: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pytest.importorskip("distributed")
-    assert main(["enumerate", "--size", "4x4", "--scheduler", f"{scheme}://127.0.0.1:1", "-q"]) == 2
+    out = str(tmp_path / "db")
+    assert main(["enumerate", "--size", "4x4", "--scheduler", f"{scheme}://127.0.0.1:1", "--out", out, "-q"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: cannot reach the Dask scheduler at {scheme}://127.0.0.1:1: ") and err.count("\n") == 1
+    assert "resume" not in err  # nothing was saved to resume from
 
 
 def test_a_directory_of_another_database_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

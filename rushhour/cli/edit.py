@@ -138,7 +138,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     )
     editor.message = start.note
     status = editscreen.run(editor, color=color_wanted(args))
-    if editor.message.startswith(("the unsaved board is kept", "warning:")):
+    if editor.message.startswith("the unsaved board is kept") or "warning:" in editor.message:
         print(editor.message, file=sys.stderr)
     return status
 

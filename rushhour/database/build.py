@@ -87,7 +87,7 @@ def _build(
     try:
         parallel.run(job, todo, on_result, workers=workers, scheduler=scheduler, native=native, note=note)
     except EnumerateError as err:
-        if store is None:
+        if store is None or not results:  # nothing saved to resume from (an address that is wrong)
             raise
         saved = f"the parts finished are saved in {store.root}: run the same command to resume"
         raise EnumerateError(f"{err}; {saved}") from None

@@ -138,9 +138,10 @@ def _red_can_move_right_means_one_move(rules: RulesEncoding) -> str:
     )
 
 
-def _red_may_stop_two_short(shape: Shape) -> bool:
-    """Whether the red car can stand two cells or more from its exit with a vehicle in the way: on a
-    board as wide as the car and one more cell (3 wide for a car), one move right always wins."""
+def _red_is_one_move_from_its_exit(shape: Shape) -> bool:
+    """Whether a red car that can move right always wins with that move, so that the statement holds:
+    on a board as wide as the car and one more cell (3 wide for a car), where it cannot stand two
+    cells from its exit."""
     return shape.width < shape.goal_kind[1] + 2
 
 
@@ -163,7 +164,7 @@ FALSE_ON_PURPOSE: tuple[Theorem, ...] = (
         "(false on purpose, but on boards 3 wide) if the red car can move right, it can reach the exit "
         "in one move",
         _red_can_move_right_means_one_move,
-        expected=_red_may_stop_two_short,
+        expected=_red_is_one_move_from_its_exit,
     ),
 )
 

@@ -139,7 +139,14 @@ class Session:
         if not self.saves.saving:
             return result, self.unsaved_reason
         won = (game.history, game.hints_used, game.solutions_shown > 0)
-        if won == self._win_saved:
+        if won == self._win_saved:  # won again after an undo: a position kept meanwhile is forgotten
+            record = self.saves.get(self.level.key, self.level.board)
+            if record is not None and record.left_moves:
+                try:
+                    self.saves.record_left(self.level.key, self.level.board, [], 0.0)
+                except RushHourError as err:
+                    return result, save_warning(err)
+            self._position_kept = tuple(game.history)
             return result, SAVED
         self._help_saved = (game.hints_used, game.solutions_shown > 0)
         try:
@@ -164,8 +171,8 @@ class Session:
         it is won and the win is not saved yet (left while the optimum was searched for: a signal,
         Ctrl-C), save the win without the optimum.  Returns a warning when that could not be saved,
         else ''."""
-        if self.game.won:
-            return self._keep_win(seconds)
+        if self.game.won:  # a level won at the start, where nothing was played, is left alone
+            return self._keep_win(seconds) if self.game.history else ""
         return self._keep_position(seconds) or self._keep_help()
 
     def _keep_win(self, seconds: float) -> str:

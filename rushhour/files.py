@@ -32,6 +32,7 @@ import os
 import secrets
 import stat
 from collections.abc import Iterator, Mapping
+from datetime import datetime
 from pathlib import Path
 
 from rushhour.errors import RushHourError
@@ -69,6 +70,16 @@ LOOP = "a loop of symbolic links"
 def reason(err: OSError) -> str:
     """What went wrong, in words: a loop of symbolic links is named as such."""
     return LOOP if err.errno == errno.ELOOP else str(err.strerror or err)
+
+
+def aside_name(path: Path) -> Path:
+    """Where a corrupt file is moved so that a new one can be started and the old one kept:
+    ``NAME.corrupt-YYYYmmdd-HHMMSS`` beside it (``-1``, ``-2``... when that name is taken)."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    candidate, n = path.with_name(f"{path.name}.corrupt-{stamp}"), 1
+    while os.path.lexists(candidate):
+        candidate, n = path.with_name(f"{path.name}.corrupt-{stamp}-{n}"), n + 1
+    return candidate
 
 
 def make_folder(folder: str | Path) -> None:
@@ -284,6 +295,7 @@ def _lock(fd: int, wait: bool = True) -> bool:
 
 __all__ = [
     "Held",
+    "aside_name",
     "check_path",
     "clean_temporaries",
     "exists",

@@ -10,12 +10,11 @@ lock, from what the file holds at that moment.  A file that cannot be read as bo
 from __future__ import annotations
 
 import os
-from datetime import datetime
 from pathlib import Path
 
 from rushhour.board import Board
 from rushhour.errors import RushHourError
-from rushhour.files import data_dir, locked, make_folder, reason, write_text_atomic
+from rushhour.files import aside_name, data_dir, locked, make_folder, reason, write_text_atomic
 from rushhour.formats import grid, read_file
 from rushhour.text import plural
 
@@ -24,14 +23,6 @@ KEPT_NAME = "editor-unsaved.txt"
 
 def kept_path() -> Path:
     return data_dir() / KEPT_NAME
-
-
-def _aside(path: Path) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    candidate, n = path.with_name(f"{path.name}.corrupt-{stamp}"), 1
-    while os.path.lexists(candidate):
-        candidate, n = path.with_name(f"{path.name}.corrupt-{stamp}-{n}"), n + 1
-    return candidate
 
 
 class KeptBoards:
@@ -65,7 +56,7 @@ class KeptBoards:
                 except RushHourError:
                     if not self.path.is_file():  # a folder, a FIFO: not ours to move
                         raise
-                    moved = _aside(self.path)
+                    moved = aside_name(self.path)
                     os.replace(self.path, moved)
                     boards = []
                 boards = [b for b in boards if b not in (replacing, board)] + [board]

@@ -42,6 +42,7 @@ from typing import Any
 from rushhour.board import Board
 from rushhour.errors import ParseError, RushHourError, SaveFileError
 from rushhour.files import (
+    aside_name,
     clean_temporaries,
     data_dir,
     locked,
@@ -189,16 +190,6 @@ def tenths(seconds: float) -> float:
     return math.floor(seconds * 10) / 10
 
 
-def _aside_name(path: Path) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    candidate = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while candidate.exists():
-        candidate = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-        n += 1
-    return candidate
-
-
 def read_levels(path: Path, *, move_aside: bool = True) -> dict[str, LevelRecord]:
     """The records of a progress file; an absent file has none.
 
@@ -233,7 +224,7 @@ def read_levels(path: Path, *, move_aside: bool = True) -> dict[str, LevelRecord
             raise SaveFileError(
                 f"the progress file {path} is corrupt ({reason}); it is left as it is"
             ) from None
-        aside = _aside_name(path)
+        aside = aside_name(path)
         try:
             os.replace(path, aside)
         except OSError as move_err:

@@ -36,12 +36,11 @@ from rushhour.errors import (
     SolverError,
     UnknownVehicleError,
 )
+from rushhour.version import __version__
 
 if TYPE_CHECKING:
     from rushhour import logic
     from rushhour.search import Analysis, Solution
-
-__version__ = "0.1.0"
 
 # ``rushhour.logic`` is imported on first use (the generator itself is :mod:`rushhour.generator`)
 _LAZY_MODULES = ("logic",)

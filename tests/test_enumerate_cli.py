@@ -279,3 +279,83 @@ def test_a_worker_killed_with_sigkill_loses_no_part(five: str, tmp_path: Path) -
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert (out / "database.txt").read_text() == five
+
+
+def _dask_command() -> str:
+    pytest.importorskip("distributed")
+    dask = shutil.which("dask", path=os.path.dirname(sys.executable)) or shutil.which("dask")
+    if dask is None:
+        pytest.skip("the dask command is not installed")
+    return dask
+
+
+def _fake_rushhour(folder: Path, body: str) -> dict[str, str]:
+    """The environment of a worker whose ``import rushhour`` finds ``body`` first."""
+    (folder / "rushhour").mkdir(parents=True)
+    (folder / "rushhour" / "__init__.py").write_text(body)
+    return {**os.environ, "PYTHONPATH": str(folder)}
+
+
+def _dask_process(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [_dask_command(), *args, "--no-dashboard"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def _workers_of(address: str, count: int) -> None:
+    """Wait until the scheduler at ``address`` has ``count`` workers."""
+    import distributed
+
+    deadline = time.monotonic() + 60
+    with distributed.Client(address, timeout="20s") as client:
+        while len(client.nthreads()) != count:
+            assert time.monotonic() < deadline, f"the scheduler never had {count} workers"
+            time.sleep(0.1)
+
+
+def test_workers_without_this_rushhour_are_said_not_waited_for(tmp_path: Path) -> None:
+    """A worker that cannot import rushhour leaves the cluster at its first part, which Dask does not
+    tell the client: the run waited for ever with nothing said.  A worker of another version is
+    refused; one that joins and leaves at once is said, and the run goes on when a real worker comes."""
+    info = tmp_path / "scheduler.json"
+    one = ["--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1"]
+    procs = [_dask_process("scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file", str(info))]
+    try:
+        _wait_for(info, 60)
+        address = json.loads(info.read_text())["address"]
+        old = _dask_process("worker", address, *one, env=_fake_rushhour(tmp_path / "old", '__version__ = "0.0.1"\n'))
+        procs.append(old)
+        _workers_of(address, 1)
+        refused = _run("enumerate", "--size", "4x4", "--scheduler", address, "-q")
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+        assert refused.stderr.startswith("error: the Dask worker at tcp://127.0.0.1:")
+        assert "runs rushhour 0.0.1, this run " in refused.stderr
+        old.terminate()
+        _workers_of(address, 0)
+
+        run = subprocess.Popen(
+            [*RUSHHOUR, "enumerate", "--size", "4x4", "--scheduler", address],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert run.stderr is not None
+        assert "has no workers" in run.stderr.readline()
+        broken = _fake_rushhour(tmp_path / "broken", 'raise ImportError("no rushhour here")\n')
+        procs.append(_dask_process("worker", address, *one, env=broken))
+        said = [run.stderr.readline(), run.stderr.readline()]
+        assert said[0].startswith("warning: the Dask worker at tcp://127.0.0.1:"), said
+        assert "a worker that cannot import rushhour leaves at its first part" in said[0]
+        assert said[1].startswith(f"warning: the Dask scheduler at {address} has no workers left"), said
+        procs.append(_dask_process("worker", address, *one))
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err
+        assert out == _run("enumerate", "--size", "4x4", "--workers", "1", "-q").stdout
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()

@@ -17,7 +17,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rushhour"
 #: names a module's layer.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # ground: no board, no puzzle, only the language and the machine
-    ("rushhour.errors", "rushhour.numbers", "rushhour.files", "rushhour.lru", "rushhour.workers", "rushhour._forkserver"),
+    ("rushhour.errors", "rushhour.numbers", "rushhour.files", "rushhour.lru", "rushhour.workers", "rushhour._forkserver",
+     "rushhour.version"),
     # the model and its reference rules; text (counts in words, runs of moves) builds on its Move
     ("rushhour.board", "rushhour.text"),
     ("rushhour.formats",),  # boards as text

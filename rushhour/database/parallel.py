@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -26,6 +27,7 @@ from rushhour import workers as workers_module
 from rushhour.database.definitions import EnumerateError, Job, Part, PartResult
 from rushhour.database.part import run_part
 from rushhour.errors import RushHourError, WorkerError
+from rushhour.version import __version__
 
 OnResult = Callable[[int, PartResult], None]
 RETRIES = 3  # times a part is tried again after its worker was lost
@@ -204,7 +206,7 @@ def _run_dask(
                         f"warning: the Dask scheduler at {scheduler} has no workers: the parts wait for "
                         f"some (dask worker {scheduler} starts one; Ctrl-C stops the run)"
                     )
-            _run_on(distributed, client, job, todo, on_result, scheduler=scheduler, native=native)
+            _run_on(distributed, client, job, todo, on_result, scheduler=scheduler, native=native, note=note)
         finally:
             # and the same while it stops: a second Ctrl-C, after the first, waited 60 s for Dask
             with workers_module.interrupt_as_flag(), contextlib.suppress(Exception):
@@ -212,6 +214,80 @@ def _run_dask(
                     client.close(timeout=10)
                 if cluster is not None:
                     cluster.close(timeout=10)
+
+
+#: what a worker is asked, as text it evaluates: the rushhour it imports.  Nothing of rushhour goes with
+#: it, so a worker without rushhour answers with its ImportError instead of leaving the cluster
+VERSION_QUESTION = "__import__('rushhour').__version__"
+#: how often a run looks for workers that joined the cluster since it last looked
+WATCH_SECONDS = 1.0
+
+
+class _Workers:
+    """The cluster's workers as a run sees them.  A part is rushhour's function: a worker that cannot
+    import rushhour cannot even read it, and leaves the cluster at its first part, which Dask does not
+    report to the client: the run would wait for ever, with nothing said.  So every worker is asked
+    which rushhour it imports before it is given a part (those there at the start) or within
+    :data:`WATCH_SECONDS` of joining (those that come later).  One that joins and leaves before it is
+    asked (it took a part at once) is said, and so is a cluster left with no worker while parts
+    remain."""
+
+    def __init__(self, client: Any, scheduler: str, note: Callable[[str], None] | None) -> None:
+        self.client = client
+        self.scheduler = scheduler
+        self.note = note
+        self.asked: set[str] = set()
+        self.joined: set[str] = set()  # every worker that joined during the run, told by the scheduler
+        self.said_gone = self.said_none = False
+        self.next_look = 0.0
+        client.subscribe_topic("all", self._event)
+
+    def _event(self, event: tuple[float, Any]) -> None:
+        """The scheduler's news, in the client's thread: only the workers that join matter here."""
+        message = event[1]
+        if isinstance(message, dict) and message.get("action") == "add-worker":
+            self.joined.add(str(message.get("worker")))
+
+    def look(self) -> None:
+        """Ask the workers that joined since the last look; :class:`EnumerateError` for one whose
+        rushhour is missing or another version."""
+        now = time.monotonic()
+        if now < self.next_look:
+            return
+        self.next_look = now + WATCH_SECONDS
+        present = set(self.client.nthreads())
+        new = sorted(present - self.asked)
+        if new:
+            answers = self.client.run(eval, VERSION_QUESTION, workers=new, on_error="return")
+            for address, answer in sorted(answers.items()):
+                if isinstance(answer, ImportError):
+                    raise EnumerateError(
+                        f"the Dask worker at {address} cannot import rushhour ({type(answer).__name__}: "
+                        f"{answer}): install rushhour {__version__} where every worker runs"
+                    )
+                if isinstance(answer, str) and answer != __version__:
+                    raise EnumerateError(
+                        f"the Dask worker at {address} runs rushhour {answer}, this run {__version__}: "
+                        "install the same version where every worker runs"
+                    )
+                # any other answer: the worker went away while asked; the scheduler reruns its parts
+            self.asked.update(new)
+        gone = sorted(set(self.joined) - present - self.asked)
+        if gone and not self.said_gone and self.note is not None:
+            self.said_gone = True
+            self.note(
+                f"warning: the Dask worker at {gone[0]} left the cluster before it could be asked which "
+                "rushhour it runs; a worker that cannot import rushhour leaves at its first part: is "
+                f"rushhour {__version__} installed where the workers run?"
+            )
+        if present:
+            self.said_none = False
+        elif (self.asked or self.joined) and not self.said_none and self.note is not None:
+            self.said_none = True
+            self.note(
+                f"warning: the Dask scheduler at {self.scheduler} has no workers left: the parts wait for "
+                "some (Ctrl-C stops the run)"
+            )
 
 
 def _run_on(
@@ -223,7 +299,10 @@ def _run_on(
     *,
     scheduler: str,
     native: bool | None,
+    note: Callable[[str], None] | None = None,
 ) -> None:
+    cluster_workers = _Workers(client, scheduler, note)
+    cluster_workers.look()  # before any part is given to a worker that cannot read it
     token = uuid.uuid4().hex  # keys unique on a scheduler shared by several runs
     index_of = {}
     futures = []
@@ -238,7 +317,12 @@ def _run_on(
     # finished part's result leaves the cluster, and a worker lost later is not asked to run it again
     futures.clear()
     try:
-        for future, result in completed:
+        while not completed.is_empty():
+            cluster_workers.look()
+            if not completed.has_ready():
+                time.sleep(workers_module.POLL_RESULTS)
+                continue
+            future, result = next(completed)
             if isinstance(result, BaseException):  # cancelled: the scheduler went away
                 raise EnumerateError(
                     f"the Dask cluster at {scheduler} stopped the run: its scheduler went away "

@@ -26,6 +26,7 @@ from types import ModuleType
 from typing import Literal
 
 from rushhour.errors import (
+    ArgumentTypeError,
     BoardError,
     IllegalMoveError,
     MoveError,
@@ -59,6 +60,12 @@ WALL = -2
 
 _NAME_RE = re.compile(r"[A-Za-z0-9]+\Z")
 _MOVE_RE = re.compile(r"\s*([A-Za-z0-9]+)\s*([+-])\s*([0-9]+)\s*\Z")
+
+
+def _shown(value: object, most: int = 40) -> str:
+    """``value`` as a message quotes it: its repr, shortened when it is long."""
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def cell_text(cell: Cell) -> str:
@@ -128,6 +135,20 @@ class Move:
 
     vehicle: str
     distance: int
+
+    def __post_init__(self) -> None:
+        # every way a move reaches the rules (apply, replay, logic.explain, the players) starts here:
+        # a float distance made a Board of state (1.5,) that could be neither drawn nor written
+        if not isinstance(self.vehicle, str):
+            raise ArgumentTypeError(
+                f"a Move's vehicle must be a vehicle name (a str), "
+                f"not {type(self.vehicle).__name__} {_shown(self.vehicle)}"
+            )
+        if not whole_number(self.distance):
+            raise ArgumentTypeError(
+                f"a Move's distance must be a whole number of cells (an int), "
+                f"not {type(self.distance).__name__} {_shown(self.distance)}"
+            )
 
     def __str__(self) -> str:
         return f"{self.vehicle}{self.distance:+d}"
@@ -450,6 +471,7 @@ class Board:
         return self._vehicle(i, self.state[i])
 
     def cells_of(self, name: str) -> list[Cell]:
+        expect(name, str, "name", "a vehicle name")
         i = self.layout.index(name)
         return self.layout.cells(i, self.state[i])
 
@@ -468,8 +490,12 @@ class Board:
 
     def at(self, cell: Cell) -> str | None:
         """The vehicle name at ``cell``, ``'#wall'`` for a wall, or None when empty."""
+        if not (isinstance(cell, tuple | list) and len(cell) == 2 and all(whole_number(x) for x in cell)):
+            raise ArgumentTypeError(
+                f"cell must be (row, column), two whole numbers, not {type(cell).__name__} {_shown(cell)}"
+            )
         r, c = cell
-        if not (whole_number(r) and whole_number(c) and 0 <= r < self.height and 0 <= c < self.width):
+        if not (0 <= r < self.height and 0 <= c < self.width):
             raise BoardError(f"cell {cell!r} is off the {self.width}x{self.height} board")
         v = self.occupancy()[r * self.width + c]
         if v == WALL:
@@ -765,6 +791,9 @@ def _check_target(
         target = default_target(gv, width)
     if target.heading not in HEADINGS:
         raise BoardError(f"unknown heading {target.heading!r}: use {', '.join(HEADINGS)}")
+    for part in ("row", "col"):
+        if not whole_number(getattr(target, part)):
+            raise BoardError(f"target has {part} {_shown(getattr(target, part))}: a whole number")
     if not (0 <= target.row < height and 0 <= target.col < width):
         raise BoardError(f"target cell ({target.row},{target.col}) is off the board")
     if gv.horizontal != (target.heading in ("east", "west")):
@@ -792,6 +821,8 @@ def _check_exit(gv: Vehicle, exit: str | Exit | None, target: Target | None) -> 
         exit = Exit(exit, gv.row if exit in ("right", "left") else gv.col)
     if exit.side not in SIDES:
         raise BoardError(f"unknown exit side {exit.side!r}: use {', '.join(SIDES)}")
+    if not whole_number(exit.index):
+        raise BoardError(f"exit on the {exit.side} edge has index {_shown(exit.index)}: a whole number")
     along_rows = exit.side in ("right", "left")
     if gv.horizontal != along_rows:
         raise BoardError(

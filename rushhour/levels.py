@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.files import data_dir, exists
-from rushhour.formats import Entry, grid, read_board_text, read_file
+from rushhour.formats import Entry, detect, grid, read_board_text, read_file
 from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import quoted, whole_or_none
 
@@ -327,7 +327,7 @@ DAILY_SIZE = (6, 6)
 DAILY_MOVES = (20, 35)
 #: enough tries that no day goes without a puzzle (30 days measured took 1 to 14)
 DAILY_TRIES = 2000
-_DAILY_RE = re.compile(r"daily(?::(\d{4}-\d{2}-\d{2}))?\Z", re.IGNORECASE)
+_DAILY_RE = re.compile(r"daily(?::(.*))?\Z", re.IGNORECASE | re.DOTALL)
 
 
 def daily_key(day: datetime.date) -> str:
@@ -379,7 +379,7 @@ def _daily_spec(text: str) -> Daily | None:
         day = datetime.date.fromisoformat(found.group(1))
     except ValueError:
         raise BoardNotFoundError(
-            f"{text!r} is not a day: write daily:YYYY-MM-DD, like daily:2026-11-23"
+            f"{quoted(text)} is not a day: write daily:YYYY-MM-DD, like daily:2026-11-23"
         ) from None
     return daily(day)
 
@@ -460,8 +460,27 @@ def resolve_all(spec: str) -> list[Entry]:
     left = _left_out(_split_index(text)[0])
     if left is not None:
         raise left
+    head, colon, tail = text.rpartition(":")
+    found = _find_pack(head) if colon and head else None
+    if found is not None:  # PACK:N with an N that is no level number (-1, abc, 1.0)
+        raise BoardNotFoundError(f"pack {found.name} has levels 1 to {len(found.levels)}, not {quoted(tail)}")
     known = ", ".join(p.name for p in all_packs())
     raise BoardNotFoundError(f"{spec!r} is not a file, an inline board or a built-in board (packs: {known})")
+
+
+def document_header(spec: str) -> dict[str, str]:
+    """The header of the whole file or pack a BOARD argument names (its first block of header lines
+    only: title, order, description, seed, command); empty for one board of it, or a source without
+    one."""
+    if exists(spec, error=BoardNotFoundError):
+        text = read_board_text(spec)
+        if spec.lower().endswith(".csv") or detect(text) != "grid":
+            return {}
+        return dict(grid.parse_document(text, source=spec).meta)
+    if _split_index(spec)[1] is not None:
+        return {}
+    found = _find_pack(spec.strip())
+    return dict(found.meta) if found is not None else {}
 
 
 def resolve_board(spec: str) -> Entry:

@@ -96,6 +96,42 @@ def test_convert_a_database_file_to_a_grid_pack(capsys: pytest.CaptureFixture[st
     assert code == 0 and parse_text(out, fmt="csv")[0].board == entries[1].board
 
 
+def test_convert_keeps_a_packs_header_and_says_what_a_format_leaves_out(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A pack converted to grid is the pack's file again, its header (title, description, the command
+    that made it) included; a format without a place for a header line says which ones it leaves out."""
+    from rushhour.levels import boards_dir
+
+    for name in ("classic", "walls"):
+        code, out, err = run(capsys, "convert", name, "--to", "grid")
+        assert (code, err) == (0, "")
+        assert out == (boards_dir() / f"{name}.txt").read_text()
+    copy = tmp_path / "walls.txt"
+    shutil.copy(boards_dir() / "walls.txt", copy)
+    code, out, _ = run(capsys, "convert", str(copy), "--to", "grid")
+    assert code == 0 and out == copy.read_text()
+    code, out, err = run(capsys, "convert", "walls", "--to", "fogleman")
+    assert code == 0 and out.count("\n") == 30
+    assert err.count("\n") == 1 and err.startswith("note: the Fogleman format has no place for the boards' name, ")
+    assert "the file's header (title, order, description, seed, command)" in err
+    code, _, err = run(capsys, "convert", "walls", "--to", "json")
+    assert code == 0 and err.startswith("note: the JSON format has no place for the file's header (title, ")
+    # a database line keeps what it holds: nothing to say
+    src = tmp_path / "db.txt"
+    src.write_text(f"51 {HARDEST} 4780\n")
+    assert run(capsys, "convert", str(src), "--to", "fogleman") == (0, f"51 {HARDEST} 4780\n", "")
+
+
+def test_convert_names_the_board_a_format_cannot_hold(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text(run(capsys, "convert", "classic:1", "--to", "grid")[1] + "\n"
+                     + run(capsys, "convert", "wrap:1", "--to", "grid")[1])
+    code, out, err = run(capsys, "convert", str(mixed), "--to", "fogleman")
+    assert (code, out) == (2, "")
+    assert err == f"error: {mixed}:2: the Fogleman format holds no wrap-around boards\n"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -104,6 +140,9 @@ def test_convert_a_database_file_to_a_grid_pack(capsys: pytest.CaptureFixture[st
         (["moves", HARDEST[:-1] + "?"], "row 6, column 6 (character 36): unknown character '?'"),
         (["convert", "classic:2", "--to", "csv"], "the CSV format holds no walls"),
         (["show", "classic:0"], "levels 1 to 12, not 0"),
+        (["show", "classic:-1"], "error: pack classic has levels 1 to 12, not '-1'"),
+        (["show", "Classic:abc"], "error: pack classic has levels 1 to 12, not 'abc'"),
+        (["show", "daily:2026-1-5"], "error: 'daily:2026-1-5' is not a day: write daily:YYYY-MM-DD"),
     ],
 )
 def test_bad_input_is_one_clear_error(
@@ -153,3 +192,10 @@ def test_a_pack_is_every_level_where_a_board_list_is_taken(capsys: pytest.Captur
     for command in ("analyze", "show", "solve"):  # one board: a pack is refused, never its first level
         code, _, err = run(capsys, command, "classic")
         assert code == 2 and f"classic holds {len(classic.levels)} boards: choose one as classic:N" in err
+
+
+@pytest.mark.parametrize("board", ["/\n~", "nosuch\r.txt", "a\u2028b", "x\x0cy.txt"])
+def test_an_error_quoting_a_line_break_is_still_one_line(capsys: pytest.CaptureFixture[str], board: str) -> None:
+    code, out, err = run(capsys, "show", board)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: ") and len(err.splitlines()) == 1, err

@@ -69,10 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # so that a failed write (a full disk) is reported here, not at exit
         return status
     except UsageError as err:
-        print(f"error: {err}; try '{parser.subcommand(args.command).prog} --help'", file=sys.stderr)
+        _error(f"{err}; try '{parser.subcommand(args.command).prog} --help'")
         return EXIT_ERROR
     except RushHourError as err:
-        print(f"error: {err.as_options() if isinstance(err, ParameterError) else err}", file=sys.stderr)
+        _error(str(err.as_options() if isinstance(err, ParameterError) else err))
         return EXIT_ERROR
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
@@ -80,15 +80,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except OSError as err:
         if err.filename is not None:  # a file the command used, not its output
-            print(f"error: {err.filename}: {err.strerror or err}", file=sys.stderr)
+            _error(f"{err.filename}: {err.strerror or err}")
             return EXIT_ERROR
         # the output could not be written (`> /dev/full`, a disk that filled up...)
         _drop_stdout()
-        print(f"error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        _error(f"cannot write the output: {err.strerror or err}")
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)  # on a line of its own, after the terminal's ^C
         return 130
+
+
+#: what ends a line somewhere (str.splitlines' breaks): none may split an error's one line
+_LINE_BREAKS = str.maketrans({c: repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"})
+
+
+def _error(message: str) -> None:
+    """``error: message`` on stderr, on one line whatever the message quotes (a BOARD argument or a
+    file name may hold a line break): a break is written as its escape, ``\\n``."""
+    print(f"error: {message.translate(_LINE_BREAKS)}", file=sys.stderr)
 
 
 def _drop_stdout() -> None:

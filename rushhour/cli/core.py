@@ -20,7 +20,7 @@ from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import check_path, exists, write_text_atomic
 from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
-from rushhour.levels import resolve_all, resolve_board
+from rushhour.levels import document_header, resolve_all, resolve_board
 from rushhour.numbers import MAX_WHOLE, NumberError, count, decimal, whole_or_none
 from rushhour.render.palette import Colour, color_depth, vehicle_colors
 from rushhour.render.text import board_summary, render, use_color
@@ -448,13 +448,56 @@ def cmd_moves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _convert(entries: list[Entry], fmt: str) -> str:
-    if fmt == "grid":
-        if len(entries) == 1:
-            return grid.write_grid(entries[0].board, entries[0].meta)
-        return grid.write_document([(e.board, e.meta) for e in entries])
+def _each(entries: list[Entry], write: Callable[[Entry], str]) -> list[str]:
+    """Every entry written; a board the format cannot hold is named when the source has several."""
+    out = []
+    for entry in entries:
+        try:
+            out.append(write(entry))
+        except FormatError as err:
+            if len(entries) > 1:
+                raise FormatError(f"{entry.label}: {err}") from None
+            raise
+    return out
+
+
+#: a format's name in a sentence, as the formats' own errors write it
+FORMAT_TITLES = {"grid": "grid", "fogleman": "Fogleman", "csv": "CSV", "json": "JSON"}
+
+
+def _left_out(entries: list[Entry], fmt: str, header: dict[str, str]) -> str | None:
+    """What the conversion leaves out that the source says (the file's header, a board's header lines
+    the Fogleman format has no place for), as one ``note:`` line; ``None`` when it keeps everything."""
+    lost: dict[str, int] = {}
     if fmt == "fogleman":
-        return "".join(fogleman.write_line(e.board, e.meta) + "\n" for e in entries)
+        for entry in entries:
+            kept = fogleman.parse_line(fogleman.write_line(entry.board, entry.meta))[1]
+            for key in entry.meta:
+                if key not in kept:
+                    lost[key] = lost.get(key, 0) + 1
+    parts = []
+    if lost:
+        total = len(entries)
+        keys = ", ".join(key if n == total else f"{key} ({n} of {total})" for key, n in lost.items())
+        parts.append(f"the boards' {keys}" if len(entries) > 1 else f"the board's {keys}")
+    if header and fmt != "grid":
+        parts.append(f"the file's header ({', '.join(header)})")
+    if not parts:
+        return None
+    where = FORMAT_TITLES[fmt]
+    return f"note: the {where} format has no place for {'; '.join(parts)}: left out (grid keeps them)"
+
+
+def _convert(entries: list[Entry], fmt: str, header: dict[str, str] | None = None) -> str:
+    """The boards in format ``fmt``, with the source's ``header`` where the format holds one (grid)."""
+    if fmt == "grid":
+        if len(entries) == 1 and not header:
+            return grid.write_grid(entries[0].board, entries[0].meta)
+        records = [(e.board, e.meta) for e in entries]
+        _each(entries, lambda e: grid.write_grid(e.board, e.meta))  # a board the grid cannot hold, named
+        return grid.write_document(records, header)
+    if fmt == "fogleman":
+        return "".join(line + "\n" for line in _each(entries, lambda e: fogleman.write_line(e.board, e.meta)))
     if fmt == "json" and len(entries) > 1:
         return (
             json.dumps([{**jsonfmt.board_to_dict(e.board), "meta": e.meta} for e in entries], indent=2) + "\n"
@@ -468,7 +511,12 @@ def _convert(entries: list[Entry], fmt: str) -> str:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    text = _convert(resolve_all(args.board), args.fmt)
+    entries = resolve_all(args.board)
+    header = document_header(args.board)
+    text = _convert(entries, args.fmt, header)
+    left_out = _left_out(entries, args.fmt, header)
+    if left_out is not None:
+        print(left_out, file=sys.stderr)
     if args.out:
         write_text_atomic(args.out, text)
         return 0

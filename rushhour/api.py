@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rushhour.board import Board
 from rushhour.errors import expect
+from rushhour.text import plural
 
 if TYPE_CHECKING:
     from rushhour.database import PartStats
@@ -196,7 +197,7 @@ class Database:
         return len(self.lines)
 
     def __repr__(self) -> str:
-        return f"<Database {self.size}x{self.size}: {len(self.lines)} puzzles>"
+        return f"<Database {self.size}x{self.size}: {plural(len(self.lines), 'puzzle')}>"
 
     def puzzles(self) -> list[tuple[int, Board, int]]:
         """Every line as ``(moves, board, cluster size)``."""
@@ -235,7 +236,7 @@ def enumerate_database(
     from rushhour.database import Job, build
 
     row = Job.default_goal_row(size) if goal_row is None else goal_row
-    job = Job(size, row, walls, distances)
+    job = Job(size, row, tuple(walls) if isinstance(walls, list) else walls, distances)
     lines, stats = build(job, out=out, workers=workers)
     return Database(size, lines, stats)
 

@@ -329,12 +329,29 @@ def test_an_argument_of_the_wrong_type_is_one_clear_error(call: Any, message: st
         (lambda: rushhour.generate(1, vehicles=5), "vehicles must be a pair (least, most), not 5"),
         (lambda: rushhour.generate(1, wrap="yes"), "wrap must be True or False, not str"),
         (lambda: rushhour.generate(1, jobs=True), "jobs must be a whole number, not bool"),
+        (lambda: rushhour.solve("classic:1", engine="sat", max_moves="3"), "max_moves must be a whole number of moves"),
+        (lambda: rushhour.solve("classic:1", engine="random", seed="x"), "seed must be a whole number or None, not str"),
+        (lambda: rushhour.enumerate_database("4"), "size must be a whole number of cells (the side of a square board)"),
+        (lambda: rushhour.enumerate_database(4, walls=5), "walls must be a pair (least, most), not 5"),
+        (lambda: rushhour.enumerate_database(4, goal_row=1.0), "goal_row must be a whole number, not float"),
+        (lambda: rushhour.enumerate_database(3, out=5), "out must be a directory's path (a str) or None, not int"),
     ],
 )
 def test_a_number_of_the_wrong_type_is_refused_by_name(call: Any, message: str) -> None:
     with pytest.raises(rushhour.ArgumentTypeError) as caught:
         call()
     assert str(caught.value).startswith(message)
+
+
+def test_an_empty_out_is_refused_not_the_current_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for out in ("", "  "):
+        with pytest.raises(rushhour.RushHourError, match="out is (empty|blank): give a path"):
+            rushhour.enumerate_database(3, out=out)
+    assert list(tmp_path.iterdir()) == []
+    database = rushhour.enumerate_database(4, walls=[0, 0])  # a list as a pair
+    assert repr(database) == "<Database 4x4: 32 puzzles>"
+    assert repr(rushhour.enumerate_database(3)) == "<Database 3x3: 1 puzzle>"
 
 
 def test_limits_out_of_range_are_refused_and_a_huge_memory_bound_is_none() -> None:

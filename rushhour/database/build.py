@@ -11,7 +11,8 @@ from rushhour.database import parallel
 from rushhour.database.definitions import EnumerateError, Job, Part, PartResult, PartStats, parts
 from rushhour.database.lines import merge
 from rushhour.database.store import PartStore
-from rushhour.errors import ParameterError
+from rushhour.errors import ParameterError, expect
+from rushhour.files import check_path
 
 
 class BuildProgress(NamedTuple):
@@ -49,6 +50,9 @@ def build(
     for the run should know (a Dask scheduler without workers)."""
     if workers < 1:
         raise ParameterError(f"{{workers}} must be at least 1, not {workers}")
+    if out is not None:  # "" would be the current directory, by accident
+        expect(out, str, "out", "a directory's path (a str) or None")
+        check_path(out, name="out", error=EnumerateError)
     todo_parts = list(only) if only is not None else parts(job)
     store = PartStore(out, job, len(todo_parts)) if out is not None else None
     try:

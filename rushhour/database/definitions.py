@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from rushhour.board import HORIZONTAL, Board
-from rushhour.errors import RushHourError
+from rushhour.errors import ArgumentTypeError, RushHourError, expect_whole, whole_number
 from rushhour.search.native import compiled
 from rushhour.text import plural
 
@@ -40,6 +40,9 @@ STATS_FIELDS = PartStats._fields
 
 
 
+SIZE_WHAT = "a whole number of cells (the side of a square board)"
+
+
 @dataclass(frozen=True)
 class Job:
     """One database: a square board, its goal row, the range of walls and whether lines carry distances."""
@@ -50,6 +53,12 @@ class Job:
     distances: bool = False
 
     def __post_init__(self) -> None:
+        expect_whole(self.size, "size", what=SIZE_WHAT)
+        expect_whole(self.goal_row, "goal_row")
+        if not (
+            isinstance(self.walls, tuple) and len(self.walls) == 2 and all(map(whole_number, self.walls))
+        ):
+            raise ArgumentTypeError(f"{{walls}} must be a pair (least, most), not {self.walls!r}")
         if not MIN_SIDE <= self.size <= MAX_SIDE:
             raise EnumerateError(
                 f"the database is enumerated on square boards of {MIN_SIDE}x{MIN_SIDE} to "
@@ -65,6 +74,8 @@ class Job:
 
     @staticmethod
     def default_goal_row(size: int) -> int:
+        """The middle row, or the upper of the two middle ones: where the goal car goes unless told."""
+        expect_whole(size, "size", what=SIZE_WHAT)
         return (size - 1) // 2
 
     def describe(self) -> dict[str, object]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rushhour.board import Board, Move, check_metric
-from rushhour.errors import LimitReachedError, SolverError, expect_callable
+from rushhour.errors import LimitReachedError, SolverError, expect_callable, expect_whole
 from rushhour.search.astar import astar
 from rushhour.search.bfs import Limits, shortest
 from rushhour.search.frontier import frontier, frontier_wanted
@@ -175,6 +175,9 @@ def solve(
         raise SolverError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
     if heuristic not in HEURISTICS:
         raise SolverError(f"unknown heuristic {heuristic!r}: use one of {', '.join(HEURISTICS)}")
+    expect_whole(min_moves, "min_moves", none=True, what="a whole number of moves")
+    expect_whole(max_moves, "max_moves", none=True, what="a whole number of moves")
+    expect_whole(seed, "seed", none=True)
     for value in (min_moves, max_moves):
         if value is not None and value < 0:
             raise SolverError(f"the move bound must be 0 or more, not {value}")

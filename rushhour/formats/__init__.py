@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rushhour.board import Board
+from rushhour.board import MAX_SIDE, MIN_SIDE, Board
 from rushhour.errors import BoardNotFoundError, ParseError, RushHourError
 from rushhour.files import read_regular_file
 from rushhour.formats import csvfmt, fogleman, grid, jsonfmt
+from rushhour.formats.grid import split_lines
 
 FORMATS = ("grid", "fogleman", "csv", "json")
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -42,12 +43,37 @@ def detect(text: str) -> str:
     # Fogleman lines, one board each, and # comments: every line a board, or a database whose first
     # line says so (MOVES BOARD CLUSTER: no grid row has fields), so that a bad line further down is
     # named by its number rather than the whole file read as a grid
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if lines and all(fogleman.looks_like_fogleman(ln) and "A" in ln for ln in lines):
-        return "fogleman"
+    lines = [ln for ln in split_lines(text) if ln.strip() and not ln.lstrip().startswith("#")]
     if lines and len(lines[0].split()) in (3, 4) and fogleman.looks_like_fogleman(lines[0]):
         return "fogleman"
+    if lines and all(fogleman.looks_like_fogleman(ln) and "A" in ln for ln in lines):
+        return "grid" if _grid_rows(text, lines) else "fogleman"
     return "grid"
+
+
+def _grid_rows(text: str, lines: list[str]) -> bool:
+    """Whether lines that each look like a Fogleman board are the rows of a grid board instead.
+
+    Only a 3x3 or a 4x4 Fogleman board (9 or 16 characters) is as narrow as a grid row, and the two
+    readings never both hold: a goal car ``A`` in every row of a grid (three rows at least) is a
+    vertical line of single cells, which no Fogleman line can hold.  So the text is a grid when it
+    has a header that shapes a grid board (``# exit: bottom``: the Fogleman format has none), or reads
+    as a grid without an error, or has its ``A`` cells in one column, one a row (a grid with a wrong
+    cell elsewhere: its errors are a grid's, as no Fogleman line holds a single ``A``)."""
+    rows = [ln.strip() for ln in lines]
+    if any(len(row) > MAX_SIDE for row in rows):
+        return False
+    one_column = len({row.index("A") for row in rows}) == 1
+    if len(rows) >= MIN_SIDE and one_column and all(row.count("A") == 1 for row in rows):
+        return True
+    for line in split_lines(text):
+        if line.lstrip().startswith("#") and (grid.read_header(line) or ("",))[0] in grid.STRUCTURAL:
+            return True
+    try:
+        grid.parse_document(text)
+    except RushHourError:
+        return False
+    return True
 
 
 def parse_text(
@@ -82,7 +108,7 @@ def parse_text(
         return [Entry(board, meta, label)]
     if fmt == "fogleman":
         entries: list[Entry] = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(split_lines(text), start=1):
             if line.strip() and not line.lstrip().startswith("#"):
                 board, meta = fogleman.parse_line(line, source, number)
                 entries.append(Entry(board, meta, f"{label}:{len(entries) + 1}"))

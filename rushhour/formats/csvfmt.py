@@ -19,7 +19,7 @@ import re
 
 from rushhour.board import HORIZONTAL, MAX_SIDE, MIN_SIDE, VERTICAL, Board, Exit, Vehicle
 from rushhour.errors import BoardError, FormatError, ParseError
-from rushhour.formats.grid import STRUCTURAL, header_line, parse_exit, read_header
+from rushhour.formats.grid import STRUCTURAL, blamed_line, header_line, parse_exit, read_header
 from rushhour.numbers import is_negative, quoted, whole_or_none
 
 HEADER = ("vehicle", "orientation", "col", "row", "length")
@@ -29,6 +29,7 @@ DEFAULT_GOAL = "X"
 BOARD_KEYS = ("size", "goal", "exit")
 _SIZE_RE = re.compile(r"([0-9]+)x([0-9]+)")
 _SIZE_LINE_RE = re.compile(r"([0-9]+)\s*[xX]\s*([0-9]+)\Z")
+_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def size_from_name(name: str | None) -> tuple[int, int] | None:
@@ -44,12 +45,13 @@ def size_from_name(name: str | None) -> tuple[int, int] | None:
 
 def _split_header(text: str) -> tuple[list[tuple[int, str]], int, str]:
     """The leading ``#`` and blank lines (numbered from 1), how many lines they take, and the rest;
-    the text is read no further than its first other line, however long it is."""
+    the text is read no further than its first other line, however long it is.  Lines end at
+    ``\\n``, ``\\r\\n`` or ``\\r``, as an editor counts them."""
     head: list[tuple[int, str]] = []
     start = number = 0
     while start < len(text):
-        end = text.find("\n", start)
-        end = len(text) if end == -1 else end + 1
+        found = _LINE_END.search(text, start)
+        end = len(text) if found is None else found.end()
         stripped = text[start:end].strip()
         if stripped and not stripped.startswith("#"):
             break
@@ -60,23 +62,36 @@ def _split_header(text: str) -> tuple[list[tuple[int, str]], int, str]:
     return head, number, text[start:]
 
 
+def _stray_return(text: str) -> int | None:
+    """The line (counted from 1) that the first lone ``\\r`` of a text whose other lines end at ``\\n``
+    ends: a line break inside a field, most likely, rather than the end of a line; else None."""
+    found = re.search(r"\r(?!\n)", text)
+    if found is None or "\n" not in text:
+        return None
+    return len(_LINE_END.findall(text, 0, found.start())) + 1
+
+
 def looks_like_csv(text: str) -> bool:
-    first = _split_header(text)[2].split("\n", 1)[0].strip().lower().replace(" ", "")
+    first = _LINE_END.split(_split_header(text)[2], 1)[0].strip().lower().replace(" ", "")
     return first.startswith(("vehicle,orientation", "car,orientation"))
 
 
 def _read_board_lines(
     head: list[tuple[int, str]], source: str | None
-) -> tuple[tuple[int, int] | None, str, str | Exit | None, dict[str, str], int]:
-    """The size, goal, exit and metadata the ``# key: value`` lines state, and the exit's line."""
+) -> tuple[tuple[int, int] | None, str, str | Exit | None, dict[str, str], dict[str, int]]:
+    """The size, goal, exit and metadata the ``# key: value`` lines state, and the lines of the first
+    three."""
     size: tuple[int, int] | None = None
-    goal, exit_, exit_line = DEFAULT_GOAL, None, 0
+    goal, exit_ = DEFAULT_GOAL, None
+    said: dict[str, int] = {}
     meta: dict[str, str] = {}
     for number, line in head:
         entry = read_header(line)
         if entry is None:
             continue  # a plain comment
         key, value = entry
+        if key in BOARD_KEYS:
+            said[key] = number
         if key == "size":
             found = _SIZE_LINE_RE.match(value)
             if found is None:
@@ -95,7 +110,7 @@ def _read_board_lines(
         elif key == "goal":
             goal = value
         elif key == "exit":
-            exit_, exit_line = parse_exit(value, source, number), number
+            exit_ = parse_exit(value, source, number)
         elif key in STRUCTURAL:
             raise ParseError(
                 f"the CSV format has no {key!r} line: it holds no walls, wrap-around boards or legends",
@@ -104,7 +119,7 @@ def _read_board_lines(
             )
         else:
             meta[key] = value
-    return size, goal, exit_, meta, exit_line
+    return size, goal, exit_, meta, said
 
 
 def parse_csv(text: str, source: str | None = None, size: tuple[int, int] | None = None) -> Board:
@@ -117,8 +132,8 @@ def parse_csv_entry(
     """The board of a CSV text and the metadata of its ``# key: value`` lines; ``size`` (width,
     height) overrides the text's own ``size`` line."""
     head, skipped, body = _split_header(text)
-    stated_size, goal, exit_, meta, exit_line = _read_board_lines(head, source)
-    reader = csv.reader(io.StringIO(body))
+    stated_size, goal, exit_, meta, lines_of = _read_board_lines(head, source)
+    reader = csv.reader(io.StringIO(body, newline=""))  # lines end at \n, \r\n or \r
     try:
         rows = list(reader)
     except csv.Error as err:  # a line break inside a field, a field over the size limit...
@@ -137,11 +152,13 @@ def parse_csv_entry(
             line=n0,
         )
     vehicles = []
+    lines: dict[str, list[int]] = {}  # the lines that give each vehicle name
     for number, fields in numbered[1:]:
         if len(fields) != 5:
-            raise ParseError(
-                f"expected 5 fields ({','.join(HEADER)}), found {len(fields)}", source=source, line=number
-            )
+            said = f"expected 5 fields ({','.join(HEADER)}), found {len(fields)}"
+            if _stray_return(body) == number - skipped:
+                said += ": a line break inside a field that is not quoted (a lone \\r) ends the line"
+            raise ParseError(said, source=source, line=number)
         name, orientation, col, row, length = fields
         if orientation.upper() not in (HORIZONTAL, VERTICAL):
             said = f"vehicle {name}: orientation {quoted(orientation)} must be H or V"
@@ -161,6 +178,7 @@ def parse_csv_entry(
                 f"vehicle {name}: columns and rows count from 1, not 0", source=source, line=number
             )
         vehicles.append(Vehicle(name, orientation.upper(), n, r - 1, c - 1))
+        lines.setdefault(name, []).append(number)
     if not vehicles:
         raise ParseError("the CSV file lists no vehicles", source=source)
     if size is None:
@@ -170,7 +188,8 @@ def parse_csv_entry(
             max(v.col + (v.length if v.horizontal else 1), v.row + (1 if v.horizontal else v.length))
             for v in vehicles
         )
-        side = max(side, MIN_SIDE)
+        # no larger than the largest board: a vehicle beyond it is then refused on its own line
+        side = min(max(side, MIN_SIDE), MAX_SIDE)
         size = (side, side)
     width, height = size
     if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
@@ -178,7 +197,14 @@ def parse_csv_entry(
     try:
         board = Board(width, height, vehicles, goal=goal, exit=exit_)
     except BoardError as err:
-        raise ParseError(str(err), source=source, line=exit_line or None) from None
+        reason = str(err)
+        # a name given twice is refused on its second line; any other vehicle rule on its first
+        twice = reason.endswith("appears twice")
+        named = {name: found[1] if twice and len(found) > 1 else found[0] for name, found in lines.items()}
+        line = blamed_line(reason, lines_of, None, named)
+        if line is None and reason.startswith("goal vehicle"):  # the default exit: the goal's own line
+            line = named.get(goal)
+        raise ParseError(reason, source=source, line=line) from None
     return board, meta
 
 

@@ -104,13 +104,15 @@ def _check_characters(board_text: str, start: int, source: str | None, line: int
 
 def parse_line(text: str, source: str | None = None, line: int | None = None) -> tuple[Board, dict[str, str]]:
     """Parse ``BOARD`` or ``MOVES BOARD CLUSTER [DISTANCES]``; metadata holds ``moves`` and
-    ``cluster``."""
+    ``cluster``, and ``distances`` (``4,8,4,2``) when the line has them."""
     parts = text.split()
     meta: dict[str, str] = {}
     if len(parts) in (3, 4):
         entry = parse_database_line(text, source, line)
         board_text = entry.board
         meta = {"moves": str(entry.moves), "cluster": str(entry.cluster)}
+        if entry.distances is not None:
+            meta["distances"] = ",".join(map(str, entry.distances))
     elif len(parts) == 1:
         board_text = parts[0]
     else:
@@ -157,7 +159,8 @@ def fogleman_names(board: Board) -> dict[str, str]:
 
 
 def write_line(board: Board, meta: dict[str, str] | None = None) -> str:
-    """The board as one string; a database line when ``meta`` has ``moves`` and ``cluster``."""
+    """The board as one string; a database line when ``meta`` has ``moves`` and ``cluster`` (with
+    its DISTANCES field when ``meta`` has ``distances`` too)."""
     if board.wrap:
         raise FormatError("the Fogleman format holds no wrap-around boards")
     if board.width != board.height:
@@ -173,5 +176,11 @@ def write_line(board: Board, meta: dict[str, str] | None = None) -> str:
                 raise FormatError(
                     f"a Fogleman database line cannot hold {label} {meta[label]!r}: not a number"
                 )
-        return DatabaseLine(int(meta["moves"]), text, int(meta["cluster"])).text()
+        distances = meta.get("distances")
+        if distances is not None and not _DISTANCES_RE.match(distances):
+            raise FormatError(
+                f"a Fogleman database line cannot hold distances {distances!r}: not numbers like 1,4,2"
+            )
+        counts = None if distances is None else tuple(int(d) for d in distances.split(","))
+        return DatabaseLine(int(meta["moves"]), text, int(meta["cluster"]), counts).text()
     return text

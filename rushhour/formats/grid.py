@@ -17,6 +17,7 @@ header lines only is the document's own header (a pack's title, the command that
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rushhour.board import HEADINGS, MAX_SIDE, MIN_SIDE, SIDES, Board, Exit, Target, default_target
@@ -33,6 +34,19 @@ from rushhour.text import plural
 
 STRUCTURAL = ("goal", "exit", "wrap", "target", "legend")
 _KNOWN = EMPTY_CHARS | WALL_CHARS | set(VEHICLE_CHARS)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a text as an editor counts them: broken at ``\\n``, ``\\r\\n`` and ``\\r`` only (not
+    at the form feeds, separators and other characters :meth:`str.splitlines` also breaks at), so
+    that every reader's line numbers are an editor's; a final line break ends the last line.
+
+    >>> split_lines("# name: a\\x0cb\\rAA.\\r\\n...\\n")
+    ['# name: a\\x0cb', 'AA.', '...']
+    """
+    lines = _LINE_BREAK.split(text)
+    return lines[:-1] if lines and not lines[-1] else lines
 
 
 @dataclass
@@ -108,7 +122,7 @@ def _parse_legend(value: str, source: str | None, line: int) -> dict[str, str]:
 def _blocks(text: str) -> list[list[tuple[int, str]]]:
     blocks: list[list[tuple[int, str]]] = []
     current: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         line = raw.rstrip()
         if not line.strip():
             if current:
@@ -165,12 +179,14 @@ def _record(
 ) -> Record:
     meta: dict[str, str] = {}
     goal, exit_, target, wrap, legend = "A", None, None, False, {}
-    exit_line = first_line
+    said: dict[str, int] = {}  # the line of each header that shapes the board
     for number, key, value in headers:
+        if key in STRUCTURAL:
+            said[key] = number
         if key == "goal":
             goal = value
         elif key == "exit":
-            exit_, exit_line = parse_exit(value, source, number), number
+            exit_ = parse_exit(value, source, number)
         elif key == "wrap":
             wrap = _parse_bool(value, source, number)
         elif key == "target":
@@ -214,7 +230,9 @@ def _record(
     vehicles, walls = vehicles_from_grid(rows, wrap=wrap, legend=legend, locate=locate, source=source)
     for symbol in legend:
         if not any(v.name == legend[symbol] for v in vehicles):
-            raise ParseError(f"legend names symbol {symbol}, which is not on the grid", source=source)
+            raise ParseError(
+                f"legend names symbol {symbol}, which is not on the grid", source=source, line=said["legend"]
+            )
     try:
         board = Board(
             width,
@@ -227,8 +245,39 @@ def _record(
             wrap=wrap,
         )
     except BoardError as err:
-        raise ParseError(str(err), source=source, line=exit_line if exit_ else first_line) from None
+        named = {name: said["legend"] for name in legend.values()}  # a vehicle named by the legend
+        line = blamed_line(str(err), said, first_line, named)
+        raise ParseError(str(err), source=source, line=line) from None
     return Record(board, meta, first_line)
+
+
+def blamed_line(
+    reason: str, said: dict[str, int], default: int | None, vehicles: dict[str, int] | None = None
+) -> int | None:
+    """The line a board rule's complaint (a :class:`BoardError`'s message) is about, else ``default``.
+
+    ``said`` maps the header keys that shape the board (``goal``, ``exit``, ``wrap``, ``target``,
+    ``legend``, ``size``) to their lines, ``vehicles`` each vehicle's name to the line that gives it.
+    A missing goal vehicle blames the goal line; a goal that cannot reach its exit the exit (or
+    target) line; a target or exit out of place its own line; a vehicle rule the vehicle's line."""
+    if reason.startswith("the goal vehicle"):
+        order: tuple[str, ...] = ("goal",)
+    elif reason.startswith("goal vehicle"):
+        order = ("target", "exit", "wrap", "goal")
+    elif "target" in reason or reason.startswith("unknown heading"):
+        order = ("target", "wrap")
+    elif "exit" in reason:
+        order = ("exit", "wrap")
+    elif reason.startswith("board "):
+        order = ("size",)
+    elif reason.startswith("vehicle"):
+        for name, line in (vehicles or {}).items():
+            if reason.startswith((f"vehicle {name} ", f"vehicle name {name!r} ")):
+                return line
+        order = ()
+    else:
+        order = ()
+    return next((said[key] for key in order if key in said), default)
 
 
 def parse_grid(text: str, source: str | None = None) -> Board:

@@ -1,5 +1,8 @@
 """JSON, for programs: every fact of a board, nothing derived.
 
+The reader takes an orientation, exit side and heading in any case (``"h"``, ``"Right"``, ``"East"``),
+as the grid and CSV readers do; the writer writes them as below.
+
 {"width": 6, "height": 6, "wrap": false, "goal": "A",
  "exit": {"side": "right", "index": 2},          (bounded boards)
  "target": {"row": 2, "col": 5, "heading": "east"},  (wrap-around boards, instead of exit)
@@ -11,12 +14,15 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import reprlib
 from typing import Any
 
-from rushhour.board import Board, Exit, Target, Vehicle
+from rushhour.board import HEADINGS, HORIZONTAL, SIDES, VERTICAL, Board, Exit, Target, Vehicle
 from rushhour.errors import BoardError, ParseError
 from rushhour.numbers import MAX_DIGITS, quoted
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def board_to_dict(board: Board) -> dict[str, Any]:
@@ -46,6 +52,12 @@ def write_json(board: Board, meta: dict[str, str] | None = None) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
+def _folded(value: str, words: tuple[str, ...]) -> str:
+    """``value`` as one of ``words`` when it is one without regard to case, else as it is (so that
+    an error quotes it)."""
+    return next((word for word in words if word.lower() == value.lower()), value)
+
+
 def _need(
     data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, source: str | None
 ) -> Any:
@@ -73,7 +85,7 @@ def board_from_dict(data: Any, source: str | None = None) -> tuple[Board, dict[s
         vehicles.append(
             Vehicle(
                 name,
-                _need(item, "orientation", str, where, source),
+                _folded(_need(item, "orientation", str, where, source), (HORIZONTAL, VERTICAL)),
                 _need(item, "length", int, where, source),
                 _need(item, "row", int, where, source),
                 _need(item, "col", int, where, source),
@@ -93,7 +105,8 @@ def board_from_dict(data: Any, source: str | None = None) -> tuple[Board, dict[s
         e = data["exit"]
         if not isinstance(e, dict):
             raise ParseError("'exit' should be an object with side and index", source=source)
-        exit_ = Exit(_need(e, "side", str, "the exit", source), _need(e, "index", int, "the exit", source))
+        side = _folded(_need(e, "side", str, "the exit", source), SIDES)
+        exit_ = Exit(side, _need(e, "index", int, "the exit", source))
     if "target" in data:
         t = data["target"]
         if not isinstance(t, dict):
@@ -101,7 +114,7 @@ def board_from_dict(data: Any, source: str | None = None) -> tuple[Board, dict[s
         target = Target(
             _need(t, "row", int, "the target", source),
             _need(t, "col", int, "the target", source),
-            _need(t, "heading", str, "the target", source),
+            _folded(_need(t, "heading", str, "the target", source), HEADINGS),
         )
     wrap = data.get("wrap", False)
     if not isinstance(wrap, bool):
@@ -162,9 +175,10 @@ def load_json(text: str, source: str | None = None) -> Any:
     try:
         return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
     except json.JSONDecodeError as err:
-        raise ParseError(
-            f"not valid JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
-        ) from None
+        # lines counted as an editor counts them (json counts \n alone: a file of \r lines is one line)
+        breaks = list(_LINE_BREAK.finditer(text, 0, err.pos))
+        line, column = len(breaks) + 1, err.pos - (breaks[-1].end() if breaks else 0) + 1
+        raise ParseError(f"not valid JSON: {err.msg}", source=source, line=line, column=column) from None
     except RecursionError:
         raise ParseError("not valid JSON here: arrays or objects nested too deeply", source=source) from None
     except ValueError as err:

@@ -35,8 +35,16 @@ def _rows_text(text: str) -> bool:
     return "\n" not in body and "/" in body and not body.startswith(("{", "["))
 
 
+def _format_name(format: str | None) -> str | None:
+    """A format's name in lower case (names match without regard to case); else as it is, for the
+    caller to refuse."""
+    return format.lower() if isinstance(format, str) else format
+
+
 def read_one(text: str, format: str | None = None) -> Board:
-    """The one board of ``text`` (see :meth:`Board.from_text`)."""
+    """The one board of ``text`` (see :meth:`Board.from_text`); ``format`` matches without regard to
+    case, as everywhere else."""
+    format = _format_name(format)
     if format is not None and format not in TEXT_FORMATS:
         raise RushHourError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
     if format == "rows" or (format is None and _rows_text(text)):
@@ -50,7 +58,8 @@ def read_one(text: str, format: str | None = None) -> Board:
 
 
 def write_one(board: Board, format: str = "grid") -> str:
-    """``board`` in ``format`` (see :meth:`Board.to_text`)."""
+    """``board`` in ``format`` (see :meth:`Board.to_text`), named without regard to case."""
+    format = _format_name(format) or format
     if format == "fogleman":
         return write_board(board, format).rstrip("\n")
     if format == "rows":

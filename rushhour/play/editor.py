@@ -132,7 +132,8 @@ def harden_round(board: Board, seed: int, seconds: float = HARDEN_ROUND) -> tupl
 #: header keys that say something of the board itself (its optimum, how it was made): dropped once
 #: the board is changed
 DESCRIBE_THE_BOARD = frozenset(
-    {"moves", "cluster", "steps", "fogleman", "method", "seed", "try", "command", "source", "hardest"}
+    {"moves", "cluster", "distances", "steps", "fogleman", "method", "seed", "try", "command", "source",
+     "hardest"}
 )
 
 

@@ -23,7 +23,7 @@ import datetime
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.files import data_dir, exists
-from rushhour.formats import Entry, detect, grid, read_board_text, read_file
+from rushhour.formats import Entry, detect, grid, read_board_text, read_boards, read_file
 from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import quoted, whole_or_none
 
@@ -392,7 +392,7 @@ def _split_index(spec: str) -> tuple[str, int | None]:
     return spec, None
 
 
-def _pick(entries: list[Entry], index: int | None, where: str) -> Entry:
+def _pick(entries: Sequence[Entry], index: int | None, where: str) -> Entry:
     if index is None:
         if len(entries) == 1:
             return entries[0]
@@ -442,11 +442,11 @@ def resolve_all(spec: str) -> list[Entry]:
     if exists(spec, error=BoardNotFoundError):
         return read_file(spec)
     if index is not None and exists(path, error=BoardNotFoundError):
-        return [_pick(read_file(path), index, path)]
+        return [_pick(read_boards(path), index, path)]  # that board alone is built
     head, colon, tail = spec.rpartition(":")
     if colon and head and tail.strip() and exists(head, error=BoardNotFoundError):
         # FILE:N with an N that is no board number (-1, 20 digits): said of the file, which exists
-        raise BoardNotFoundError(f"{head} holds boards 1 to {len(read_file(head))}, not {quoted(tail)}")
+        raise BoardNotFoundError(f"{head} holds boards 1 to {len(read_boards(head))}, not {quoted(tail)}")
     text = spec.strip()
     if _looks_like_path(text):
         raise BoardNotFoundError(f"no such file: {spec}")
@@ -486,4 +486,6 @@ def document_header(spec: str) -> dict[str, str]:
 def resolve_board(spec: str) -> Entry:
     """The one board a BOARD argument names; a file of several boards, or a pack, is refused with the
     way to name one of them (never a silent first board)."""
+    if exists(spec, error=BoardNotFoundError):  # a file of many boards is refused before they are built
+        return _pick(read_boards(spec), None, spec)
     return _pick(resolve_all(spec), None, spec)

@@ -12,13 +12,15 @@ json        every fact, for programs                       :mod:`.jsonfmt`
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from rushhour.board import MAX_SIDE, MIN_SIDE, Board
 from rushhour.errors import BoardNotFoundError, ParseError, RushHourError
 from rushhour.files import read_regular_file
 from rushhour.formats import csvfmt, fogleman, grid, jsonfmt
-from rushhour.formats.grid import split_lines
+from rushhour.formats.grid import iter_lines, split_lines
 
 FORMATS = ("grid", "fogleman", "csv", "json")
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -43,11 +45,16 @@ def detect(text: str) -> str:
     # Fogleman lines, one board each, and # comments: every line a board, or a database whose first
     # line says so (MOVES BOARD CLUSTER: no grid row has fields), so that a bad line further down is
     # named by its number rather than the whole file read as a grid
-    lines = [ln for ln in split_lines(text) if ln.strip() and not ln.lstrip().startswith("#")]
-    if lines and len(lines[0].split()) in (3, 4) and fogleman.looks_like_fogleman(lines[0]):
+    def boards() -> Iterator[str]:  # the lines that are no comment, read as far as needed
+        return (ln for ln in iter_lines(text) if ln.strip() and not ln.lstrip().startswith("#"))
+
+    first = next(boards(), None)
+    if first is None:
+        return "grid"
+    if len(first.split()) in (3, 4) and fogleman.looks_like_fogleman(first):
         return "fogleman"
-    if lines and all(fogleman.looks_like_fogleman(ln) and "A" in ln for ln in lines):
-        return "grid" if _grid_rows(text, lines) else "fogleman"
+    if all(fogleman.looks_like_fogleman(ln) and "A" in ln for ln in boards()):
+        return "grid" if _grid_rows(text, list(boards())) else "fogleman"
     return "grid"
 
 
@@ -76,13 +83,46 @@ def _grid_rows(text: str, lines: list[str]) -> bool:
     return True
 
 
-def parse_text(
+class Boards(Sequence[Entry]):
+    """The boards of a text, each built when first asked for: ``FILE:N`` of a file of many boards costs
+    that one board (and a count of the others), not all of them.  The text's syntax around the boards
+    (blocks, lines, the JSON list) is read at once; a board's own errors come when it is built."""
+
+    def __init__(self, label: str, build: Callable[[int], tuple[Board, dict[str, str]]], count: int) -> None:
+        self.label = label
+        self._build = build
+        self._count = count
+        self._built: dict[int, Entry] = {}
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Entry]: ...
+    def __getitem__(self, index: int | slice) -> Entry | list[Entry]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        entry = self._built.get(index)
+        if entry is None:
+            board, meta = self._build(index)
+            label = f"{self.label}:{index + 1}" if self._count > 1 else self.label
+            entry = self._built[index] = Entry(board, meta, label)
+        return entry
+
+
+def boards_of_text(
     text: str,
     source: str | None = None,
     fmt: str | None = None,
     size: tuple[int, int] | None = None,
-) -> list[Entry]:
-    """Every board of a text, in the given format or the detected one."""
+) -> Boards:
+    """The boards of a text, in the given format or the detected one, each built when asked for."""
     text = text.removeprefix("\ufeff")
     if "\x00" in text:
         raise ParseError("this is a binary file, not a board", source=source)
@@ -93,35 +133,48 @@ def parse_text(
     if fmt == "json":
         data = jsonfmt.load_json(text, source)
         if not isinstance(data, list):  # one board
-            board, meta = jsonfmt.board_from_dict(data, source)
-            return [Entry(board, meta, label)]
+            one = jsonfmt.board_from_dict(data, source)
+            return Boards(label, lambda _: one, 1)
         if not data:  # several boards, as convert and generate write them: a list of boards
             raise ParseError("no board here: the JSON list is empty", source=source)
-        items = []
-        for k, item in enumerate(data, start=1):
-            where = f"{source or 'board'}, board {k} of {len(data)}"
-            board, meta = jsonfmt.board_from_dict(item, where)
-            items.append(Entry(board, meta, f"{label}:{k}" if len(data) > 1 else label))
-        return items
+        items: list[object] = data
+        where = source or "board"
+        return Boards(
+            label,
+            lambda k: jsonfmt.board_from_dict(items[k], f"{where}, board {k + 1} of {len(items)}"),
+            len(items),
+        )
     if fmt == "csv":
-        board, meta = csvfmt.parse_csv_entry(text, source, size)
-        return [Entry(board, meta, label)]
+        one = csvfmt.parse_csv_entry(text, source, size)
+        return Boards(label, lambda _: one, 1)
     if fmt == "fogleman":
-        entries: list[Entry] = []
-        for number, line in enumerate(split_lines(text), start=1):
-            if line.strip() and not line.lstrip().startswith("#"):
-                board, meta = fogleman.parse_line(line, source, number)
-                entries.append(Entry(board, meta, f"{label}:{len(entries) + 1}"))
-        if not entries:
+        lines = [
+            (number, line)
+            for number, line in enumerate(split_lines(text), start=1)
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
+        if not lines:
             raise ParseError("no board here: only comments", source=source)
-        return entries if len(entries) > 1 else [Entry(entries[0].board, entries[0].meta, label)]
+        return Boards(label, lambda k: fogleman.parse_line(lines[k][1], source, lines[k][0]), len(lines))
     if fmt == "grid":
-        doc = grid.parse_document(text, source)
-        if len(doc.records) == 1:
-            r = doc.records[0]
-            return [Entry(r.board, r.meta, label)]
-        return [Entry(r.board, r.meta, f"{label}:{k}") for k, r in enumerate(doc.records, start=1)]
+        blocks = grid.document_blocks(text, source)[1]
+
+        def block(k: int) -> tuple[Board, dict[str, str]]:
+            record = grid.parse_block(blocks[k], source)
+            return record.board, record.meta
+
+        return Boards(label, block, len(blocks))
     raise RushHourError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+
+
+def parse_text(
+    text: str,
+    source: str | None = None,
+    fmt: str | None = None,
+    size: tuple[int, int] | None = None,
+) -> list[Entry]:
+    """Every board of a text, in the given format or the detected one."""
+    return list(boards_of_text(text, source, fmt, size))
 
 
 def read_board_text(path: str) -> str:
@@ -143,12 +196,18 @@ def read_board_text(path: str) -> str:
         ) from None
 
 
-def read_file(path: str, fmt: str | None = None) -> list[Entry]:
-    """Every board of a file; a missing, unreadable, binary or empty file raises a clear error."""
+def read_boards(path: str, fmt: str | None = None) -> Boards:
+    """The boards of a file, each built when asked for; a missing, unreadable, binary or empty file
+    raises a clear error."""
     text = read_board_text(path)
     if fmt is None and path.lower().endswith(".csv"):
         fmt = "csv"
-    return parse_text(text, source=path, fmt=fmt)
+    return boards_of_text(text, source=path, fmt=fmt)
+
+
+def read_file(path: str, fmt: str | None = None) -> list[Entry]:
+    """Every board of a file; a missing, unreadable, binary or empty file raises a clear error."""
+    return list(read_boards(path, fmt))
 
 
 def write_board(board: Board, fmt: str, meta: dict[str, str] | None = None) -> str:
@@ -166,4 +225,15 @@ def write_board(board: Board, fmt: str, meta: dict[str, str] | None = None) -> s
     raise RushHourError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
 
 
-__all__ = ["FORMATS", "Entry", "detect", "parse_text", "read_board_text", "read_file", "write_board"]
+__all__ = [
+    "FORMATS",
+    "Boards",
+    "Entry",
+    "boards_of_text",
+    "detect",
+    "parse_text",
+    "read_board_text",
+    "read_boards",
+    "read_file",
+    "write_board",
+]

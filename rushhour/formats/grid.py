@@ -17,8 +17,12 @@ header lines only is the document's own header (a pack's title, the command that
 
 from __future__ import annotations
 
+import itertools
 import re
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from rushhour.board import HEADINGS, MAX_SIDE, MIN_SIDE, SIDES, Board, Exit, Target, default_target
 from rushhour.errors import BoardError, FormatError, ParseError
@@ -47,6 +51,21 @@ def split_lines(text: str) -> list[str]:
     """
     lines = _LINE_BREAK.split(text)
     return lines[:-1] if lines and not lines[-1] else lines
+
+
+def iter_lines(text: str) -> Iterator[str]:
+    """:func:`split_lines`, one line at a time: a text is read only as far as its reader goes.
+
+    >>> text = "# name: a\\x0cb\\rAA.\\r\\n...\\n"
+    >>> list(iter_lines(text)) == split_lines(text)
+    True
+    """
+    position = 0
+    for found in _LINE_BREAK.finditer(text):
+        yield text[position : found.start()]
+        position = found.end()
+    if position < len(text):
+        yield text[position:]
 
 
 @dataclass
@@ -119,20 +138,87 @@ def _parse_legend(value: str, source: str | None, line: int) -> dict[str, str]:
     return legend
 
 
-def _blocks(text: str) -> list[list[tuple[int, str]]]:
-    blocks: list[list[tuple[int, str]]] = []
-    current: list[tuple[int, str]] = []
-    for number, raw in enumerate(split_lines(text), start=1):
+#: one board's lines in a grid text: its header lines (line, key, value), its rows (line, text) and the
+#: block's first line
+Block = tuple[list[tuple[int, str, str]], list[tuple[int, str]], int]
+
+
+def _split_block(text: str, first_line: int) -> tuple[list[tuple[int, str, str]], list[tuple[int, str]]]:
+    """A block's header lines (line, key, value) and rows (line, text); ``first_line`` is its first
+    line's number."""
+    headers: list[tuple[int, str, str]] = []
+    grid: list[tuple[int, str]] = []
+    for number, raw in enumerate(split_lines(text), start=first_line):
         line = raw.rstrip()
-        if not line.strip():
-            if current:
-                blocks.append(current)
-                current = []
-            continue
-        current.append((number, line))
-    if current:
-        blocks.append(current)
-    return blocks
+        if line.lstrip().startswith("#"):
+            entry = read_header(line)
+            if entry:
+                headers.append((number, *entry))
+        else:
+            grid.append((number, line))
+    return headers, grid
+
+
+class _Blocks(Sequence[Block]):
+    """The boards' blocks of a grid text, found in one pass that keeps only where each one is (its
+    first and last characters, its first line): a block's lines are read when it is asked for."""
+
+    def __init__(self, text: str, source: str | None) -> None:
+        self.text = text
+        self.starts, self.ends, self.lines = array("q"), array("q"), array("q")
+        self.meta: dict[str, str] = {}  # the file's own header: a first block of header lines only
+        first_block: int | None = None  # the first non-blank line of the text
+        start = end = line_of = -1  # the open block's span and first line; -1: none open
+        grid = False  # whether the open block has a row
+
+        def close() -> None:
+            nonlocal start
+            if start < 0:
+                return
+            if grid:
+                self.starts.append(start)
+                self.ends.append(end)
+                self.lines.append(line_of)
+            elif line_of == first_block:
+                self.meta = {k: v for _, k, v in _split_block(text[start:end], line_of)[0]}
+            else:
+                raise ParseError("header lines with no grid below them", source=source, line=line_of)
+            start = -1
+
+        position = 0
+        for number, found in enumerate(itertools.chain(_LINE_BREAK.finditer(text), [None]), start=1):
+            if found is None and position >= len(text):
+                break  # the text ends with a line break: no last line after it
+            stop = len(text) if found is None else found.start()
+            line = text[position:stop]
+            if not line.strip():
+                close()
+            else:
+                if start < 0:
+                    start, line_of, grid = position, number, False
+                    if first_block is None:
+                        first_block = number
+                end = stop
+                grid = grid or not line.lstrip().startswith("#")
+            position = len(text) if found is None else found.end()
+        close()
+        if first_block is None:
+            raise ParseError("no board here: the text is empty", source=source)
+        if not self.starts:
+            raise ParseError("no board here: only header lines", source=source, line=first_block)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> Block: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Block]: ...
+    def __getitem__(self, index: int | slice) -> Block | list[Block]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        headers, grid = _split_block(self.text[self.starts[index] : self.ends[index]], self.lines[index])
+        return headers, grid, self.lines[index]
 
 
 def read_header(line: str) -> tuple[str, str] | None:
@@ -143,32 +229,23 @@ def read_header(line: str) -> tuple[str, str] | None:
     return key.strip().lower(), value.strip()
 
 
+def document_blocks(text: str, source: str | None = None) -> tuple[dict[str, str], Sequence[Block]]:
+    """The file's own header and each board's lines, without building the boards (so one board of a
+    large file costs that board: :func:`parse_block`)."""
+    blocks = _Blocks(text, source)
+    return blocks.meta, blocks
+
+
+def parse_block(block: Block, source: str | None = None) -> Record:
+    """The board (and its header) of one block of :func:`document_blocks`."""
+    headers, grid, first_line = block
+    return _record(headers, grid, first_line, source)
+
+
 def parse_document(text: str, source: str | None = None) -> Document:
     """Parse every board of a grid-text document."""
-    blocks = _blocks(text)
-    if not blocks:
-        raise ParseError("no board here: the text is empty", source=source)
-    doc_meta: dict[str, str] = {}
-    records = []
-    for index, block in enumerate(blocks):
-        headers: list[tuple[int, str, str]] = []
-        grid: list[tuple[int, str]] = []
-        for number, line in block:
-            if line.lstrip().startswith("#"):
-                entry = read_header(line)
-                if entry:
-                    headers.append((number, *entry))
-            else:
-                grid.append((number, line))
-        if not grid:
-            if index == 0:
-                doc_meta = {k: v for _, k, v in headers}
-                continue
-            raise ParseError("header lines with no grid below them", source=source, line=block[0][0])
-        records.append(_record(headers, grid, block[0][0], source))
-    if not records:
-        raise ParseError("no board here: only header lines", source=source, line=blocks[0][0][0])
-    return Document(doc_meta, records)
+    doc_meta, blocks = document_blocks(text, source)
+    return Document(doc_meta, [parse_block(block, source) for block in blocks])
 
 
 def _record(

@@ -58,6 +58,11 @@ def build_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdin is None:  # started with its input closed (`<&-`): as good as an empty input
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the whole run
+    if sys.stdout is None:  # started with its output closed (`>&-`): nothing can be shown
+        _error("the standard output is closed: give the command an output (a file, a pipe or /dev/null)")
+        return EXIT_ERROR
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

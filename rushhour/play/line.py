@@ -135,6 +135,12 @@ class LineMode:
     def say(self, text: str = "") -> None:
         self._write(text + "\n")
 
+    def reset_colour(self) -> None:
+        """The terminal's colours as they were: a drawing cut off by Ctrl-C or a signal stops in the
+        middle of a coloured cell, and what follows would be written in its colour."""
+        if self.color:
+            self._write(Style.RESET_ALL)
+
     def ask(self, prompt: str) -> str:
         line = self._read(prompt)
         if self.echo:  # what was typed, its control characters shown rather than sent to the terminal
@@ -225,6 +231,7 @@ class LineMode:
                         return 0
                     current = self.offer_next(current)
         except Signalled as sig:
+            self.reset_colour()
             return 128 + sig.signum
         except Quit:
             self.say("bye")
@@ -232,6 +239,7 @@ class LineMode:
             self.say()
             self.say("bye")
         except KeyboardInterrupt:
+            self.reset_colour()
             self.say()
             self.say("bye")
             return 130

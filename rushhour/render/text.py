@@ -29,10 +29,11 @@ FRAME = 16
 
 
 def use_color(flag: bool | None, isatty: bool, environ: Mapping[str, str]) -> bool:
-    """The colour decision: ``--color``/``--no-color`` win, then ``NO_COLOR``, then the terminal."""
+    """The colour decision: ``--color``/``--no-color`` win, then ``NO_COLOR``, then the terminal (a
+    ``dumb`` one shows no colour: it would print the escapes as they are)."""
     if flag is not None:
         return flag
-    if environ.get("NO_COLOR", ""):
+    if environ.get("NO_COLOR", "") or environ.get("TERM") == "dumb":
         return False
     return isatty
 

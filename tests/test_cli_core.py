@@ -117,6 +117,15 @@ def test_convert_keeps_a_packs_header_and_says_what_a_format_leaves_out(
     assert "the file's header (title, order, description, seed, command)" in err
     code, _, err = run(capsys, "convert", "walls", "--to", "json")
     assert code == 0 and err.startswith("note: the JSON format has no place for the file's header (title, ")
+    # a JSON board's meta that no grid or CSV header can hold beside the board's own
+    board = json.loads(run(capsys, "convert", "classic:1", "--to", "json")[1])
+    board["meta"].update({"exit": "left 2", "goal": "B"})
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps(board))
+    for fmt in ("grid", "csv"):
+        code, out, err = run(capsys, "convert", str(odd), "--to", fmt)
+        assert code == 0 and parse_text(out)[0].board == parse_text(odd.read_text())[0].board
+        assert err == f"note: the {'grid' if fmt == 'grid' else 'CSV'} format has no place for the board's exit, goal: left out\n"
     # a database line keeps what it holds: nothing to say
     src = tmp_path / "db.txt"
     src.write_text(f"51 {HARDEST} 4780\n")

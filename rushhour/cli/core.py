@@ -19,7 +19,7 @@ from rushhour.board import METRICS, Board
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import check_path, exists, write_text_atomic
-from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, write_board
+from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, parse_text, write_board
 from rushhour.levels import document_header, resolve_all, resolve_board
 from rushhour.numbers import MAX_WHOLE, NumberError, count, decimal, whole_or_none
 from rushhour.render.palette import Colour, color_depth, vehicle_colors
@@ -466,15 +466,20 @@ FORMAT_TITLES = {"grid": "grid", "fogleman": "Fogleman", "csv": "CSV", "json": "
 
 
 def _left_out(entries: list[Entry], fmt: str, header: dict[str, str]) -> str | None:
-    """What the conversion leaves out that the source says (the file's header, a board's header lines
-    the Fogleman format has no place for), as one ``note:`` line; ``None`` when it keeps everything."""
+    """What the conversion leaves out that the source says, as one ``note:`` line (``None`` when it
+    keeps everything): the file's header where the format has none, and each board's header lines that
+    do not read back from what was written (the Fogleman format keeps a database line's figures only;
+    a JSON board's ``exit`` or ``goal`` in its meta is no header a grid can hold beside the board's
+    own)."""
     lost: dict[str, int] = {}
-    if fmt == "fogleman":
-        for entry in entries:
-            kept = fogleman.parse_line(fogleman.write_line(entry.board, entry.meta))[1]
-            for key in entry.meta:
-                if key not in kept:
-                    lost[key] = lost.get(key, 0) + 1
+    for entry in entries:
+        if not entry.meta:
+            continue
+        written = write_board(entry.board, fmt, entry.meta)
+        kept = parse_text(written, fmt=fmt)[0].meta
+        for key, value in entry.meta.items():
+            if key not in kept or str(kept[key]) != str(value):
+                lost[key] = lost.get(key, 0) + 1
     parts = []
     if lost:
         total = len(entries)
@@ -485,7 +490,7 @@ def _left_out(entries: list[Entry], fmt: str, header: dict[str, str]) -> str | N
     if not parts:
         return None
     where = FORMAT_TITLES[fmt]
-    return f"note: the {where} format has no place for {'; '.join(parts)}: left out (grid keeps them)"
+    return f"note: the {where} format has no place for {'; '.join(parts)}: left out"
 
 
 def _convert(entries: list[Entry], fmt: str, header: dict[str, str] | None = None) -> str:

@@ -7,8 +7,6 @@ the saves and a mode (the full screen or the line mode) and starts it.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import importlib
 import os
 import sys
 from typing import Any
@@ -99,11 +97,6 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(note)
     from rushhour.play.line import LineMode
 
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        with contextlib.suppress(ImportError):  # not on every platform
-            # input() then edits the line (arrows, history) and writes its prompt to the terminal's
-            # output: without it, Python writes the prompt to stderr, which `2>/dev/null` hides
-            importlib.import_module("readline")
     mode = LineMode(
         saves,
         color=color_wanted(args),

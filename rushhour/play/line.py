@@ -95,6 +95,14 @@ def _write_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
+def _read_stdin(prompt: str) -> str:
+    """A typed line, after ``prompt`` on the standard output.  (``input(prompt)`` writes the prompt
+    to stderr when both ends are a terminal and Python's readline is not loaded: `2>/dev/null` hid
+    the question.)"""
+    _write_stdout(prompt)
+    return input()
+
+
 # --- the session -----------------------------------------------------------------------------------
 class Quit(Exception):
     """The player asked to leave."""
@@ -110,7 +118,7 @@ class LineMode:
         color: bool,
         legal_moves: MoveSource | None = None,
         solver: Solver | None = None,
-        read: Callable[[str], str] = input,
+        read: Callable[[str], str] = _read_stdin,
         write: Callable[[str], None] | None = None,
         echo: bool = False,
         timed: TimeModel | None = None,

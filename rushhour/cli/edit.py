@@ -121,8 +121,11 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
     start = starting_draft(args)
     fmt = file_format(start.path)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()) or not tui.usable():
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("the editor is full screen: run it in a terminal (a terminal's input and output)")
+    problem = tui.unusable_reason()
+    if problem is not None:  # a terminal, but its TERM cannot draw the editor
+        raise UsageError(f"the editor is full screen, and {problem}")
     editor = Editor(
         start.draft,
         checker=worker_for(optimal_plan),
@@ -139,7 +142,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     editor.message = start.note
     status = editscreen.run(editor, color=color_wanted(args))
     if editor.message.startswith("the unsaved board is kept") or "warning:" in editor.message:
-        print(editor.message, file=sys.stderr)
+        tui.say(editor.message)  # nothing said after a hangup: the terminal is gone
     return status
 
 

@@ -355,6 +355,12 @@ class Controller:
         elif not paused and was_paused and self.result is None:
             self._since = self._now()
 
+    def not_played(self, seconds: float) -> None:
+        """The process was stopped for ``seconds`` (job control): taken off the stopwatch, which measures
+        play.  Never more than the stopwatch has run since it last started."""
+        if self._since is not None and seconds > 0:
+            self._since = min(self._since + seconds, self._now())
+
     def tick(self) -> bool:
         """Take the outcome of a search that has ended, advance an animated solution when its time
         has come, save a position left alone for a moment; True when something changed."""

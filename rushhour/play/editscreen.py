@@ -25,7 +25,7 @@ from rushhour.play.session import Signalled, leave_on_signals
 from rushhour.play.tui import (
     EOF_ERRORS,
     TICK_MS,
-    forget_curses_signals,
+    full_screen,
     key_name,
     mouse_motion,
     setup_window,
@@ -265,18 +265,15 @@ def run(editor: Editor, *, color: bool) -> int:
     os.environ.setdefault("ESCDELAY", "25")
     try:
         with leave_on_signals():
-            curses.wrapper(_main, editor, color)
+            full_screen(_main, editor, color)
     except Signalled as sig:
-        editor.interrupted = True
-        editor.leave()
+        _leave_now(editor)
         return 128 + sig.signum
     except KeyboardInterrupt:
-        editor.interrupted = True
-        editor.leave()
+        _leave_now(editor)
         return 130
     finally:
         editor.close()
-        forget_curses_signals()
     return 130 if editor.interrupted else 0
 
 
@@ -303,8 +300,18 @@ def _main(window: curses.window, editor: Editor, color: bool) -> None:
             screen.draw()  # the key answered first; then the check it asks for starts
             if editor.tick():
                 screen.draw()
+    except (Signalled, KeyboardInterrupt):
+        _leave_now(editor)  # the board kept first: what comes next touches a terminal that may be gone
+        raise
     finally:
         mouse_motion(False)
+
+
+def _leave_now(editor: Editor) -> None:
+    """A signal or Ctrl-C: leave without asking, an unsaved board kept (unless left already)."""
+    if editor.mode is not Mode.QUIT:
+        editor.interrupted = True
+        editor.leave()
 
 
 def _wait(editor: Editor, screen: EditScreen, errors: int) -> int:
@@ -395,8 +402,6 @@ def _play(window: curses.window, editor: Editor, color: bool) -> None:
         editor.message = "back from playing (Ctrl-C left the game)"
     else:
         editor.message = "back from playing the board"
-
-
 
 
 __all__ = ["EditScreen", "edit_geometry", "run"]

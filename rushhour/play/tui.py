@@ -3,7 +3,14 @@
 :func:`run` takes the terminal (alternate screen, raw keys, the mouse with button motion), feeds every
 key and mouse event to a :class:`~rushhour.play.controller.Controller` and redraws in place.  Every way out
 gives the terminal back as it was: ``q``, Ctrl-C, Ctrl-D, the end of input, SIGTERM, SIGHUP and an
-unexpected error (which the caller then reports on one line).
+unexpected error (which the caller then reports on one line).  A signal leaves the game (its position
+saved) before the terminal is touched, and giving the terminal back never fails: after a hangup (the
+terminal closed) it is gone, and nothing is there to give back.
+
+:func:`full_screen` is the terminal's life for both full screens (the game, the editor): the size is the
+terminal's own (an exported ``LINES``/``COLUMNS`` does not override it), a stop (SIGTSTP) releases the
+mouse and the screen and takes them back on ``fg``, and the time a stop lasts (any stop, SIGSTOP and a
+background job's SIGTTOU included) is known to the game's stopwatch through the SIGCONT that ends it.
 """
 
 from __future__ import annotations
@@ -13,7 +20,11 @@ import os
 import select
 import signal
 import sys
-from contextlib import suppress
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from types import FrameType
+from typing import Any, TypeVar
 
 from rushhour.errors import RushHourError
 from rushhour.play.controller import Controller, Mode
@@ -26,6 +37,8 @@ TICK_MS = 200
 MOTION_ON, MOTION_OFF = "\x1b[?1002h", "\x1b[?1002l"
 #: read errors in a row on a readable input that mean it has ended
 EOF_ERRORS = 3
+
+T = TypeVar("T")
 
 _NAMED_KEYS = {
     curses.KEY_UP: "up",
@@ -69,11 +82,27 @@ def key_name(key: int | str) -> str | None:
 def usable() -> bool:
     """Whether this terminal can show the full screen: its terminfo entry is known and can move the
     cursor (not ``TERM=dumb``, not unset)."""
+    return unusable_reason() is None
+
+
+def unusable_reason() -> str | None:
+    """Why TERM cannot show the full screen (unset, no terminfo entry, cannot move the cursor), or None."""
+    term = os.environ.get("TERM", "")
+    if not term:
+        return "TERM is not set: the full screen needs the terminal's type (e.g. TERM=xterm-256color)"
     try:
         curses.setupterm()
     except curses.error:
-        return False
-    return curses.tigetstr("cup") is not None
+        return f"no terminfo entry for TERM {term!r}: the full screen cannot be drawn"
+    if curses.tigetstr("cup") is None:
+        return f"TERM {term!r} cannot draw a full screen (it cannot move the cursor)"
+    return None
+
+
+def say(text: str) -> None:
+    """A line on stderr, if there is still somewhere to write it (a closed terminal is not)."""
+    with suppress(OSError, ValueError):
+        print(text, file=sys.stderr)
 
 
 def play(controller: Controller, *, color: bool) -> int:
@@ -84,10 +113,10 @@ def play(controller: Controller, *, color: bool) -> int:
     except RushHourError:
         raise
     except Exception as err:  # the terminal is restored by now: report the error on one line
-        print(f"error: unexpected {type(err).__name__}: {err}", file=sys.stderr)
+        say(f"error: unexpected {type(err).__name__}: {err}")
         return 1
     if controller.save_note.startswith("warning: "):  # the last win could not be saved: say it again
-        print(controller.save_note, file=sys.stderr)
+        say(controller.save_note)
     return status
 
 
@@ -97,38 +126,160 @@ def run(controller: Controller, *, color: bool) -> int:
     restored."""
     os.environ.setdefault("ESCDELAY", "25")
     interrupted = False
+    awake = Awake()  # from before the terminal is taken: a background start stops there (SIGTTOU)
     try:
         with leave_on_signals():
-            interrupted = curses.wrapper(_main, controller, color)
+            interrupted = full_screen(_main, controller, color, awake)
     except Signalled as sig:
-        controller.quit()
+        _quit(controller)
         return 128 + sig.signum
     except KeyboardInterrupt:
-        controller.quit()
+        _quit(controller)
         return 130
-    finally:
-        forget_curses_signals()
     return 130 if interrupted else 0
 
 
-def forget_curses_signals() -> None:
-    """curses keeps its SIGTSTP handler after the screen is left: a Ctrl-Z typed while the program
-    ends would stop it and, on resuming, take the terminal's screen again.  Back to the default."""
-    if hasattr(signal, "SIGTSTP"):
-        with suppress(OSError, ValueError):
-            signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+def _quit(controller: Controller) -> None:
+    """Leave the game (its position saved), unless it was left already."""
+    if controller.mode is not Mode.QUIT:
+        controller.quit()
 
 
-def _main(window: curses.window, controller: Controller, color: bool) -> bool:
+# --- the terminal's life -------------------------------------------------------------------------
+class _Continues:
+    """How many times the process was continued after a stop (SIGCONT)."""
+
+    count = 0
+
+    @classmethod
+    def handler(cls, signum: int, frame: FrameType | None) -> None:
+        cls.count += 1
+
+
+class Awake:
+    """What the stopwatch must not count: the time the process was stopped.  No stop can be seen as it
+    begins (SIGSTOP cannot be caught), but each ends with a SIGCONT: the time since the loop's last tick
+    before it was spent stopped (give or take one tick)."""
+
+    def __init__(self) -> None:
+        self.seen, self.last = _Continues.count, time.monotonic()
+
+    def lost(self) -> float:
+        """Seconds spent stopped since the last call (0.0 when the process was not stopped)."""
+        now, count = time.monotonic(), _Continues.count
+        gap = now - self.last if count != self.seen else 0.0
+        self.seen, self.last = count, now
+        return gap
+
+
+def full_screen(main: Callable[..., T], *args: Any) -> T:
+    """``main(window, *args)`` in the full screen, as :func:`curses.wrapper` runs it, and more: the size
+    is the terminal's (see :func:`terminal_size`), a stop gives the terminal back (see :func:`on_stop`),
+    and each step of giving it back may fail (a closed terminal) without hiding why ``main`` ended."""
+    with terminal_size(), on_stop() as screen:
+        window = curses.initscr()
+        screen.append(window)
+        try:
+            curses.noecho()
+            curses.cbreak()
+            window.keypad(True)
+            with suppress(curses.error):
+                curses.start_color()
+            return main(window, *args)
+        finally:
+            screen.clear()
+            give_back(window)
+
+
+def give_back(window: curses.window) -> None:
+    """The terminal as it was before the full screen: each step on its own, none of them an error (on a
+    terminal that is gone, every one fails)."""
+    steps: list[Callable[[], object]] = [
+        lambda: window.keypad(False),
+        curses.echo,
+        curses.nocbreak,
+        curses.endwin,
+    ]
+    for step in steps:
+        with suppress(curses.error, OSError):
+            step()
+
+
+@contextmanager
+def terminal_size() -> Iterator[None]:
+    """While inside, ``LINES`` and ``COLUMNS`` are not in the environment: exported, they would override
+    the terminal's real size, and every resize after it.  (``curses.use_env(False)`` is no cure: it
+    takes the terminfo entry's size, 80x24, instead of the terminal's.)"""
+    saved = {name: os.environ.pop(name) for name in ("LINES", "COLUMNS") if name in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
+
+
+@contextmanager
+def on_stop() -> Iterator[list[curses.window]]:
+    """While inside: SIGTSTP (``kill -TSTP``; Ctrl-Z is a key of the game) gives the terminal back, the
+    mouse's motion mode included, which curses's own handler forgets, then stops; on ``fg`` the screen is
+    taken again and drawn afresh.  SIGCONT is counted for :class:`Awake`.  Yields the list the caller
+    puts the screen's window in once it has one (before that, a stop is a plain stop)."""
+    screen: list[curses.window] = []
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        if not screen:
+            _stop_now()
+            return
+        mouse_motion(False)
+        with suppress(curses.error):
+            curses.endwin()
+        try:
+            _stop_now()
+        finally:
+            mouse_motion(True)
+            with suppress(curses.error):
+                curses.doupdate()  # back from the shell: curses draws the whole screen again
+            with suppress(OSError):
+                os.kill(os.getpid(), signal.SIGWINCH)  # resized meanwhile? curses looks again
+
+    tstp, cont = getattr(signal, "SIGTSTP", None), getattr(signal, "SIGCONT", None)
+    old = {}
+    if cont is not None:
+        old[cont] = signal.signal(cont, _Continues.handler)
+    if tstp is not None and signal.getsignal(tstp) is signal.SIG_DFL:  # an ignored stop stays ignored
+        old[tstp] = signal.signal(tstp, stop)  # installed first, curses keeps its own handler out
+    try:
+        yield screen
+    finally:
+        for number, handler in old.items():
+            with suppress(OSError, ValueError, TypeError):
+                signal.signal(number, handler)
+
+
+def _stop_now() -> None:
+    """Stop as SIGTSTP's default does, then take the signal again.  Not SIGSTOP: the kernel discards a
+    default SIGTSTP in an orphaned process group (no shell to continue it), and so does this."""
+    tstp = signal.SIGTSTP
+    handler = signal.signal(tstp, signal.SIG_DFL)
+    try:
+        os.kill(os.getpid(), tstp)
+    finally:
+        signal.signal(tstp, handler)
+
+
+def _main(window: curses.window, controller: Controller, color: bool, awake: Awake | None = None) -> bool:
     """The loop inside curses; True when the player left with Ctrl-C."""
     setup_window(window)
     screen = Screen(window, controller, color)
+    awake = awake or Awake()
     last_key = ""
     try:
         errors = 0
         shown = int(controller.elapsed())
         screen.draw()
         while controller.mode is not Mode.QUIT:
+            lost = awake.lost()
+            if lost:  # the process was stopped: that time was not played
+                controller.not_played(lost)
             try:
                 key: int | str = window.get_wch()
             except curses.error:
@@ -165,6 +316,9 @@ def _main(window: curses.window, controller: Controller, color: bool) -> bool:
             controller.tick()
             shown = int(controller.elapsed())
             screen.draw()
+    except (Signalled, KeyboardInterrupt):
+        _quit(controller)  # saved first: what comes next touches a terminal that may be gone
+        raise
     finally:
         controller.close()
         mouse_motion(False)
@@ -207,12 +361,25 @@ def setup_window(window: curses.window) -> None:
 
 
 def mouse_motion(on: bool) -> None:
-    """Ask the terminal for motion reports while a button is down (mode 1002), or stop them."""
-    try:
-        sys.stdout.write(MOTION_ON if on else MOTION_OFF)
+    """Ask the terminal for motion reports while a button is down (mode 1002), or stop them.  Written
+    straight to the terminal, never left in a buffer: a write that fails (the terminal is gone) is
+    dropped, not tried again at exit."""
+    with suppress(OSError, ValueError):
         sys.stdout.flush()
-    except OSError:
-        pass
+        os.write(sys.stdout.fileno(), (MOTION_ON if on else MOTION_OFF).encode("ascii"))
 
 
-__all__ = ["key_name", "mouse_motion", "play", "play_in", "run", "setup_window", "usable"]
+__all__ = [
+    "Awake",
+    "full_screen",
+    "give_back",
+    "key_name",
+    "mouse_motion",
+    "play",
+    "play_in",
+    "run",
+    "say",
+    "setup_window",
+    "unusable_reason",
+    "usable",
+]

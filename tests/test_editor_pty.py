@@ -94,6 +94,17 @@ def test_a_board_drawn_by_mouse(tmp_path: Path) -> None:
     leave_saved(p)
 
 
+def test_a_click_read_whole_selects_a_vehicle(tmp_path: Path) -> None:
+    """A press and its release read together (a quick tap) reach the editor as one click, which it
+    ignored."""
+    p = editor(tmp_path, START)
+    p.wait_for("optimum: 1 move")
+    x, y = cell_xy((2, 0))
+    p.send(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m")
+    p.wait_for("selected A")
+    leave_saved(p)
+
+
 def test_an_overlap_is_refused_with_its_reason_and_undo_redo(tmp_path: Path) -> None:
     p = editor(tmp_path, START)
     p.wait_for("optimum: 1 move")

@@ -111,16 +111,23 @@ class Player:
         status = self.child.exitstatus
         return 128 + self.child.signalstatus if status is None else status
 
-    def click(self, board_text: str, cell: tuple[int, int], code: int = 0, release: bool = True) -> None:
-        """A click (SGR mouse report) in the middle of a board cell."""
+    def click(
+        self, board_text: str, cell: tuple[int, int], code: int = 0, release: bool = True, together: bool = False
+    ) -> None:
+        """A click (SGR mouse report) in the middle of a board cell; ``together``: its press and release
+        in one write, as a quick tap or a slow link delivers them."""
         board = parse_text(board_text, source="test", fmt="grid")[0].board
         geo = geometry(board, LINES, COLS)
         assert geo is not None
         y = geo.top + cell[0] * geo.cell_h + geo.cell_h // 2
         x = geo.left + cell[1] * geo.cell_w + geo.cell_w // 2
-        self.send(f"\x1b[<{code};{x + 1};{y + 1}M")
+        press, up = f"\x1b[<{code};{x + 1};{y + 1}M", f"\x1b[<{code};{x + 1};{y + 1}m"
+        if together:
+            self.send(press + up)
+            return
+        self.send(press)
         if release:
-            self.send(f"\x1b[<{code};{x + 1};{y + 1}m")
+            self.send(up)
 
 
 @pytest.fixture
@@ -250,6 +257,21 @@ def test_mouse_click_selects_and_slides(tmp_path: Path, level: Path) -> None:
     p.click(TINY, (2, 1))  # A
     p.click(TINY, (2, 4))
     p.wait_for("A cannot slide right 3: B is in the way")
+    p.send("q")
+    left_cleanly(p)
+
+
+def test_a_click_read_whole_selects_and_slides(tmp_path: Path, level: Path) -> None:
+    """A press and its release read together reach the game as one click (ncurses' BUTTON1_CLICKED),
+    which the game ignored: a quick tap did nothing."""
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("moves 0")
+    p.click(TINY, (3, 3), together=True)
+    p.wait_for("C selected")
+    p.click(TINY, (3, 0), together=True)
+    p.wait_for("moves 1 | steps 2")
+    p.send("q")
+    p.wait_for("Leave this level?")
     p.send("q")
     left_cleanly(p)
 

@@ -28,6 +28,7 @@ from rushhour.play.tui import (
     full_screen,
     key_name,
     mouse_motion,
+    pointer_steps,
     setup_window,
 )
 from rushhour.render.palette import Colour, vehicle_colors, wall_color
@@ -360,12 +361,11 @@ def _mouse(screen: EditScreen, editor: Editor) -> None:
     geo = screen.geometry
     d = editor.draft
     cell = None if geo is None else geo.cell_at(_shape_only(d), y, x)
-    if state & curses.BUTTON1_RELEASED:
-        editor.release(cell)
-    elif state & curses.BUTTON1_PRESSED and cell is not None:
-        editor.press(cell)
-    elif state & curses.REPORT_MOUSE_POSITION and cell is not None:
-        editor.drag(cell)
+    for step in pointer_steps(state):
+        if step == "release":
+            editor.release(cell)
+        elif cell is not None:
+            (editor.press if step == "press" else editor.drag)(cell)
 
 
 def _shape_only(draft: Draft) -> Board:

@@ -331,6 +331,24 @@ def play_in(window: curses.window, controller: Controller, color: bool) -> bool:
     return _main(window, controller, color)
 
 
+#: a click that ncurses reports whole, its press and release read together (a quick tap, a slow link):
+#: a press and a release at once
+CLICKS = curses.BUTTON1_CLICKED | curses.BUTTON1_DOUBLE_CLICKED | curses.BUTTON1_TRIPLE_CLICKED
+
+
+def pointer_steps(state: int) -> tuple[str, ...]:
+    """What a mouse report's ``state`` does on the board, in order: ``press``, ``release``, ``drag``."""
+    if state & CLICKS:
+        return ("press", "release")
+    if state & curses.BUTTON1_RELEASED:
+        return ("release",)
+    if state & curses.BUTTON1_PRESSED:
+        return ("press",)
+    if state & curses.REPORT_MOUSE_POSITION:
+        return ("drag",)
+    return ()
+
+
 def _mouse(screen: Screen, controller: Controller) -> None:
     try:
         _, x, y, _, state = curses.getmouse()
@@ -338,12 +356,11 @@ def _mouse(screen: Screen, controller: Controller) -> None:
         return
     geo = screen.geometry
     cell = None if geo is None else geo.cell_at(controller.board, y, x)
-    if state & curses.BUTTON1_RELEASED:
-        controller.release()
-    elif state & curses.BUTTON1_PRESSED and cell is not None:
-        controller.press(cell)
-    elif state & curses.REPORT_MOUSE_POSITION and cell is not None:
-        controller.drag(cell)
+    for step in pointer_steps(state):
+        if step == "release":
+            controller.release()
+        elif cell is not None:
+            (controller.press if step == "press" else controller.drag)(cell)
 
 
 def setup_window(window: curses.window) -> None:
@@ -370,12 +387,14 @@ def mouse_motion(on: bool) -> None:
 
 
 __all__ = [
+    "CLICKS",
     "Awake",
     "full_screen",
     "give_back",
     "key_name",
     "mouse_motion",
     "play",
+    "pointer_steps",
     "play_in",
     "run",
     "say",

@@ -8,9 +8,13 @@ does every usage error (one line, with a hint to the command's ``--help``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 
 from rushhour import __version__
 from rushhour.cli.core import Parser, UsageError, check_paths, examples
@@ -69,10 +73,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_ERROR
     try:
-        check_paths(parser.subcommand(args.command), args)
-        status = int(args.func(args) or 0)
-        sys.stdout.flush()  # so that a failed write (a full disk) is reported here, not at exit
-        return status
+        with _ended_as_interrupted() as ended:
+            check_paths(parser.subcommand(args.command), args)
+            status = int(args.func(args) or 0)
+            sys.stdout.flush()  # so that a failed write (a full disk) is reported here, not at exit
+        return 128 + ended[0] if ended and status == EXIT_INTERRUPTED else status
     except UsageError as err:
         _error(f"{err}; try '{parser.subcommand(args.command).prog} --help'")
         return EXIT_ERROR
@@ -92,8 +97,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(f"cannot write the output: {err.strerror or err}")
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)  # on a line of its own, after the terminal's ^C
-        return 130
+        # on a line of its own, after the ^C a terminal shows
+        print(("\n" if sys.stderr.isatty() else "") + "interrupted", file=sys.stderr)
+        return 128 + _ENDED[0] if _ENDED else EXIT_INTERRUPTED
+
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+#: the signal that ended the command, when it was SIGTERM or SIGHUP (their exit status is 128 + it)
+_ENDED: list[int] = []
+
+
+@contextlib.contextmanager
+def _ended_as_interrupted() -> Iterator[list[int]]:
+    """SIGTERM and SIGHUP end a command as Ctrl-C does (what it made so far kept, its workers
+    stopped), with 128 + their number as the exit status: the handler Ctrl-C has at that moment
+    answers them (a part of the run that holds Ctrl-C back holds them back too).  The game and the
+    editor, which keep what the player did on any of them, set their own while they run."""
+    _ENDED.clear()
+
+    def end(signum: int, frame: FrameType | None) -> None:
+        _ENDED[:] = [signum]
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:
+            raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():  # only there can a handler be set
+        yield _ENDED
+        return
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    before = {number: signal.getsignal(number) for number in wanted}
+    for number in wanted:
+        if before[number] is not signal.SIG_IGN:  # nohup's SIGHUP stays ignored
+            signal.signal(number, end)
+    try:
+        yield _ENDED
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 #: what ends a line somewhere (str.splitlines' breaks): none may split an error's one line

@@ -29,8 +29,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
 import stat
+import sys
 from collections.abc import Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -191,6 +193,23 @@ def clean_temporaries(path: str | Path) -> int:
     return removed
 
 
+_OWN_STREAM = re.compile(r"/dev/(?:(stdout)|(stderr)|fd/(\d{1,9}))|/proc/self/fd/(\d{1,9})")
+
+
+def own_stream(path: str | Path) -> int | None:
+    """The file descriptor that ``path`` names when it is one of this process's own streams
+    (``/dev/stdout`` 1, ``/dev/stderr`` 2, ``/dev/fd/N`` and ``/proc/self/fd/N`` N), else None.
+
+    >>> own_stream("/dev/stdout"), own_stream("/dev/fd/3"), own_stream("out.txt")
+    (1, 3, None)
+    """
+    found = _OWN_STREAM.fullmatch(str(path))
+    if found is None:
+        return None
+    out, err, fd, proc_fd = found.groups()
+    return 1 if out else 2 if err else int(fd or proc_fd)
+
+
 def write_text_atomic(
     path: str | Path,
     text: str,
@@ -212,7 +231,21 @@ def write_bytes_atomic(
 ) -> None:
     """Write ``data`` to ``path`` atomically: the file is whole or as it was, never cut short; a target
     that is not a regular file (a device, a FIFO, a folder) is refused.  On failure raise ``error``
-    saying ``cannot write {what}{path}: {reason}``."""
+    saying ``cannot write {what}{path}: {reason}``.  A path that names one of this process's own
+    streams (``/dev/stdout``, ``/dev/stderr``, ``/dev/fd/N``) is written to that stream, after what
+    was already written there: replacing the file behind it would throw that away."""
+    stream = own_stream(path)
+    if stream is not None:
+        try:
+            for handle in (sys.stdout, sys.stderr):  # what this process wrote there comes first
+                if handle is not None:
+                    handle.flush()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(stream, view) :]
+        except OSError as err:
+            raise error(f"cannot write {what}{path}: {reason(err)}") from None
+        return
     target = real_target(path)
     tmp_name: str | None = None
     try:

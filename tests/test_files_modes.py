@@ -119,3 +119,21 @@ def test_no_temporary_file_is_left_behind(umask: Callable[[int], None], tmp_path
     umask(0o077)
     write_text_atomic(tmp_path / "a.txt", "text\n")
     assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+def test_an_output_named_as_this_processs_own_stream_is_written_there(tmp_path: Path) -> None:
+    """`solve --csv /dev/stdout > out.txt` replaced out.txt with the CSV alone (the file behind the
+    stream was replaced, and the solution printed before it was lost); through a pipe it failed with
+    'No such file or directory'."""
+    import subprocess
+
+    command = [sys.executable, "-m", "rushhour", "solve", "classic:1", "--csv", "/dev/stdout", "--no-color"]
+    out = tmp_path / "out.txt"
+    with out.open("w") as handle:
+        done = subprocess.run(command, stdout=handle, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert "vehicle,move\nF,+3\nC,+1\nD,-1\nA,+4\n" in text and "Optimal solution: 4 moves" in text
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0, piped.stderr
+    assert "vehicle,move\nF,+3\n" in piped.stdout and "Optimal solution: 4 moves" in piped.stdout

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.files import data_dir, exists
-from rushhour.formats import Entry, detect, grid, read_board_text, read_boards, read_file
+from rushhour.formats import Entry, detect, grid, parse_text, read_board_text, read_boards, read_file
 from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import quoted, whole_or_none
 
@@ -441,6 +441,8 @@ def resolve_all(spec: str) -> list[Entry]:
     path, index = _split_index(spec)
     if exists(spec, error=BoardNotFoundError):
         return read_file(spec)
+    if spec.lstrip().startswith("{"):  # a board's JSON text, as the commands' documents give it
+        return parse_text(spec, source="inline board", fmt="json")
     if index is not None and exists(path, error=BoardNotFoundError):
         return [_pick(read_boards(path), index, path)]  # that board alone is built
     head, colon, tail = spec.rpartition(":")

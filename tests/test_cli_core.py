@@ -208,3 +208,15 @@ def test_an_error_quoting_a_line_break_is_still_one_line(capsys: pytest.CaptureF
     code, out, err = run(capsys, "show", board)
     assert (code, out) == (2, "")
     assert err.startswith("error: ") and len(err.splitlines()) == 1, err
+
+
+def test_a_boards_json_text_is_a_board_argument(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/json.md: a document's ``text`` is read back by ``rushhour show TEXT``; a wrap-around board's
+    text is its JSON object, which was taken for an unknown name."""
+    code, out, _ = run(capsys, "show", "wrap:2", "--json")
+    text = json.loads(out)["board"]["text"]
+    assert code == 0 and text.startswith("{")
+    code, again, _ = run(capsys, "show", text, "--json")
+    assert code == 0 and json.loads(again)["board"]["text"] == text
+    code, _, err = run(capsys, "show", '{"width": 6')
+    assert code == 2 and err.startswith("error: inline board, line 1, column 12: not valid JSON")

@@ -20,7 +20,7 @@ from rushhour import generator, levels
 from rushhour.board import Board
 from rushhour.cli import main
 from rushhour.errors import LimitReachedError, RushHourError, SolverError
-from rushhour.formats import fogleman, parse_text, read_file
+from rushhour.formats import fogleman, grid, parse_text, read_file
 from rushhour.generator import (
     OUT_OF_TIME,
     Generator,
@@ -1099,3 +1099,37 @@ def test_every_vehicle_of_the_longest_9x9_puzzle_matters_by_the_bfs_engine() -> 
     p = _long9()
     for name, smaller in without_each(p.board):
         assert solve(smaller, engine="bfs").length < p.length, name
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--title", "a\nb", "error: argument --title: the grid format cannot hold the header 'title'"),
+        ("--description", "d\n# moves: 99", "error: argument --description: the grid format cannot hold"),
+        ("--name", "x\ny", "error: argument --name: the grid format cannot hold the header 'name'"),
+        ("--name", "../esc", "error: argument --name: '../esc' cannot start level and file names"),
+        ("--order", "x", "error: argument --order: the number 'x' is not a whole number"),
+    ],
+)
+def test_header_values_are_refused_before_any_puzzle_is_made(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str, value: str, message: str
+) -> None:
+    """A line break in --title made a file that did not read back (or, with --out, lost every puzzle
+    made when the header was refused at the end); --name ../esc wrote outside --out DIR/."""
+
+    with pytest.raises(SystemExit) as ended:
+        main(["generate", "--count", "2", "--min-moves", "5", "--out", str(tmp_path / "dir") + "/", option, value])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_stopped_early_describes_the_puzzles_it_made(tmp_path: Path) -> None:
+    out = tmp_path / "few.txt"
+    assert main(["generate", "--count", "500", "--min-moves", "3", "--max-tries", "3", "--seed", "1", "-q",
+                 "--out", str(out)]) == 1
+    made = parse_text(out.read_text())
+    header = grid.parse_document(out.read_text()).meta
+    assert 0 < len(made) < 500
+    assert header["description"] == f"{len(made)} puzzle{'s' if len(made) > 1 else ''} of 3+ moves on 6x6"

@@ -17,6 +17,7 @@ from rushhour.cli.core import (
     examples,
     note_python_search,
     option_count,
+    option_count_or_zero,
     option_jobs,
     option_range,
     option_seconds,
@@ -147,10 +148,21 @@ def register(sub: Any) -> None:
         help=f"give up after N tries (default {TRIES_PER_PUZZLE} per puzzle asked)",
     )
     p.add_argument("--time-limit", type=option_seconds, metavar="SEC", help="stop after SEC seconds")
-    p.add_argument("--name", default="puzzle", help="level names are NAME-01, NAME-02... (default puzzle)")
-    p.add_argument("--title", help="title in the document header (grid format)")
-    p.add_argument("--description", help="description in the document header (grid format)")
-    p.add_argument("--order", type=int, help="pack order in the document header (grid format)")
+    p.add_argument(
+        "--name",
+        type=option_level_name,
+        default="puzzle",
+        help="level names are NAME-01, NAME-02... (default puzzle)",
+    )
+    p.add_argument("--title", type=option_header("title"), help="title in the document header (grid format)")
+    p.add_argument(
+        "--description",
+        type=option_header("description"),
+        help="description in the document header (grid format)",
+    )
+    p.add_argument(
+        "--order", type=option_count_or_zero, help="pack order in the document header (grid format)"
+    )
     p.add_argument(
         "--sort",
         action="store_true",
@@ -247,6 +259,31 @@ def _is_dir(out: str | None) -> bool:
     return out is not None and (os.path.isdir(out) or out.endswith(("/", os.sep)))
 
 
+def option_header(key: str) -> Callable[[str], str]:
+    """argparse type: a value the header line ``key`` can hold (one line of text), refused at once
+    rather than when the puzzles are written."""
+
+    def parse(text: str) -> str:
+        try:
+            grid.header_line(key, text)
+        except FormatError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+        return text
+
+    return parse
+
+
+def option_level_name(text: str) -> str:
+    """argparse type: the start of the levels' names, which are also file names in ``--out DIR/``:
+    one line of text, no folder in it."""
+    text = option_header("name")(text)
+    if not text or any(c in text for c in "/\\") or text.startswith("."):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} cannot start level and file names: no / or \\, not empty, not starting with ."
+        )
+    return text
+
+
 class _Writer:
     """Where the puzzles go: stdout (streamed), one FILE (written at the end) or one file each in DIR."""
 
@@ -263,14 +300,9 @@ class _Writer:
         self.header: dict[str, str] = {"title": args.title or "Generated puzzles"}
         if args.order is not None:
             self.header["order"] = str(args.order)
-        span = (
-            f"{settings.min_moves}+"
-            if settings.max_moves is None
-            else (f"{settings.min_moves}-{settings.max_moves}")
-        )
-        self.header["description"] = args.description or (
-            f"{plural(count, 'puzzle')} of {span} moves on {settings.width}x{settings.height}"
-        )
+        self.settings = settings
+        self.described = args.description is None  # the description says how many: kept true
+        self.header["description"] = args.description or self.describe(count)
         self.header["seed"] = str(settings.seed)
         self.header["command"] = exact_command(args, settings, count)
         if self.to_dir and self.out is not None:
@@ -308,7 +340,16 @@ class _Writer:
             handle.write("\n" + grid.write_grid(puzzle.board, meta))
         handle.flush()
 
+    def describe(self, count: int) -> str:
+        """The default description: ``40 puzzles of 30+ moves on 6x6``."""
+        settings = self.settings
+        least, most = settings.min_moves, settings.max_moves
+        span = f"{least}+" if most is None else f"{least}-{most}"
+        return f"{plural(count, 'puzzle')} of {span} moves on {settings.width}x{settings.height}"
+
     def text(self) -> str:
+        if self.described:  # a run stopped early (Ctrl-C, --time-limit) made fewer than asked
+            self.header["description"] = self.describe(len(self.made))
         fmt = self.fmt
         if fmt == "grid":
             return grid.write_document([(p.board, m) for p, m in self.made], self.header)

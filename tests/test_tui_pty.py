@@ -276,6 +276,31 @@ def test_a_click_read_whole_selects_and_slides(tmp_path: Path, level: Path) -> N
     left_cleanly(p)
 
 
+def test_wide_characters_typed_stay_on_their_line(tmp_path: Path, level: Path) -> None:
+    """Text was cut to the screen by characters, not by the columns they take: 90 wide characters
+    typed at the name prompt ran over the key line."""
+    p = Player(tmp_path, str(level), "--no-save")
+    p.wait_for("moves 0")
+    keys_line = p.text.splitlines()[-1]
+    p.send(":", "中" * 90)
+    p.settle()
+    assert p.text.splitlines()[-1] == keys_line
+    assert "中" in p.text
+    p.send(ESC, "q")
+    left_cleanly(p)
+
+
+def test_a_message_longer_than_the_screen_wraps_under_the_board(tmp_path: Path, level: Path) -> None:
+    """The first game's goal line is longer than 90 columns: it was cut, and its end ('? for help')
+    never shown."""
+    p = Player(tmp_path, str(level), "--no-save")
+    screen = p.wait_for("? for help")
+    rows = screen.splitlines()
+    assert rows[-3].strip().startswith("Goal: drive A out") and rows[-4].strip().startswith("moves 0 | steps 0")
+    p.send("q")
+    left_cleanly(p)
+
+
 def test_the_level_menu_and_next_level(tmp_path: Path) -> None:
     two = tmp_path / "two.txt"
     two.write_text(TINY + "\n" + SECOND)

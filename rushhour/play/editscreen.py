@@ -20,7 +20,15 @@ from rushhour.board import HORIZONTAL, Board, Vehicle
 from rushhour.formats import Entry
 from rushhour.play.draft import Draft
 from rushhour.play.editor import KEYS, Editor, Mode
-from rushhour.play.screen import CELL_SIZES, Geometry, Painter, label_row, too_small_text
+from rushhour.play.screen import (
+    CELL_SIZES,
+    Geometry,
+    Painter,
+    label_row,
+    message_lines,
+    put_clipped,
+    too_small_text,
+)
 from rushhour.play.session import Signalled, leave_on_signals
 from rushhour.play.tui import (
     EOF_ERRORS,
@@ -94,12 +102,8 @@ class EditScreen:
         return self._colours[1]
 
     def put(self, y: int, x: int, text: str, attr: int = 0) -> None:
-        lines, cols = self.window.getmaxyx()
-        if not 0 <= y < lines or x >= cols or x < 0:
-            return
-        text = text[: cols - x - (1 if y == lines - 1 else 0)]
-        if text:
-            self.window.addstr(y, x, text, attr)
+        if x >= 0:
+            put_clipped(self.window, y, x, text, attr)
 
     def draw(self) -> None:
         win = self.window
@@ -149,10 +153,15 @@ class EditScreen:
         self.put(0, 1, title, curses.A_BOLD)
         self.draw_board(geo)
         x = geo.left + ed.draft.width * geo.cell_w + 10
-        for k, line in enumerate(self.panel_lines(cols - x - 1)):
+        panel = self.panel_lines(cols - x - 1)
+        for k, line in enumerate(panel):
             bold = k == 0 or line.startswith(("INVALID", "UNSOLVABLE", "optimum"))
             self.put(geo.top - 1 + k, x, line, curses.A_BOLD if bold else 0)
-        self.put(lines - 2, 1, self.message_text(), curses.A_BOLD)
+        # a long message (a kept board's path and how to open the others) wraps into the free rows
+        used = max(geo.top + ed.draft.height * geo.cell_h + 2, geo.top - 1 + len(panel))  # frame, exit word
+        said = message_lines(self.message_text(), cols - 2, lines - 2 - used)
+        for k, line in enumerate(said):
+            self.put(lines - 1 - len(said) + k, 1, line, curses.A_BOLD)
         if ed.mode is Mode.PROMPT and ed.prompt_error:  # why the answer was refused, under the prompt
             self.put(lines - 1, 1, ed.prompt_error)
         else:

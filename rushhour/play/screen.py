@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import curses
 import textwrap
+import unicodedata
+from contextlib import suppress
 from dataclasses import dataclass, replace
 
 from rushhour.board import EMPTY, WALL, Board, Cell
@@ -172,6 +174,55 @@ class Painter:
         return self.pair(self.number(colour), -1)
 
 
+def columns(char: str) -> int:
+    """The terminal columns a character takes: 2 for a wide one (CJK, most emoji), 0 for one that
+    combines with the character before it or has no width, else 1."""
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def clip(text: str, width: int) -> str:
+    """The longest start of ``text`` that takes at most ``width`` terminal columns."""
+    used = 0
+    for index, char in enumerate(text):
+        used += columns(char)
+        if used > width:
+            return text[:index]
+    return text
+
+
+def message_lines(text: str, width: int, spare: int) -> list[str]:
+    """A message as the lines it takes at ``width`` columns: one line when it fits; else wrapped on up to
+    ``spare`` + 1 lines (the rows free between the board and the status line, which moves up), the
+    last one ending in ``...`` when even those are too few."""
+    if width < 1:
+        return [""]
+    if len(clip(text, width)) == len(text):
+        return [text]
+    lines = textwrap.wrap(text, width) or [text]
+    most = max(1, spare + 1)
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] = clip(lines[-1], width - 3) + "..."
+    return [clip(line, width) for line in lines]
+
+
+def put_clipped(window: curses.window, y: int, x: int, text: str, attr: int = 0) -> None:
+    """``text`` at ``(y, x)``, cut to the window by the columns it takes on the terminal, not by its
+    characters (a wide character takes two: cut by characters, a line of them ran over the next
+    rows); curses refuses to write into the very last cell."""
+    lines, cols = window.getmaxyx()
+    if not 0 <= y < lines or x >= cols:
+        return
+    if x < 0:
+        text, x = text[-x:], 0
+    text = clip(text, cols - x - (1 if y == lines - 1 else 0))
+    if text:
+        with suppress(curses.error):  # a wide character across the last column
+            window.addstr(y, x, text, attr)
+
+
 class Screen:
     """Draws a controller on a curses window."""
 
@@ -233,14 +284,7 @@ class Screen:
 
     def put(self, y: int, x: int, text: str, attr: int = 0) -> None:
         """Write text clipped to the window (curses refuses to write past the last cell)."""
-        lines, cols = self.window.getmaxyx()
-        if not 0 <= y < lines or x >= cols:
-            return
-        if x < 0:
-            text, x = text[-x:], 0
-        text = text[: cols - x - (1 if y == lines - 1 else 0)]
-        if text:
-            self.window.addstr(y, x, text, attr)
+        put_clipped(self.window, y, x, text, attr)
 
     def draw_too_small(self, lines: int, cols: int) -> None:
         need_cols, need_lines = needed_size(self.controller.board)
@@ -264,8 +308,11 @@ class Screen:
             self.put(0, len(ctrl.level.title) + 4, busy)
         self.draw_board(board, geo)
         status = " | ".join(ctrl.status_parts()[1:])
-        self.put(lines - 3, 1, status)
-        self.put(lines - 2, 1, self.message_text(), curses.A_BOLD)
+        below_board = geo.top + board.height * geo.cell_h + 1  # the first row under the frame
+        said = message_lines(self.message_text(), cols - 2, lines - 3 - below_board)
+        self.put(lines - 2 - len(said), 1, status)
+        for k, line in enumerate(said):
+            self.put(lines - 1 - len(said) + k, 1, line, curses.A_BOLD)
         footer = next((f for f in FOOTERS if len(f) < cols - 1), "")
         self.put(lines - 1, 1, footer, curses.A_DIM)
 

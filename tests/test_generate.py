@@ -1133,3 +1133,10 @@ def test_a_run_stopped_early_describes_the_puzzles_it_made(tmp_path: Path) -> No
     header = grid.parse_document(out.read_text()).meta
     assert 0 < len(made) < 500
     assert header["description"] == f"{len(made)} puzzle{'s' if len(made) > 1 else ''} of 3+ moves on 6x6"
+
+
+def test_a_seed_is_read_as_every_count_is(capsys: pytest.CaptureFixture[str]) -> None:
+    """solve and harden took --seed 1_000 and 1e3, generate refused them: one rule for whole numbers."""
+    for seed in ("1_000", "1,000", "1e3"):
+        assert main(["generate", "--seed", seed, "--count", "1", "--min-moves", "3", "-q"]) == 0
+        assert "# seed: 1000" in capsys.readouterr().out

@@ -76,13 +76,6 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _seed(text: str) -> int:
-    seed = whole_or_none(text)
-    if seed is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: use a whole number, 0 or more")
-    return seed
-
-
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "generate",
@@ -122,7 +115,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--walls", type=option_range, default=(0, 0), metavar="K", help="walls per puzzle (default 0)"
     )
-    p.add_argument("--seed", type=_seed, metavar="S", help="random seed (default: a fresh one, reported)")
+    p.add_argument(
+        "--seed", type=option_count_or_zero, metavar="S", help="random seed (default: a fresh one, reported)"
+    )
     p.add_argument(
         "--method",
         choices=METHODS,

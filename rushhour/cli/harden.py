@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from typing import Any
 
 from rushhour.cli.core import (
@@ -24,6 +25,7 @@ from rushhour.cli.core import (
     refuse_color_without_drawing,
 )
 from rushhour.cli.documents import emit, entry_ref
+from rushhour.errors import LimitReachedError
 from rushhour.files import write_text_atomic
 from rushhour.formats import fogleman, write_board
 from rushhour.harden import Hardening, Improvement, improvements
@@ -31,6 +33,7 @@ from rushhour.levels import resolve_board
 from rushhour.text import plural
 
 DEFAULT_SECONDS = 10.0
+EXIT_DONE, EXIT_STOPPED = 0, 3
 
 
 def register(sub: Any) -> None:
@@ -41,7 +44,8 @@ def register(sub: Any) -> None:
             "Print the hardest position of BOARD's reachable set (the position farthest from a win), then "
             "search nearby boards (a vehicle shifted, moved, turned, resized, added or removed; a wall "
             "moved) for longer optimal solutions, printing each improvement as it is found, solved again "
-            "and replayed. Exit status: 0, or 2 for bad input (an unsolvable board)."
+            "and replayed. Exit status: 0, 2 for bad input (an unsolvable board), 3 when the time limit "
+            "stops the exploration of BOARD's reachable set before its hardest position is known."
         ),
         epilog=examples(
             "rushhour harden classic:1 --time-limit 2",
@@ -95,10 +99,16 @@ def cmd_harden(args: argparse.Namespace) -> int:
         max_vehicles=fogleman.MAX_VEHICLES if args.out and args.fmt == "fogleman" else None,
     )
     report = _Report(args, entry, seed)
-    for number, step in enumerate(found):
-        report.show(number, step)
+    began = time.perf_counter()
+    number = 0
+    try:
+        for number, step in enumerate(found, 1):
+            report.show(number - 1, step)
+    except LimitReachedError as err:  # the exploration of BOARD itself: every report so far is kept
+        report.stopped(number, err, time.perf_counter() - began, found.tried)
+        return EXIT_STOPPED
     report.close(found)
-    return 0
+    return EXIT_DONE
 
 
 class _Report:
@@ -128,8 +138,9 @@ class _Report:
                 "report": number,
                 "start": number == 0,
                 "seed": self.seed,
+                "status": "found",
             }
-            emit("harden", {**body, **step.to_dict()})
+            emit("harden", {**body, **step.to_dict(), "message": None})
             return
         if number == 0:
             print(f"{self.entry.meta.get('name') or self.entry.label}: {board_summary(self.entry.board)}")
@@ -143,6 +154,29 @@ class _Report:
             )
         print(draw(h.board, self.color))
         print("Solution: " + " ".join(str(m) for m in h.moves), flush=True)
+
+    def stopped(self, number: int, err: LimitReachedError, seconds: float, tried: int) -> None:
+        """A limit stopped the work (the exploration of BOARD's reachable set): with ``--json`` a last
+        document with ``status`` stopped and nothing found, else the message on stderr, as ``analyze``
+        says it."""
+        if self.args.json:
+            body = {
+                "source": entry_ref(self.entry),
+                "report": number,
+                "start": False,
+                "seed": self.seed,
+                "status": "stopped",
+                "board": None,
+                "length": None,
+                "moves": [],
+                "reachable": None,
+                "tried": tried,
+                "seconds": round(seconds, 3),
+                "message": str(err),
+            }
+            emit("harden", body)
+            return
+        print(f"{err} (see --time-limit)", file=sys.stderr)
 
     def close(self, search: Hardening) -> None:
         if self.args.json or self.first is None or self.last is None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from rushhour.cli.core import BOARD_HELP, add_color_flags, color_wanted, examples, option_count_or_zero
 from rushhour.cli.documents import emit
+from rushhour.cli.solve import move_seconds
 from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.levels import Pack, Shelf, pack, shelf
 from rushhour.numbers import whole_or_none
@@ -71,8 +72,8 @@ def time_model(args: argparse.Namespace) -> TimeModel | None:
     """The clock of ``--timed`` with its speeds, or None."""
     if args.timed:
         return TimeModel.one_hand(
-            car_seconds=args.car_seconds or DEFAULT_CAR_SECONDS,
-            truck_seconds=args.truck_seconds or DEFAULT_TRUCK_SECONDS,
+            car_seconds=move_seconds(args.car_seconds, "--car-seconds", DEFAULT_CAR_SECONDS),
+            truck_seconds=move_seconds(args.truck_seconds, "--truck-seconds", DEFAULT_TRUCK_SECONDS),
         )
     if args.car_seconds is not None or args.truck_seconds is not None:
         raise RushHourError("--car-seconds and --truck-seconds go with --timed")

@@ -16,11 +16,13 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from rushhour.board import Board, Move
 from rushhour.cli.core import (
     BOARD_HELP,
+    UsageError,
     add_board,
     add_color_flags,
     add_metric_flag,
@@ -46,8 +48,20 @@ from rushhour.files import write_text_atomic
 from rushhour.formats import Entry, fogleman
 from rushhour.levels import resolve_all, resolve_board
 from rushhour.search import DEFAULT_ENGINE, ENGINES, HEURISTICS, Solution, analyze, solve
+from rushhour.search.engines import sat_cap
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MEGABYTE
-from rushhour.search.timed import HANDOVERS, Schedule, TimedMove, TimeModel, format_seconds, schedule
+from rushhour.search.timed import (
+    DEFAULT_CAR_SECONDS,
+    DEFAULT_TRUCK_SECONDS,
+    HANDOVERS,
+    Schedule,
+    TimedMove,
+    TimeModel,
+    format_seconds,
+    parse_hands,
+    schedule,
+    seconds,
+)
 from rushhour.search.watch import Bounds, SearchProgress
 from rushhour.text import plural, runs
 from rushhour.workers import awaited, interrupt_as_flag, owned_pool
@@ -97,8 +111,9 @@ def register(sub: Any) -> None:
         type=option_count_or_zero,
         default=None,
         metavar="K",
-        help="sat engine: start at plans of K moves (no shorter plan is then looked for: the answer is "
-        "proven optimal only when K is at most the relaxed bound)",
+        help="sat engine: start at plans of K moves, a lower bound known elsewhere (no shorter plan is "
+        "looked for: the answer is proven optimal only when K is at most the relaxed bound, and longer "
+        "than the optimum when K is above it; at most --max-moves)",
     )
     p.add_argument("--show", action="store_true", help="draw the position after every move")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -231,14 +246,30 @@ def cmd_solve(args: argparse.Namespace) -> int:
         solution = _solve(args, board)
     except LimitReachedError as err:
         took = time.perf_counter() - began
-        body = solve_body(entry, err, engine=args.engine, metric=args.metric, seconds=took)
+        body = _solve_body(entry, err, engine=args.engine, metric=args.metric, seconds=took)
         return _stopped(args, "solve", body)
     _export(args, solution)
     if args.json:
-        emit("solve", solve_body(entry, solution))
+        emit("solve", _solve_body(entry, solution, metric=solution.metric))
     else:
         _print_solution(args, entry, solution)
     return EXIT_SOLVED if solution.solved else EXIT_UNSOLVABLE
+
+
+def expected(entry: Entry, metric: str) -> int | None:
+    """The optimal length the board's header gives in ``metric``: its ``moves`` (an optimum of the
+    moves metric).  None in the steps metric: a pack's ``steps`` header counts the cells slid by the
+    moves-optimal solution it records, which is no optimum of the steps metric (a solution of fewer
+    steps may take more moves)."""
+    return expected_length(entry) if metric == "moves" else None
+
+
+def _solve_body(
+    entry: Entry, found: Solution | LimitReachedError, *, metric: str, **how: Any
+) -> dict[str, Any]:
+    """The ``rushhour.solve`` document, its ``expected`` length that of ``metric`` (:func:`expected`)."""
+    body = solve_body(entry, found, metric=metric, **how)
+    return {**body, "expected": expected(entry, metric)}
 
 
 def check_solve_options(args: argparse.Namespace) -> None:
@@ -287,6 +318,7 @@ def check_solve_options(args: argparse.Namespace) -> None:
             ("max_states", "max_memory"),
             "does not bound the sat engine: it explores plan lengths (use --max-moves and --time-limit)",
         )
+        sat_cap(args.min_moves, args.max_moves)  # no length from --min-moves to --max-moves: refused
     if args.batch is not None:
         if args.board is not None:
             refuse("give either BOARD or --batch FILE, not both")
@@ -315,9 +347,15 @@ def add_timed_options(p: argparse.ArgumentParser) -> None:
         help="the fastest solution by one hand, moves taking time by vehicle kind (steps metric by default)",
     )
     group.add_argument(
-        "--car-seconds", metavar="S", help="with --timed: a car's seconds per cell (default 2)"
+        "--car-seconds",
+        metavar="S",
+        help=f"with --timed: a car's seconds per cell (default {DEFAULT_CAR_SECONDS})",
     )
-    group.add_argument("--truck-seconds", metavar="S", help="with --timed: a truck's (length 3+; default 5)")
+    group.add_argument(
+        "--truck-seconds",
+        metavar="S",
+        help=f"with --timed: a truck's (length 3+; default {DEFAULT_TRUCK_SECONDS})",
+    )
     group.add_argument(
         "--hands", metavar="LEFT,RIGHT", help="the fastest schedule by two hands at once, e.g. 3,5 s per move"
     )
@@ -330,16 +368,37 @@ def add_timed_options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(metric=None)  # timed play counts steps unless --metric moves; the rest, moves
 
 
+def move_seconds(text: str | None, option: str, default: int) -> Fraction:
+    """The seconds per move of ``option`` (``--car-seconds``, ``--truck-seconds``): ``default`` when
+    it is not given; a value given that is no duration, the empty one too, is a usage error (ends with
+    the help to read, as argparse's errors), never the default."""
+    if text is None:
+        return Fraction(default)
+    try:
+        return seconds(text, option[2:].replace("-", " "))
+    except RushHourError as err:
+        raise UsageError(f"argument {option}: {err}") from None
+
+
+def hands_seconds(text: str) -> tuple[Fraction, Fraction]:
+    """``--hands LEFT,RIGHT``: the two hands' seconds per move; a usage error when malformed."""
+    try:
+        return parse_hands(text)
+    except RushHourError as err:
+        raise UsageError(f"argument --hands: {err}") from None
+
+
 def cmd_timed(args: argparse.Namespace) -> int:
     if args.board is None:
         raise RushHourError("no board: give BOARD")
     metric = args.metric or "steps"
     if args.hands is not None:
-        model = TimeModel.two_hands(args.hands, handover=args.handover or "strict", metric=metric)
+        hands = hands_seconds(args.hands)
+        model = TimeModel.two_hands(hands, handover=args.handover or "strict", metric=metric)
     else:
-        model = TimeModel.one_hand(
-            metric=metric, car_seconds=args.car_seconds or 2, truck_seconds=args.truck_seconds or 5
-        )
+        car = move_seconds(args.car_seconds, "--car-seconds", DEFAULT_CAR_SECONDS)
+        truck = move_seconds(args.truck_seconds, "--truck-seconds", DEFAULT_TRUCK_SECONDS)
+        model = TimeModel.one_hand(metric=metric, car_seconds=car, truck_seconds=truck)
     entry = resolve_board(args.board)
     began = time.perf_counter()
     try:
@@ -380,7 +439,9 @@ def _stopped(args: argparse.Namespace, command: str, body: dict[str, Any]) -> in
     if args.json:
         emit(command, body)
     else:
-        print(f"{body['message']} (see --max-states, --time-limit and --max-memory)", file=sys.stderr)
+        sat = body.get("engine") == "sat"
+        limits = "--time-limit and --max-moves" if sat else "--max-states, --time-limit and --max-memory"
+        print(f"{body['message']} (see {limits})", file=sys.stderr)
         if body.get("lower_bound") is not None:
             bound = plural(body["lower_bound"], (args.metric or "moves")[:-1])
             print(f"Proven: no solution is shorter than {bound}{_by(body, 'lower')}.", file=sys.stderr)
@@ -417,6 +478,8 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
         took = f"SAT planning: {plural(solution.explored, 'plan length')} tried in {_ms(solution.seconds)}"
         if solution.optimal and solution.length:
             took += f"; no plan of {plural(solution.length - 1, 'move')} or fewer exists"
+        elif args.min_moves is not None and solution.length:
+            took += f"; from --min-moves {args.min_moves}: no shorter plan was looked for"
     if not solution.solved:
         print(
             f"Unsolvable: all {solution.explored:,} reachable positions were explored and none has "
@@ -533,7 +596,7 @@ class BatchRow:
 
 def _batch_one(job: tuple[argparse.Namespace, Entry]) -> BatchRow:
     args, entry = job
-    expected = expected_length(entry)
+    wanted = expected(entry, args.metric)
     text = _board_text(entry.board)
     began = time.perf_counter()
     try:
@@ -542,15 +605,15 @@ def _batch_one(job: tuple[argparse.Namespace, Entry]) -> BatchRow:
         took = time.perf_counter() - began
         body = None
         if args.json:
-            body = solve_body(entry, err, engine=args.engine, metric=args.metric, seconds=took)
+            body = _solve_body(entry, err, engine=args.engine, metric=args.metric, seconds=took)
         return BatchRow(
-            entry.label, text, EXIT_STOPPED, -1, -1, err.explored, took, False, expected, str(err), body
+            entry.label, text, EXIT_STOPPED, -1, -1, err.explored, took, False, wanted, str(err), body
         )
     status = EXIT_SOLVED if s.solved else EXIT_UNSOLVABLE
     length, steps = (s.length, s.steps) if s.solved else (-1, -1)
-    body = solve_body(entry, s) if args.json else None
+    body = _solve_body(entry, s, metric=s.metric) if args.json else None
     return BatchRow(
-        entry.label, text, status, length, steps, s.explored, s.seconds, s.optimal, expected, "", body
+        entry.label, text, status, length, steps, s.explored, s.seconds, s.optimal, wanted, "", body
     )
 
 

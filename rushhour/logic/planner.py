@@ -441,10 +441,14 @@ def plan(
     ``min_moves`` starts the lengths tried there instead (a lower bound proved elsewhere: the answer is
     then a shortest plan, and ``optimal`` only when ``min_moves`` is at most the relaxed bound; from a
     ``min_moves`` above the optimum a length that has plans may be refuted, since the formula keeps
-    only plans that no shorter plan could replace).  ``watch`` (see :data:`Watch`) is asked before
-    each length, so that a caller running other engines beside can move both ends while the planner
-    works.  ``canonical`` False leaves out the clauses that put commuting moves in one order (for
-    measuring them).
+    only plans that no shorter plan could replace).  The ``bound`` of the result and the
+    ``lower_bound`` of a stop count the lengths below ``min_moves`` as refuted: they hold only when
+    ``min_moves`` is a true lower bound, which the caller vouches for (the sat engine of
+    ``rushhour.search.solve`` does not take its ``min_moves`` as proven: it reports only the relaxed
+    bound then); with ``min_moves`` above ``max_moves`` no length is tried.  ``watch`` (see
+    :data:`Watch`) is asked before each length, so that a caller running other engines beside can move
+    both ends while the planner works.  ``canonical`` False leaves out the clauses that put commuting
+    moves in one order (for measuring them).
     """
     check_metric(metric)
     started = time.perf_counter()
@@ -462,6 +466,7 @@ def plan(
     # plans shorter than the relaxed bound cannot exist: not solved, only proved by the bound
     bound = relaxed_bound(board, metric) - 1
     claimed = bound if min_moves is None else max(bound, min_moves - 1)  # proved here, or told
+    told = claimed + 1  # the least length not known impossible, by the relaxation or as told
     if max_moves is not None:
         bound = min(bound, max_moves)
         claimed = min(claimed, max_moves)
@@ -477,6 +482,7 @@ def plan(
                 news = watch(max(bound, claimed))
                 if news is not None:
                     claimed = max(claimed, news[0] - 1)
+                    told = max(told, news[0])
                     if news[1] is not None:
                         max_moves = news[1] if max_moves is None else min(max_moves, news[1])
                         if k > max_moves:
@@ -492,9 +498,7 @@ def plan(
                 sat = formula.solve(k, remaining)
             except LimitReachedError:
                 raise LimitReachedError(
-                    f"time limit of {time_limit:g} s reached: "
-                    f"no plan of {plural(max(bound, claimed), 'move')} or fewer exists "
-                    f"(the optimal solution has at least {plural(max(bound, claimed) + 1, 'move')})",
+                    f"time limit of {time_limit:g} s reached: {_refuted(bound, claimed, told)}",
                     explored=solved,
                     lower_bound=max(bound, claimed) + 1,
                 ) from None
@@ -509,6 +513,22 @@ def plan(
         return PlanResult(None, False, max(bound, claimed), time.perf_counter() - started)
     finally:
         formula.solver.close()
+
+
+def _refuted(bound: int, claimed: int, told: int) -> str:
+    """What a stopped :func:`plan` knows: every length up to ``bound`` refuted here (or by the relaxed
+    bound), up to ``claimed`` refuted or told; ``told``, the lower bound it was told."""
+    refuted = max(bound, claimed)
+    if claimed <= bound:
+        return (
+            f"no plan of {plural(refuted, 'move')} or fewer exists "
+            f"(the optimal solution has at least {plural(refuted + 1, 'move')})"
+        )
+    # the lengths below the told bound were not tried: a refutation above it holds only if it is true
+    return (
+        f"no plan of {plural(refuted, 'move')} or fewer, if none has fewer than {plural(told, 'move')} "
+        f"as told (min_moves: not tried here); proven here: none of {plural(bound, 'move')} or fewer"
+    )
 
 
 def _replay(board: Board, moves: list[Move]) -> None:

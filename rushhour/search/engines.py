@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rushhour.board import Board, Move, check_metric
-from rushhour.errors import LimitReachedError, SolverError, expect_callable, expect_whole
+from rushhour.errors import LimitReachedError, ParameterError, SolverError, expect_callable, expect_whole
 from rushhour.search.astar import astar
 from rushhour.search.bfs import Limits, shortest
 from rushhour.search.frontier import frontier, frontier_wanted
@@ -101,18 +101,51 @@ def _portfolio(req: _Request) -> Outcome:
     return (None if moves is None else list(moves)), proven, explored
 
 
+def sat_cap(min_moves: int | None, max_moves: int | None) -> int:
+    """The sat engine's longest plan: ``max_moves``, or :data:`DEFAULT_SAT_MOVES` when None.  Raises
+    :class:`ParameterError` when ``min_moves`` is above it: no length would be tried."""
+    cap = DEFAULT_SAT_MOVES if max_moves is None else max_moves
+    if min_moves is not None and min_moves > cap:
+        default = " (the default)" if max_moves is None else ""
+        raise ParameterError(
+            f"{{max_moves}} {cap}{default} is below {{min_moves}} {min_moves}: no length fits"
+        )
+    return cap
+
+
 def _sat(req: _Request) -> Outcome:
+    """SAT planning from ``min_moves`` (else from the relaxed bound) to :func:`sat_cap`.
+
+    ``min_moves`` is where the lengths start, not a proof: the planner takes it as a lower bound, so
+    when it is above the relaxed bound (lengths below it left untried) nothing the planner then refutes
+    is proven (from a start above the optimum it refutes lengths that have plans: its formula keeps only
+    plans that no shorter one could replace).  The lower bound reported is then the relaxed bound's."""
     try:
         from rushhour.logic.planner import plan
     except ImportError:
         raise SolverError("the sat engine needs rushhour.logic.planner, which is not installed") from None
-    bound = DEFAULT_SAT_MOVES if req.max_moves is None else req.max_moves
-    result = plan(
-        req.board, metric=req.metric, min_moves=req.min_moves, max_moves=bound, time_limit=req.time_limit
-    )
+    from rushhour.search.heuristics import relaxed_bound
+
+    cap = sat_cap(req.min_moves, req.max_moves)
+    least = relaxed_bound(req.board, req.metric)  # no plan is shorter: proved by the relaxation
+    start = req.min_moves
+    told = start is not None and start > least  # lengths below start neither tried nor proved
+    try:
+        result = plan(req.board, metric=req.metric, min_moves=start, max_moves=cap, time_limit=req.time_limit)
+    except LimitReachedError as err:
+        if not told:
+            raise
+        raise LimitReachedError(str(err), explored=err.explored, lower_bound=least) from None
     if result.moves is None:
+        if told:
+            raise LimitReachedError(
+                f"no plan of {start} to {plural(cap, 'move')} found, which proves nothing: the lengths below "
+                f"min_moves {start} were not tried, and from a start above the optimum the planner refutes "
+                "lengths that have plans",
+                lower_bound=least,
+            )
         raise LimitReachedError(
-            f"no plan of {plural(bound, 'move')} or fewer (the SAT planner proves lengths, "
+            f"no plan of {plural(cap, 'move')} or fewer (the SAT planner proves lengths, "
             "not unsolvability: the bfs engine can prove a board unsolvable)",
             lower_bound=result.bound + 1,
         )
@@ -120,7 +153,7 @@ def _sat(req: _Request) -> Outcome:
     return (
         list(result.moves),
         result.optimal,
-        len(result.moves) + 1 - min(req.min_moves or 0, len(result.moves)),
+        len(result.moves) + 1 - min(start or 0, len(result.moves)),
     )
 
 
@@ -154,12 +187,16 @@ def solve(
     whole reachable set was explored).  Raises :class:`LimitReachedError` when ``max_states``
     positions (for ``random``/``improve``: moves of the walks) or ``time_limit`` seconds are used up
     first, when the search has grown the process by ``max_memory`` bytes (None: no bound), or when the
-    ``sat`` engine finds no plan of ``max_moves`` moves or fewer.  ``seed`` drives
+    ``sat`` engine finds no plan of ``max_moves`` moves or fewer (``ParameterError`` when ``min_moves`` is
+    above ``max_moves``, or above 120 when ``max_moves`` is None: no length would be tried).  ``seed`` drives
     ``random`` and ``improve``; ``heuristic`` (see :data:`HEURISTICS`) is the bound ``astar`` uses.
     ``progress`` is called with a :class:`~rushhour.search.watch.SearchProgress` record now and then while
     the search runs (see :mod:`rushhour.search.watch`); the ``portfolio`` engine calls it with a
     :class:`~rushhour.search.watch.Bounds` record each time a bound improves.  ``min_moves`` starts
-    the ``sat`` engine's lengths there (:func:`rushhour.logic.planner.plan`).
+    the ``sat`` engine's lengths there (:func:`rushhour.logic.planner.plan`): shorter plans are not looked
+    for, so the plan has at least ``min_moves`` moves (more than the optimum when ``min_moves`` is above
+    it) and is ``optimal`` only when ``min_moves`` is at most the relaxed bound; above that bound a stop
+    reports only the relaxed bound as ``lower_bound``, nothing the lengths tried seemed to show.
 
     ``portfolio`` (:mod:`rushhour.search.portfolio`) runs the frontier passes, improve and SAT planning
     together on boards larger than 6x6 and stops when the bounds meet; elsewhere it is ``bfs`` (and the

@@ -29,7 +29,8 @@ QUICK = ["generate", "--size", "6x6", "--min-moves", "1", "--max-tries", "1", "-
 BOUNDS = ["--max-states", "1e12", "--max-memory", "8000"]
 #: label: (the command the limit stops, the same command answered at once)
 COMMANDS = {
-    "solve bfs": (["solve", BIG, *BOUNDS], ["solve", SMALL, *BOUNDS]),
+    "solve (portfolio)": (["solve", BIG, *BOUNDS], ["solve", SMALL, *BOUNDS]),
+    "solve bfs": (["solve", BIG, "--engine", "bfs", *BOUNDS], ["solve", SMALL, "--engine", "bfs", *BOUNDS]),
     "solve astar": (["solve", BIG, "--engine", "astar", *BOUNDS], ["solve", SMALL, "--engine", "astar"]),
     "solve --timed": (["solve", BIG, "--timed", *BOUNDS], ["solve", SMALL, "--timed", *BOUNDS]),
     "solve --hands": (["solve", BIG, "--hands", "3,5", *BOUNDS], ["solve", SMALL, "--hands", "3,5"]),

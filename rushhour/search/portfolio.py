@@ -30,6 +30,11 @@ way out (an answer, a limit, Ctrl-C, an error) and dies with the caller if it is
 In a process that may not start others (a worker of a ``multiprocessing`` pool, which is a daemon) the
 passes run alone: the answer is the same, proven by them.
 
+On a board the compiled passes refuse (keys of more than 128 bits: status -1, e.g. 16x16 with 60
+vehicles) the caller runs the bfs engine instead, the upper worker starts at once and a lower worker
+runs SAT planning from the start (:func:`_no_passes`).  At the time limit every engine stops by itself
+and the caller waits at most :data:`GRACE` seconds for the workers' last news.
+
 Every solution is replayed by the rules before it is reported; every lower bound comes from a proof
 (a pass that ended empty, completed layers of a pass, refuted plan lengths, the relaxed bound).
 """
@@ -47,7 +52,8 @@ from typing import Any
 
 from rushhour.board import Board, Move
 from rushhour.errors import LimitReachedError, RushHourError
-from rushhour.search.bfs import Limits
+from rushhour.search import bfs, native
+from rushhour.search.bfs import Limits, native_cap, native_poll, seconds_left
 from rushhour.search.contract import STOPPED_BY_POLL
 from rushhour.search.frontier import (
     best_so_far,
@@ -83,9 +89,10 @@ SAT_NICE = 10
 #: the passes go straight to the bound best - 1 once it is at most this far above the next pass
 #: (0: they never skip a bound)
 JUMP = 0
-#: seconds the caller waits past its deadline for the worker's last bounds before killing it
-GRACE = 1.5
-POLL = 0.2
+#: seconds the caller waits past its deadline for the workers' last bounds before killing them (each
+#: engine in a worker stops at the deadline itself; this only lets its last message through)
+GRACE = 0.1
+POLL = 0.05
 
 # what the workers tell the caller: (kind, value, engine[, metric])
 _LOWER, _BEST, _OPTIMAL, _UNSOLVABLE = "lower", "best", "optimal", "unsolvable"
@@ -111,6 +118,8 @@ class _State:
     optimal: bool = False
     unsolvable: bool = False
     stopped: list[str] = field(default_factory=list)
+    cut: list[str] = field(default_factory=list)  # the engines the portfolio ended while they ran
+    walked: bool = False  # whether a stopped search ran its short random walk already (best_so_far)
     history: list[Bound] = field(default_factory=list)
 
     @property
@@ -134,7 +143,8 @@ def portfolio(
     state = _State(time.perf_counter(), relaxed_bound(board, metric), "relaxed bound")
     state.record(_LOWER, state.lower, state.lower_by)
     context = multiprocessing.get_context("fork")
-    share = context.Array("q", [state.lower, 0], lock=False)  # best lower bound, best length (0: none)
+    # best lower bound, best length (0: none), and 1 when the passes cannot run the board (_no_passes)
+    share = context.Array("q", [state.lower, 0, 0], lock=False)
     out = context.Queue()
     memory = None if limits.memory is None else limits.memory.limit
     delay = UPPER_DELAY if limits.time_limit is None else min(UPPER_DELAY, limits.time_limit / 6)
@@ -149,18 +159,20 @@ def portfolio(
             upper.start()
         passes = _limits_from_now(limits, _share(memory, FRONTIER_MEMORY))
         passes.report = limits.report  # the positions the passes store, shown between the bounds
-        if not _passes(board, metric, news, passes):
+        ended = _passes(board, metric, news, passes)
+        if ended is None:  # the compiled passes cannot run this board: the other engines do
+            ended = _no_passes(board, metric, news, passes, (context, args))
+        if not ended:
             news.wait_for_last(limits)
     finally:
-        if upper is not None and upper.pid is not None:  # started
-            if upper.is_alive():
-                upper.kill()
-            upper.join()
+        news.end_workers()
         out.cancel_join_thread()
         out.close()
     if state.met:
         return (None if state.unsolvable else state.best), True, state.explored, tuple(state.history)
-    if state.best is None:  # stopped before any engine found one: a short random walk, as bfs reports
+    # stopped before any engine found one: a short random walk, as bfs reports (once: a frontier
+    # search stopped in _unsolvable has walked already)
+    if state.best is None and not state.walked:
         tables = tables_for(board.layout, metric)
         walked = best_so_far(tables, tables.pack(board.state), limits)
         if walked is not None:
@@ -183,7 +195,9 @@ class _News:
         progress: Callable[[Any], object] | None,
     ) -> None:
         self.board, self.metric, self.state, self.share = board, metric, state, share
-        self.out, self.upper, self.progress = out, upper, progress
+        self.out, self.progress = out, progress
+        # the worker processes (started or not: see end_workers), with their engines
+        self.workers: list[tuple[Any, str]] = [] if upper is None else [(upper, "improve and sat planning")]
         self.bound = 0  # the bound of the pass under way (0: none)
         _report(state, metric, progress)
 
@@ -204,23 +218,35 @@ class _News:
         return self.state.met or (self.bound > 0 and self.state.lower > self.bound)
 
     def wait_for_last(self, limits: Limits) -> None:
-        """After the passes stopped at the time limit: the worker's last bounds, for at most
-        :data:`GRACE` seconds past the deadline."""
-        while not self.state.met and self.upper is not None and self.upper.is_alive():
-            if limits.deadline is None or time.perf_counter() > limits.deadline + GRACE:
-                return
+        """After the caller's own engine ended without the bounds meeting: the workers' news until the
+        bounds meet or every worker has ended, for at most :data:`GRACE` seconds past the deadline
+        (each engine in a worker stops at the deadline by itself)."""
+        while not self.state.met and any(worker.is_alive() for worker, _ in self.workers):
+            if limits.deadline is not None and time.perf_counter() > limits.deadline + GRACE:
+                break
             try:
                 self.take(self.out.get(timeout=POLL))
             except queue.Empty:
                 continue
         self.poll()
 
+    def end_workers(self) -> None:
+        """Kill every worker still running (the portfolio ends), noting which engines it cut short."""
+        for worker, engines in self.workers:
+            if worker.pid is None:  # never started
+                continue
+            if worker.is_alive():
+                worker.kill()
+                self.state.cut.append(engines)
+            worker.join()
 
-def _passes(board: Board, metric: str, news: _News, limits: Limits) -> bool:
+
+def _passes(board: Board, metric: str, news: _News, limits: Limits) -> bool | None:
     """The bounded passes in the caller, from the best lower bound known, never at or above the best
     solution known, until the bounds meet.  False when the time limit stopped them; True when they
     ended otherwise (the bounds met, or ``--max-states`` or their memory stopped them: the portfolio
-    then stops, as the bfs engine does)."""
+    then stops, as the bfs engine does); None when the compiled search cannot run them on this board
+    (its keys need more than 128 bits, or a segment has more than 4,096 arrangements: status -1)."""
     state = news.state
     tables = tables_for(board.layout, metric)
     start = tables.pack(board.state)
@@ -241,6 +267,8 @@ def _passes(board: Board, metric: str, news: _News, limits: Limits) -> bool:
             status, stored, keys, layers, pruned = one_pass(tables, start, limits, bound, used, news.poll)
         except LimitReachedError:  # the time limit, passed before the pass began
             return False
+        if status < 0:  # not this board: the caller turns to the other engines (_no_passes)
+            return None
         used += stored
         state.explored += stored
         if status == STOPPED_BY_POLL:
@@ -268,6 +296,79 @@ def _passes(board: Board, metric: str, news: _News, limits: Limits) -> bool:
             return True
         news.take((_LOWER, bound + 1, _pass_name(bound)))
         bound, last = next_bound(bound, stored, last), stored
+
+
+def _no_passes(
+    board: Board, metric: str, news: _News, limits: Limits, fork: tuple[Any, tuple[Any, ...]]
+) -> bool:
+    """The portfolio on a board the compiled passes cannot run (:func:`_passes` answered None): the
+    upper worker starts at once with its ``improve`` restarts, a lower worker forked now runs SAT
+    planning from the start, and the caller runs the bfs engine (the compiled breadth-first search)
+    within the passes' share of the memory, stopped when the bounds meet.  Where bfs fits it proves
+    the optimum, or that the board is unsolvable; where it does not (its share of the memory used up)
+    the workers go on.  Without workers (in a pool's worker) the caller plans after bfs.  False when
+    the time limit stopped bfs, or when bfs ended and the workers are left to finish; True when the
+    bounds met or ``--max-states`` stopped bfs (the portfolio then stops, as the passes do)."""
+    news.share[2] = 1  # the upper worker: start now, and leave SAT planning to the lower worker
+    context, args = fork
+    if news.workers:
+        lower = context.Process(target=_lower_worker, args=args, daemon=True)
+        lower.start()
+        news.workers.append((lower, "sat planning"))
+    try:
+        ended = _bfs(board, metric, news, limits)
+    except LimitReachedError as err:
+        if _out_of_time(limits, err.explored or 0):
+            return False
+        news.take((_STOPPED, str(err), "bfs"))
+        ended = limits.max_states is not None and (err.explored or 0) >= limits.max_states
+    if ended or news.workers:
+        return ended
+    try:  # alone: SAT planning in the caller, its news taken at once
+        _plans(board, metric, news.share, _Caller(news), _limits_from_now(limits, None), None)
+    except LimitReachedError as err:
+        news.take((_STOPPED, str(err), "sat planning"))
+    return news.state.met or not _out_of_time(limits, 0)
+
+
+def _bfs(board: Board, metric: str, news: _News, limits: Limits) -> bool:
+    """The compiled breadth-first search in the caller, asked every
+    :data:`~rushhour.search.contract.POLL_MILLISECONDS` whether the bounds have met; True when it
+    proved the optimum or that the board is unsolvable (``explored``: the reachable set's size), or
+    another engine met the bounds meanwhile.  Its positions are not counted in ``explored`` otherwise:
+    that is what the passes stored (none here)."""
+    compiled = native.compiled
+    assert compiled is not None
+    tables = tables_for(board.layout, metric)
+    news.bound = 0
+    status, explored, path = compiled.shortest(
+        tables.native_spec(),
+        tables.unpack(tables.pack(board.state)),
+        native_cap(limits, tables.n, False),
+        seconds_left(limits),
+        native_poll(limits, then=news.poll),
+    )
+    if path is not None:
+        keys = [tables.pack(state) for state in path]
+        news.take((_OPTIMAL, moves_of_path(tables, keys), "bfs", metric))
+        return True
+    if status == 0:  # its whole reachable set searched: no won position
+        news.state.explored = explored
+        news.take((_UNSOLVABLE, None, "bfs"))
+        return True
+    if news.poll():  # stopped because the bounds met
+        return True
+    bfs.stopped_at_limit(limits, explored)  # raises
+
+
+class _Caller:
+    """A queue whose messages the caller takes at once (SAT planning run in the caller)."""
+
+    def __init__(self, news: _News) -> None:
+        self.news = news
+
+    def put(self, message: tuple[Any, ...]) -> None:
+        self.news.take(message)
 
 
 def _report(state: _State, metric: str, progress: Callable[[Any], object] | None) -> None:
@@ -318,7 +419,10 @@ def _stop(state: _State, limits: Limits, metric: str) -> LimitReachedError:
     if limits.deadline is not None and time.perf_counter() >= limits.deadline:
         why = f"stopped at the time limit of {limits.time_limit:g} s"
     else:
-        why = "; ".join(state.stopped) or "stopped: every engine ended"
+        why = "; ".join(state.stopped)
+        if not why:
+            cut = " and ".join(state.cut)
+            why = f"stopped: {cut} ended by the portfolio" if cut else "stopped: every engine ended"
     best = "no solution found"
     if state.best is not None:
         best = f"best {plural(solution_length(state.best, unit == 'steps'), unit[:-1])} ({state.best_by})"
@@ -371,9 +475,15 @@ def _unsolvable(tables: Any, start: int, limits: Limits, news: _News) -> None:
     try:
         found = frontier(tables, start, limits)
     except LimitReachedError as err:  # the portfolio stops with every bound it has (see _stop)
+        # stopped within a pass (it carries its lower bound), it ran best_so_far's walk: not walked again
+        news.state.walked = err.lower_bound is not None
+        if err.best is not None:
+            news.take((_BEST, err.best, "random walk", news.metric))
         news.take((_STOPPED, str(err), _FRONTIER))
         return
-    if found is not None and found[0] is None:
+    if found is None:  # cannot happen after a pass ran; never read as "every engine ended"
+        news.take((_STOPPED, "the frontier search could not search the whole reachable set", _FRONTIER))
+    elif found[0] is None:
         news.state.explored = found[1]
         news.take((_UNSOLVABLE, None, "frontier search"))
 
@@ -390,18 +500,41 @@ def _upper_worker(
     start_at: float,
 ) -> None:
     _worker_start(owner)
-    time.sleep(max(0.0, start_at - time.perf_counter()))  # the passes alone until then
+    # the passes alone until then (unless they cannot run the board: share[2], see _no_passes)
+    while not share[2] and time.perf_counter() < start_at:
+        time.sleep(min(POLL, max(0.0, start_at - time.perf_counter())))
     if share[1] and share[0] >= share[1]:
         return
     mine = _limits_from_now(limits, None)
     try:
         _restarts(board, metric, share, out, mine, seed)
-        if SAT_PLANNING:
+        if SAT_PLANNING and not share[2]:  # else the lower worker plans (_no_passes)
             if SAT_NICE:
                 os.nice(SAT_NICE)
             _plans(board, metric, share, out, mine, _share(memory, 1 - FRONTIER_MEMORY))
     except RushHourError as err:
         out.put((_STOPPED, str(err), "improve and sat"))
+
+
+def _lower_worker(
+    board: Board,
+    metric: str,
+    share: Any,
+    out: Any,
+    limits: Limits,
+    memory: int | None,
+    seed: int,
+    owner: int,
+    start_at: float,
+) -> None:
+    """SAT planning from the start, on a board the passes cannot run (:func:`_no_passes`; the
+    upper worker's arguments, of which ``seed`` and ``start_at`` are not used)."""
+    del seed, start_at
+    _worker_start(owner)
+    try:
+        _plans(board, metric, share, out, _limits_from_now(limits, None), _share(memory, 1 - FRONTIER_MEMORY))
+    except RushHourError as err:
+        out.put((_STOPPED, str(err), "sat planning"))
 
 
 def _restarts(board: Board, metric: str, share: Any, out: Any, limits: Limits, seed: int) -> None:
@@ -417,6 +550,10 @@ def _restarts(board: Board, metric: str, share: Any, out: Any, limits: Limits, s
             return
         # 4 s, 8 s, 16 s, ...: a long walk needs time to be shortened on a busy machine
         seconds = max(0.5, min(RESTART_SECONDS * 2**k, budget - (time.perf_counter() - began)))
+        if limits.deadline is not None:  # never past the deadline: the caller stops there
+            seconds = min(seconds, limits.deadline - time.perf_counter())
+            if seconds <= 0.01:
+                return
         try:
             moves, _ = improve_search(board, metric, Limits(None, seconds, None), seed + k)
             verify(board, moves)  # replayed by the rules before it is offered

@@ -76,6 +76,17 @@ def test_the_default_engine_solves_full16_optimally_without_any_limit() -> None:
 
 
 @needs_native
+def test_the_command_says_what_solved_a_board_without_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary said "0 positions stored by the frontier passes" of passes that never ran."""
+    from rushhour.cli import main
+
+    assert main(["solve", str(FULL16), "--no-color"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("Portfolio: ") and "frontier passes" not in last
+    assert last.endswith("found by sat planning, proven optimal by sat planning")
+
+
+@needs_native
 def test_a_limit_on_a_board_without_passes_is_named_not_every_engine_ended() -> None:
     """Stopped by ``max_states`` (the bfs engine in the caller, where the passes would be), the
     portfolio names that limit: its workers were ended by it, they did not all end by themselves."""

@@ -471,7 +471,12 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
         lower = [b for b in solution.bounds if b.kind == "lower"]
         best = [b for b in solution.bounds if b.kind == "best"]
         stored = plural(solution.explored, "position")
-        took = f"Portfolio: {stored} stored by the frontier passes in {_ms(solution.seconds)}"
+        passes = any(b.engine.startswith("frontier") for b in solution.bounds)
+        took = (
+            f"Portfolio: {stored} stored by the frontier passes in {_ms(solution.seconds)}"
+            if passes or solution.explored
+            else f"Portfolio: {_ms(solution.seconds)}"
+        )
         if lower and best:
             took += f"; found by {best[-1].engine}, proven optimal by {lower[-1].engine}"
     if solution.engine == "sat":

@@ -19,24 +19,16 @@ import rushhour.files
 import rushhour.levels
 import rushhour.text
 from rushhour.board import Board, Move
-from rushhour.cli import build_parser, main
+from rushhour.cli import build_parser
 from rushhour.cli.completion import commands, script
 from rushhour.cli.core import PATH_METAVARS
 from rushhour.cli.solve import solution_lines
 from rushhour.levels import packs
 from rushhour.search.native import native_available, native_status, use_native
 from rushhour.text import plural, runs
+from tests.cli import run
 
 LINE = "BBBoooooCoooAACoooooDoooooDoooooDooo"  # B+3 C-1 A+4: 3 moves, 8 steps
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:  # argparse: --help, --version and usage errors
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def subparsers() -> dict[str, argparse.ArgumentParser]:

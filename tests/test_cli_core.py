@@ -13,14 +13,9 @@ import pytest
 
 from rushhour.cli import main
 from rushhour.formats import parse_text
+from tests.cli import run
 
 HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_show_draws_the_board_with_its_exit(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,13 +124,18 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tm
         whole = _run("enumerate", "--size", "5x5", "--walls", walls, "--workers", "1", "-q")
         assert (out / "database.txt").read_text() == whole.stdout
     finally:
-        for proc in reversed(procs):
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        _end(procs)
+
+
+def _end(procs: list[Any]) -> None:
+    """The scheduler and workers of a test ended, the last started first; killed when they linger."""
+    for proc in reversed(procs):
+        proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 def _parts(out: Path) -> list[str]:
@@ -352,10 +358,4 @@ def test_workers_without_this_rushhour_are_said_not_waited_for(tmp_path: Path) -
         assert run.returncode == 0, err
         assert out == _run("enumerate", "--size", "4x4", "--workers", "1", "-q").stdout
     finally:
-        for proc in reversed(procs):
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        _end(procs)

@@ -38,19 +38,11 @@ from rushhour.generator import (
 )
 from rushhour.search import Analysis, Solution, analysis, analyze, solve, verify
 from rushhour.search.analysis import analyze_python
+from tests.cli import run
 from tests.native import needs_native
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_generate.txt"
 SMALL = Settings(min_moves=5, max_moves=9, seed=11)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:  # argparse refuses the command line
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @cache

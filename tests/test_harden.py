@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from rushhour.board import Board
-from rushhour.cli import main
 from rushhour.errors import LimitReachedError, RushHourError
 from rushhour.formats import read_file
 from rushhour.generator import Settings, packed_bag, random_bag
 from rushhour.harden import changed, harden, hardest_position, improvements
 from rushhour.search import analysis, analyze, solve, verify
 from rushhour.search.analysis import Analysis, KnownClusters, analyze_python
+from tests.cli import run as run_cli
 from tests.native import needs_native
 
 SMALL = "AA.B../...B../...B../....../....../......"
@@ -279,15 +279,6 @@ def test_the_search_says_how_far_it_went() -> None:
 def test_bad_harden_arguments_are_refused() -> None:
     with pytest.raises(RushHourError, match="time_limit"):
         harden(Board.from_text(SMALL), time_limit=0)
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_cli_harden_text_json_and_out(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -13,20 +13,14 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from rushhour.board import HORIZONTAL, Board, Move
-from rushhour.cli import main
 from rushhour.errors import IllegalMoveError
 from rushhour.formats import parse_text
 from rushhour.levels import resolve_board
+from tests.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"
 WRAP = "# wrap: yes\n# target: 0,4 east\nA...A\n.BB..\n..C..\n..C.."
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("board", [HARDEST, "classic:2", "AA.B../...B.F/CC...F/...DD./EEE.../x....."])

@@ -22,20 +22,12 @@ from rushhour.formats import parse_text, read_file
 from rushhour.play.saves import Saves
 from rushhour.search import solve
 from rushhour.search.bfs import Limits
+from tests.cli import run
 from tests.fuzzing import BOARD, BOARD_TEXT, kill_during_saves, wins_together
 
 ROOT = Path(__file__).resolve().parent.parent
 NINES = "9" * 5000
 GRID = "# name: ok\nAA....\n......\n......\n......\n......\n......\n"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:  # argparse refusing an option
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def refused(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 2) -> str:

@@ -11,23 +11,14 @@ from typing import Any
 
 import pytest
 
-from rushhour.cli import main
 from rushhour.errors import LimitReachedError, ParameterError
 from rushhour.levels import resolve_board
 from rushhour.search import solve
+from tests.cli import run
 from tests.test_json import check
 
 OPEN12 = str(Path(__file__).resolve().parent / "data" / "open12.txt")  # a reachable set of millions
 CLASSIC3_OPTIMUM = 12  # classic:3's optimal moves (its header); its relaxed bound is 3
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:  # argparse refusing an option
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def documents(out: str) -> list[dict[str, Any]]:

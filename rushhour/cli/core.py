@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any, NoReturn
 
 from rushhour.board import METRICS, Board
@@ -171,6 +172,31 @@ def note_python_search(width: int, height: int, what: str) -> None:
             "compiled search takes seconds",
             file=sys.stderr,
         )
+
+
+def add_move_seconds(parser: Any) -> None:
+    """``--car-seconds`` and ``--truck-seconds``, the speeds of ``--timed`` (``solve`` and ``play``);
+    read with :func:`move_seconds`."""
+    from rushhour.search.timed import DEFAULT_CAR_SECONDS, DEFAULT_TRUCK_SECONDS
+
+    car = f"with --timed: a car's seconds per cell (default {DEFAULT_CAR_SECONDS})"
+    parser.add_argument("--car-seconds", metavar="S", help=car)
+    truck = f"with --timed: a truck's (length 3+; default {DEFAULT_TRUCK_SECONDS})"
+    parser.add_argument("--truck-seconds", metavar="S", help=truck)
+
+
+def move_seconds(text: str | None, option: str, default: int) -> Fraction:
+    """The seconds per move of ``option`` (``--car-seconds``, ``--truck-seconds``): ``default`` when
+    it is not given; a value given that is no duration, the empty one too, is a usage error (ends with
+    the help to read, as argparse's errors), never the default."""
+    from rushhour.search.timed import seconds
+
+    if text is None:
+        return Fraction(default)
+    try:
+        return seconds(text, option[2:].replace("-", " "))
+    except RushHourError as err:
+        raise UsageError(f"argument {option}: {err}") from None
 
 
 def examples(*lines: str) -> str:

@@ -11,9 +11,16 @@ import os
 import sys
 from typing import Any
 
-from rushhour.cli.core import BOARD_HELP, add_color_flags, color_wanted, examples, option_count_or_zero
+from rushhour.cli.core import (
+    BOARD_HELP,
+    add_color_flags,
+    add_move_seconds,
+    color_wanted,
+    examples,
+    move_seconds,
+    option_count_or_zero,
+)
 from rushhour.cli.documents import emit
-from rushhour.cli.solve import move_seconds
 from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.levels import Pack, Shelf, pack, shelf
 from rushhour.numbers import whole_or_none
@@ -237,16 +244,7 @@ def register(sub: Any) -> None:
     p.add_argument("--daily", action="store_true", help="play the puzzle of the day (the same for everyone)")
     p.add_argument("--plain", action="store_true", help="play by typed lines, even in a terminal")
     p.add_argument("--timed", action="store_true", help="show a clock of the time your moves would take")
-    p.add_argument(
-        "--car-seconds",
-        metavar="S",
-        help=f"with --timed: seconds per cell for a car (default {DEFAULT_CAR_SECONDS})",
-    )
-    p.add_argument(
-        "--truck-seconds",
-        metavar="S",
-        help=f"with --timed: per cell for a truck (default {DEFAULT_TRUCK_SECONDS})",
-    )
+    add_move_seconds(p)
     add_color_flags(p)
     p.set_defaults(func=cmd_play)
 

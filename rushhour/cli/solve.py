@@ -26,12 +26,14 @@ from rushhour.cli.core import (
     add_board,
     add_color_flags,
     add_metric_flag,
+    add_move_seconds,
     board_summary,
     color_wanted,
     draw,
     examples,
     fixed_colors,
     given,
+    move_seconds,
     note_python_search,
     option_count,
     option_count_or_zero,
@@ -60,7 +62,6 @@ from rushhour.search.timed import (
     format_seconds,
     parse_hands,
     schedule,
-    seconds,
 )
 from rushhour.search.watch import Bounds, SearchProgress
 from rushhour.text import plural, runs
@@ -346,16 +347,7 @@ def add_timed_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the fastest solution by one hand, moves taking time by vehicle kind (steps metric by default)",
     )
-    group.add_argument(
-        "--car-seconds",
-        metavar="S",
-        help=f"with --timed: a car's seconds per cell (default {DEFAULT_CAR_SECONDS})",
-    )
-    group.add_argument(
-        "--truck-seconds",
-        metavar="S",
-        help=f"with --timed: a truck's (length 3+; default {DEFAULT_TRUCK_SECONDS})",
-    )
+    add_move_seconds(group)
     group.add_argument(
         "--hands", metavar="LEFT,RIGHT", help="the fastest schedule by two hands at once, e.g. 3,5 s per move"
     )
@@ -366,18 +358,6 @@ def add_timed_options(p: argparse.ArgumentParser) -> None:
         help="with --hands: strict (default: a cell being left is held until the move ends) or relaxed",
     )
     p.set_defaults(metric=None)  # timed play counts steps unless --metric moves; the rest, moves
-
-
-def move_seconds(text: str | None, option: str, default: int) -> Fraction:
-    """The seconds per move of ``option`` (``--car-seconds``, ``--truck-seconds``): ``default`` when
-    it is not given; a value given that is no duration, the empty one too, is a usage error (ends with
-    the help to read, as argparse's errors), never the default."""
-    if text is None:
-        return Fraction(default)
-    try:
-        return seconds(text, option[2:].replace("-", " "))
-    except RushHourError as err:
-        raise UsageError(f"argument {option}: {err}") from None
 
 
 def hands_seconds(text: str) -> tuple[Fraction, Fraction]:

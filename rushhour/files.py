@@ -168,6 +168,28 @@ def read_regular_file(
         os.close(fd)
 
 
+def check_file_target(path: str | Path, *, error: type[RushHourError] = RushHourError) -> None:
+    """Refuse, before any work, an output file that cannot be written as one: a path ending in ``/``
+    (a folder's name), an existing folder, device, FIFO or socket, a file in a folder that does not
+    exist.  This process's own streams (``/dev/stdout``...) are fine: :func:`write_bytes_atomic`
+    writes to them."""
+    if own_stream(path) is not None:
+        return
+    if str(path).endswith(("/", os.sep)):
+        raise error(f"cannot write {path}: it ends in /, the name of a folder, where a file is wanted")
+    target = real_target(path)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        if not target.parent.is_dir():
+            raise error(f"cannot write {path}: the folder {target.parent} does not exist") from None
+        return
+    except OSError as err:
+        raise error(f"cannot write {path}: {reason(err)}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"cannot write {path}: it is {_kind(info.st_mode)}, not a regular file")
+
+
 def real_target(path: str | Path) -> Path:
     """Where writing ``path`` really goes: symbolic links followed."""
     return Path(os.path.realpath(path))
@@ -234,6 +256,8 @@ def write_bytes_atomic(
     saying ``cannot write {what}{path}: {reason}``.  A path that names one of this process's own
     streams (``/dev/stdout``, ``/dev/stderr``, ``/dev/fd/N``) is written to that stream, after what
     was already written there: replacing the file behind it would throw that away."""
+    if str(path).endswith(("/", os.sep)):  # realpath would drop it, and a file take the folder's name
+        raise error(f"cannot write {what}{path}: it ends in /, the name of a folder, where a file is wanted")
     stream = own_stream(path)
     if stream is not None:
         try:

@@ -215,3 +215,10 @@ def test_a_boards_json_text_is_a_board_argument(capsys: pytest.CaptureFixture[st
     assert code == 0 and json.loads(again)["board"]["text"] == text
     code, _, err = run(capsys, "show", '{"width": 6')
     assert code == 2 and err.startswith("error: inline board, line 1, column 12: not valid JSON")
+
+
+def test_show_refuses_labels_with_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """--labels numbers a drawing: with --json, which draws nothing, it was ignored in silence."""
+    code, out, err = run(capsys, "show", "classic:1", "--labels", "--json")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: --labels numbers the drawing's rows and columns: it does not go with --json")

@@ -11,22 +11,13 @@ from xml.etree import ElementTree
 import pytest
 
 from rushhour.board import Move
-from rushhour.cli import main
 from rushhour.formats import fogleman
 from rushhour.search import verify
+from tests.cli import run
 
 EASY = "ooBoooooBoooAABooooooooooooooooooooo"  # B+3 A+4
 HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"
 UNSOLVABLE = "ooooooooooooAAoxooBoooooBooooooooooo"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:  # argparse refuses the command line
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_solve_prints_an_optimal_solution(capsys: pytest.CaptureFixture[str]) -> None:
@@ -133,8 +124,36 @@ def test_csv_and_svg_exports(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert [f.name for f in frames] == ["step-000.svg", "step-001.svg", "step-002.svg"]
     root = ElementTree.parse(frames[-1]).getroot()
     assert root.tag.endswith("svg")
-    status, _, err = run(capsys, "solve", UNSOLVABLE, "--csv", str(table))
-    assert status == 2 and "no solution to write" in err
+    # an unsolvable board: the verdict and its exit status, nothing written (the old table stays)
+    status, out, err = run(capsys, "solve", UNSOLVABLE, "--csv", str(table))
+    assert status == 1 and "Unsolvable: " in out
+    assert err == "note: the board is unsolvable: there is no solution to write (--csv)\n"
+    assert table.read_text() == "vehicle,move\nB,+3\nA,+4\n"
+    status, out, err = run(capsys, "solve", UNSOLVABLE, "--gif", str(tmp_path / "u.gif"), "--json")
+    assert status == 1 and json.loads(out)["status"] == "unsolvable" and not (tmp_path / "u.gif").exists()
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_the_search(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A folder, a device or a missing folder given to --gif or --csv was found after the search, and
+    the solution was lost with it (while the other exports were written); a name ending in / became a
+    file of that name."""
+    (tmp_path / "adir").mkdir()
+    table = tmp_path / "ok.csv"
+    for target, why in [
+        (tmp_path / "adir", "it is a folder, not a regular file"),
+        ("/dev/full", "it is a device, not a regular file"),
+        (tmp_path / "nodir" / "x.gif", f"the folder {tmp_path / 'nodir'} does not exist"),
+        (f"{tmp_path / 'new'}/", "it ends in /, the name of a folder, where a file is wanted"),
+    ]:
+        status, out, err = run(capsys, "solve", EASY, "--csv", str(table), "--gif", str(target))
+        assert (status, out) == (2, "") and err == f"error: cannot write {target}: {why}\n"
+        assert not table.exists() and not (tmp_path / "new").exists()
+    status, _, err = run(capsys, "solve", EASY, "--svg", str(table.with_suffix(".txt")), "--csv", str(table))
+    assert status == 0, err
+    status, _, err = run(capsys, "solve", EASY, "--svg", str(table))
+    assert status == 2 and err == f"error: cannot write the frames into {table}: it is not a folder\n"
 
 
 def test_gif_needs_pillow(

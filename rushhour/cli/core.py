@@ -397,6 +397,7 @@ def register(sub: Any) -> None:
 def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         refuse_color_without_drawing(args, "--json")
+        refuse_given(args, ("labels",), "numbers the drawing's rows and columns: it does not go with --json")
     entry = resolve_board(args.board)
     board = entry.board
     if args.json:

@@ -11,6 +11,7 @@ import argparse
 import csv
 import io
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -46,7 +47,7 @@ from rushhour.cli.core import (
 from rushhour.cli.documents import analyze_body, emit, expected_length, solve_body, timed_body
 from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.errors import FormatError, LimitReachedError, RushHourError
-from rushhour.files import write_text_atomic
+from rushhour.files import check_file_target, write_text_atomic
 from rushhour.formats import Entry, fogleman
 from rushhour.levels import resolve_all, resolve_board
 from rushhour.search import DEFAULT_ENGINE, ENGINES, HEURISTICS, Solution, analyze, solve
@@ -249,11 +250,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         took = time.perf_counter() - began
         body = _solve_body(entry, err, engine=args.engine, metric=args.metric, seconds=took)
         return _stopped(args, "solve", body)
-    _export(args, solution)
     if args.json:
         emit("solve", _solve_body(entry, solution, metric=solution.metric))
     else:
         _print_solution(args, entry, solution)
+    _export(args, solution)  # after the answer: a file that cannot be written does not lose it
     return EXIT_SOLVED if solution.solved else EXIT_UNSOLVABLE
 
 
@@ -335,6 +336,12 @@ def check_solve_options(args: argparse.Namespace) -> None:
         from rushhour.render.pictures import require_pillow
 
         require_pillow()  # before the search, so that a missing Pillow costs nothing
+    # before the search too: an output that cannot be written is found after it, and lost it
+    for target in (args.csv, args.gif):
+        if target:
+            check_file_target(target)
+    if args.svg and os.path.exists(args.svg) and not os.path.isdir(args.svg):
+        raise RushHourError(f"cannot write the frames into {args.svg}: it is not a folder")
 
 
 # --- timed play (rushhour.search.timed, docs/timed.md) -------------------------------------------
@@ -466,10 +473,12 @@ def _print_solution(args: argparse.Namespace, entry: Entry, solution: Solution) 
         elif args.min_moves is not None and solution.length:
             took += f"; from --min-moves {args.min_moves}: no shorter plan was looked for"
     if not solution.solved:
-        print(
-            f"Unsolvable: all {solution.explored:,} reachable positions were explored and none has "
-            f"{board.goal} at the exit ({_ms(solution.seconds)})."
-        )
+        if solution.explored == 1:  # no vehicle can move
+            said = f"no vehicle can move, and {board.goal} is not at the exit"
+        else:
+            every = f"all {solution.explored:,} reachable positions"
+            said = f"{every} were explored and none has {board.goal} at the exit"
+        print(f"Unsolvable: {said} ({_ms(solution.seconds)}).")
         return
     if not solution.moves:
         print(f"Already solved: {board.goal} is at the exit.")
@@ -543,7 +552,9 @@ def _export(args: argparse.Namespace, solution: Solution) -> None:
     if not (args.csv or args.gif or args.svg):
         return
     if not solution.solved:
-        raise RushHourError("the board is unsolvable: there is no solution to write")
+        asked = ", ".join(f"--{name}" for name in ("csv", "gif", "svg") if getattr(args, name))
+        print(f"note: the board is unsolvable: there is no solution to write ({asked})", file=sys.stderr)
+        return
     if args.csv:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")

@@ -60,7 +60,7 @@ def test_encoding_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert "propositions by class (890 variables):" in out
     assert "  Red         36  Red(0,0) .. Red(5,5)" in out
     assert "constraints by family" in out and "S: exactly one state per cell" in out
-    assert "variables: 890   clauses: 3973" in out
+    assert "variables: 890   clauses: 3,973 rules + 54 facts = 4,027" in out
     # the state grid: row 2 holds the red car, then an empty cell, then G's top part
     row2 = next(line for line in out.splitlines() if line.startswith("   2 "))
     assert row2.split() == ["2", "Red.0", "Red.1", "Empty", "V2.0", "V2.1", "Empty"]

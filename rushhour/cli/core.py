@@ -427,7 +427,7 @@ def moves_of(board: Board, metric: str, oracle: str) -> list[str]:
 def moves_why(args: argparse.Namespace, entry: Entry) -> int:
     """``moves --why``: the legal moves, each with the true propositions that make it legal."""
     if args.oracle != "sat":
-        raise RushHourError("--why reads the SAT solver's model: it does not go with --oracle rules")
+        refuse("--why reads the SAT solver's model: it does not go with --oracle rules")
     from rushhour.logic.oracle import oracle_for
 
     board = entry.board

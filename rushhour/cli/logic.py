@@ -17,6 +17,9 @@ from rushhour.cli.core import (
     color_wanted,
     draw,
     examples,
+    flag,
+    given,
+    refuse,
     refuse_color_without_drawing,
 )
 from rushhour.cli.documents import emit, entry_ref
@@ -213,9 +216,11 @@ def encoding_report(board: Board, label: str) -> str:
     lines.append("  (--constraints prints them as formulas; --family, --cell, --about choose some)")
     facts = oracle.facts(board)
     lines.append("")
+    # the clauses as the DIMACS file and the JSON count them: the rules, and a unit clause per fact
+    rule_clauses = len(rules.clauses)
     lines.append(
-        f"variables: {len(rules.names)}   clauses: {len(rules.clauses)}   "
-        f"facts of this position: {plural(len(facts), 'literal')}   solver: {oracle.backend}"
+        f"variables: {len(rules.names):,}   clauses: {rule_clauses:,} rules + {len(facts):,} "
+        f"{'fact' if len(facts) == 1 else 'facts'} = {rule_clauses + len(facts):,}   solver: {oracle.backend}"
     )
     lines.append("")
     lines.append("true state propositions (STATE.PART on vehicle cells, PART counted from the top/left):")
@@ -261,8 +266,17 @@ def parse_cell(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def constraints_wanted(args: argparse.Namespace) -> bool:
-    return bool(args.constraints or args.family or args.cell or args.about or args.latex)
+#: the options of ``encoding`` that print constraints rather than the figures
+CONSTRAINT_OPTIONS = ("constraints", "family", "cell", "about", "latex")
+
+
+def constraints_given(args: argparse.Namespace) -> list[str]:
+    """The constraint options written on the command line, whatever their values (an empty
+    ``--cell ''`` too: it is then refused as unreadable, never taken for "not given")."""
+    if getattr(args, "given_options", None) is not None:
+        return [dest for dest in CONSTRAINT_OPTIONS if given(args, dest)]
+    # a namespace made by hand: what is set (``--family``'s default is an empty list)
+    return [dest for dest in CONSTRAINT_OPTIONS if getattr(args, dest, None) not in (None, False, [])]
 
 
 def cmd_constraints(args: argparse.Namespace, entry: Any) -> int:
@@ -322,16 +336,18 @@ def constraints_text(rules: Any, chosen: list[Any], latex: bool = False) -> str:
 
 
 def cmd_encoding(args: argparse.Namespace) -> int:
+    chosen = constraints_given(args)
+    if chosen and args.dimacs is not None:
+        options = " or ".join(flag(dest) for dest in chosen)
+        refuse(f"--dimacs writes the whole CNF: it does not go with {options}")
+    if args.json and args.dimacs == "-":
+        refuse("--json and --dimacs - both write to stdout: write the DIMACS to a file")
     entry = resolve_board(args.board)
     board = entry.board
-    if constraints_wanted(args):
-        if args.dimacs:
-            raise RushHourError("--dimacs writes the whole CNF: it does not go with the constraint filters")
+    if chosen:
         return cmd_constraints(args, entry)
-    if args.json and args.dimacs == "-":
-        raise RushHourError("--json and --dimacs - both write to stdout: write the DIMACS to a file")
     cnf = encode(board)
-    if args.dimacs:
+    if args.dimacs is not None:
         rules = cnf.rules
         comment = (
             f"rushhour encoding of {entry.meta.get('name') or entry.label}\n"
@@ -417,7 +433,7 @@ def cmd_theorems(args: argparse.Namespace) -> int:
 def claim_target(args: argparse.Namespace) -> tuple[Any, Any]:
     """What a claim is about: a generic shape (``--size``) or a board's entry; exactly one of them."""
     if (args.board is None) == (args.size is None):
-        raise RushHourError("give BOARD or --size WxH (one of them)")
+        refuse("give BOARD or --size WxH (one of them)")
     if args.size is not None:
         width, height = parse_size(args.size)
         return Shape.generic(width, height), None
@@ -430,9 +446,9 @@ def cmd_prove(args: argparse.Namespace) -> int:
     shape, entry = claim_target(args)
     scope = "position" if args.position else "reachable" if args.reachable else "shape"
     if entry is None and scope != "shape":
-        raise RushHourError(f"--{scope} needs a BOARD, not --size")
+        refuse(f"--{scope} needs a BOARD, not --size")
     if args.walls and scope != "shape":
-        raise RushHourError(f"--walls does not go with --{scope}: those positions are BOARD's, walls and all")
+        refuse(f"--walls does not go with --{scope}: those positions are BOARD's, walls and all")
     outcome = prove(args.claim, entry.board if entry else shape, scope=scope, walls=args.walls)
     if args.json:
         body = {"board": entry_ref(entry) if entry else None, **outcome.to_dict()}
@@ -478,7 +494,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         return 0
     where = "with" if args.walls else "without"
     print(f"{width}x{height} positions {where} walls ({shape.describe()})")
-    if args.claim:
+    if args.claim is not None:
         print(f"where {args.claim}")
     print(f"count: {total:,} ({total:.3e})" if total >= 10**6 else f"count: {total:,}")
     for formula, p in odds:

@@ -123,7 +123,8 @@ def likelihood(
 @dataclass(frozen=True)
 class Encoding:
     """The rules of ``board``'s shape in CNF (``rules``), and the position's facts: one literal per
-    cell's state and per vehicle cell's part, variables numbered from 1 in sorted name order."""
+    cell's state and per vehicle cell's part.  Variables are numbered from 1 family by family (states,
+    kinds, parts, ends, ``CM*``, slides, ``Won``), then by row, column and distance."""
 
     board: Board
     rules: RulesEncoding

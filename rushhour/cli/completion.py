@@ -52,7 +52,21 @@ def _value(action: argparse.Action) -> Value:
     if action.choices is not None:
         return Value(choices=tuple(str(c) for c in action.choices))
     metavar = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
-    return Value(kind=_KINDS.get(metavar, NOTHING))
+    kind = _KINDS.get(metavar, NOTHING)
+    if kind == FILE and re.search(r"\bPACK\b", action.help or ""):
+        kind = BOARD  # a FILE "(or a PACK)", as solve --batch takes: files and pack names
+    return Value(kind=kind)
+
+
+def _shorten(text: str, most: int = 70) -> str:
+    """``text`` cut to ``most`` characters at most, at a word boundary, with ``...`` for the cut."""
+    if len(text) <= most:
+        return text
+    cut = text[: most - 3]
+    space = cut.rfind(" ")
+    if space > most // 2:  # a word boundary not too far back; else the (one long) word is cut
+        cut = cut[:space]
+    return cut.rstrip(" ,;:(") + "..."
 
 
 def _help(action: argparse.Action | None) -> str:
@@ -98,6 +112,11 @@ def _bash_words(words: Sequence[str]) -> str:
     return " ".join(words)
 
 
+def _sh_quote(word: str) -> str:
+    """``word`` as one single-quoted word of bash or zsh (a quote inside as ``'\''``)."""
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
 def _bash_value(value: Value, packs: Sequence[str], prog: str) -> str:
     """Shell lines that fill COMPREPLY for a value of this kind."""
     add = f"_{prog}_add"
@@ -108,10 +127,54 @@ def _bash_value(value: Value, packs: Sequence[str], prog: str) -> str:
     if value.kind == DIR:
         return f'{add} < <(compgen -d -- "$cur")'
     if value.kind == PACK:
-        return f'{add} < <(compgen -W "{_bash_words(packs)}" -- "$cur")'
+        return f"_{prog}_packs"
     if value.kind == BOARD:
-        return f'{add} < <(compgen -W "{_bash_words(packs)}" -- "$cur"); {add} < <(compgen -f -- "$cur")'
+        return f'_{prog}_packs; {add} < <(compgen -f -- "$cur")'
     return ":"
+
+
+#: takes the quoting off the word being completed (``it\'``, ``'a b``, ``"a b"``) to match it against
+#: the pack names, which readline then quotes as it inserts one (``complete -o filenames``)
+_BASH_UNQUOTE = r"""_PROG_unquote() {
+    # REPLY: the text of the word $1 as the shell reads it, its quotes and backslashes taken off
+    # (the word being completed may still be in an open quote: it is closed at the end)
+    local in=$1 c q="" i
+    REPLY=""
+    for ((i = 0; i < ${#in}; i++)); do
+        c="${in:i:1}"
+        if [[ "$q" == "'" ]]; then
+            if [[ "$c" == "'" ]]; then q=""; else REPLY+="$c"; fi
+        elif [[ "$c" == "\\" ]]; then
+            i=$((i + 1))
+            if [[ "$q" == '"' ]]; then
+                case "${in:i:1}" in '$' | '`' | '"' | "\\") ;; *) REPLY+="\\" ;; esac
+            fi
+            REPLY+="${in:i:1}"
+        elif [[ -n "$q" ]]; then
+            if [[ "$c" == "$q" ]]; then q=""; else REPLY+="$c"; fi
+        elif [[ "$c" == "'" || "$c" == '"' ]]; then q="$c"
+        else REPLY+="$c"; fi
+    done
+    return 0
+}"""
+
+
+def _bash_packs(packs: Sequence[str], prog: str) -> list[str]:
+    """The functions that offer the pack names: each name one word of an array, whatever it holds
+    (spaces, quotes...), matched against the word being completed with its quoting taken off."""
+    return [
+        *_BASH_UNQUOTE.replace("_PROG_", f"_{prog}_").splitlines(),
+        f"_{prog}_packs() {{",
+        "    # the packs (built-in, then yours when this script was made) that begin with the word",
+        "    local REPLY pack",
+        f"    local -a names=({' '.join(_sh_quote(p) for p in packs)})",
+        f'    _{prog}_unquote "$cur"',
+        '    for pack in ${names[@]+"${names[@]}"}; do',
+        '        if [[ "$pack" == "$REPLY"* ]]; then COMPREPLY+=("$pack"); fi',
+        "    done",
+        "    return 0",
+        "}",
+    ]
 
 
 def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
@@ -138,8 +201,9 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         '        elif [[ "$word" != -* ]]; then n=$((n + 1)); fi',
         "    done",
         "}",
+        *_bash_packs(packs, prog),
         f"_{prog}() {{",
-        "    local cur prev cmd at=0 n i word ended=\"\" cword=${COMP_CWORD:-0}",
+        '    local cur prev cmd at=0 n i word ended="" cword=${COMP_CWORD:-0}',
         "    COMPREPLY=()",
         "    # every word read with a default: safe under set -u, with no words or a cursor past them",
         '    cur="${COMP_WORDS[cword]-}"',
@@ -198,10 +262,11 @@ def bash_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
 
 # --- zsh ---------------------------------------------------------------------------------------------
 def _zsh_text(text: str) -> str:
-    """Text safe inside a single-quoted _arguments spec: no quotes, brackets or colons; shortened
-    before the colons are escaped, so that a cut never leaves a lone backslash before a bracket."""
-    text = re.sub(r"[\[\]'`\\$]", "", text)[:70]
-    return text.replace(":", "\\:")
+    """A description for an _arguments spec (``--flag[...]``) or a _describe entry (``name:...``),
+    shortened at a word boundary, then escaped: a backslash before each backslash, bracket and colon
+    (so a cut never leaves a lone backslash).  The spec is then quoted for the shell (:func:`_sh_quote`),
+    which keeps apostrophes."""
+    return re.sub(r"([\\\[\]:])", r"\\\1", _shorten(text))
 
 
 def _zsh_action(value: Value, prog: str) -> str:
@@ -221,7 +286,7 @@ def _zsh_specs(options: Sequence[Option], prog: str) -> list[str]:
             if option.value is not None:
                 metavar = option.flags[-1].lstrip("-").upper()
                 spec += f":{metavar}:{_zsh_action(option.value, prog)}"
-            specs.append(f"'{spec}'")
+            specs.append(_sh_quote(spec))
     return specs
 
 
@@ -232,16 +297,21 @@ def zsh_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
         f"#compdef {prog}",
         f"# zsh completion for {prog}: source <({prog} completion zsh) after compinit,",
         f"# or save it as _{prog} in a folder of $fpath",
-        f"_{prog}_packs() {{ _values 'built-in pack' {' '.join(packs)} }}",
+        f"_{prog}_packs() {{",
+        "    # the packs: built-in, then yours when this script was made (compadd quotes each as it goes in)",
+        "    local -a expl names",
+        f"    names=({' '.join(_sh_quote(p) for p in packs)})",
+        '    _wanted packs expl pack compadd "$@" -a names',
+        "}",
         f"_{prog}_boards() {{",
-        f"    _alternative 'packs:built-in pack:({' '.join(packs)})' 'files:board file:_files'",
+        f"    _alternative 'packs:pack:_{prog}_packs' 'files:board file:_files'",
         "}",
         f"_{prog}() {{",
         "    local curcontext=${curcontext-} state line",
         "    local -a commands",
         "    commands=(",
     ]
-    lines += [f"        '{c.name}:{_zsh_text(c.help)}'" for c in subs]
+    lines += [f"        {_sh_quote(c.name + ':' + _zsh_text(c.help))}" for c in subs]
     lines += [
         "    )",
         "    _arguments -C \\",
@@ -256,7 +326,7 @@ def zsh_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
     for command in subs:
         specs = _zsh_specs(command.options, prog)
         for k, (metavar, value, optional) in enumerate(command.positionals, 1):
-            specs.append(f"'{k}:{':' if optional else ''}{metavar}:{_zsh_action(value, prog)}'")
+            specs.append(_sh_quote(f"{k}:{':' if optional else ''}{metavar}:{_zsh_action(value, prog)}"))
         lines.append(f"                {command.name})")
         lines.append("                    _arguments \\")
         lines += [f"                        {spec} \\" for spec in specs[:-1]]
@@ -277,11 +347,21 @@ def zsh_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
 
 
 # --- fish --------------------------------------------------------------------------------------------
-def _fish_text(text: str, most: int | None = 70) -> str:
-    """A single-quoted fish word; a description is shortened to ``most`` characters, a list of values
-    (``most`` None) never is."""
-    text = text if most is None else text[:most]
+def _fish_quote(text: str) -> str:
+    """``text`` as one single-quoted fish word (``\'`` and ``\\`` inside)."""
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _fish_text(text: str) -> str:
+    """A description: shortened at a word boundary, as one fish word."""
+    return _fish_quote(_shorten(text))
+
+
+def _fish_list(words: Sequence[str]) -> str:
+    """The argument of ``complete -a``: fish splits it into words as it splits a command line, so each
+    word that needs it is quoted in it (a pack ``a b`` stays one word), and the whole once more."""
+    inner = (w if re.fullmatch(r"[A-Za-z0-9_.+-]+", w) else _fish_quote(w) for w in words)
+    return _fish_quote(" ".join(inner))
 
 
 def _fish_flags(option: Option) -> str:
@@ -294,17 +374,19 @@ def _fish_flags(option: Option) -> str:
     return " ".join(parts)
 
 
-def _fish_value(value: Value, packs: Sequence[str]) -> str:
+def _fish_value(value: Value, packs: Sequence[str], option: bool = False) -> str:
+    """The ``complete`` arguments for a value of this kind: an ``option``'s (``-r``: it takes one)
+    or a positional argument's."""
     if value.choices:
-        return f"-x -a {_fish_text(' '.join(value.choices), None)}"
+        return f"-x -a {_fish_list(value.choices)}"
     if value.kind == FILE:
         return "-r -F"
     if value.kind == DIR:
         return "-x -a '(__fish_complete_directories)'"
     if value.kind == PACK:
-        return f"-x -a {_fish_text(' '.join(packs), None)}"
+        return f"-x -a {_fish_list(packs)}"
     if value.kind == BOARD:  # files too
-        return f"-F -a {_fish_text(' '.join(packs), None)}"
+        return f"{'-r ' if option else ''}-F -a {_fish_list(packs)}"
     return "-x"
 
 
@@ -312,15 +394,42 @@ def fish_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
     top, subs = commands(parser)
     prog = parser.prog
     c = f"complete -c {prog}"
-    lines = [f"# fish completion for {prog}: {prog} completion fish | source", f"{c} -f"]
+    using = f"__{prog}_using"
+    valued_top = [f for o in top if o.value is not None for f in o.flags]
+    lines = [
+        f"# fish completion for {prog}: {prog} completion fish | source",
+        f"function {using}",
+        "    # true when the command word of the line (its first argument that is neither an option nor",
+        "    # an option's value) is $argv[1]; with no argument, true while there is no command word yet",
+        "    set -l words (commandline -opc)",
+        "    set -e words[1]",
+        "    set -l skip 0",
+        "    for word in $words",
+        "        if test $skip -eq 1",
+        "            set skip 0",
+    ]
+    if valued_top:
+        lines += [f"        else if contains -- $word {' '.join(valued_top)}", "            set skip 1"]
+    lines += [
+        "        else if not string match -q -- '-*' $word",
+        '            if test (count $argv) -gt 0; and test "$word" = "$argv[1]"',
+        "                return 0",
+        "            end",
+        "            return 1",
+        "        end",
+        "    end",
+        "    test (count $argv) -eq 0",
+        "end",
+        f"{c} -f",
+    ]
     for option in top:
-        lines.append(f"{c} -n __fish_use_subcommand {_fish_flags(option)} -d {_fish_text(option.help)}")
+        lines.append(f"{c} -n {using} {_fish_flags(option)} -d {_fish_text(option.help)}")
     for command in subs:
-        lines.append(f"{c} -n __fish_use_subcommand -a {command.name} -d {_fish_text(command.help)}")
+        lines.append(f"{c} -n {using} -a {command.name} -d {_fish_text(command.help)}")
     for command in subs:
-        when = f"-n '__fish_seen_subcommand_from {command.name}'"
+        when = f"-n {_fish_quote(f'{using} {command.name}')}"
         for option in command.options:
-            takes = "" if option.value is None else " " + _fish_value(option.value, packs)
+            takes = "" if option.value is None else " " + _fish_value(option.value, packs, option=True)
             lines.append(f"{c} {when} {_fish_flags(option)}{takes} -d {_fish_text(option.help)}")
         for metavar, value, _ in command.positionals:
             if value.kind != NOTHING or value.choices:

@@ -26,7 +26,7 @@ from rushhour.cli.solve import solution_lines
 from rushhour.levels import packs
 from rushhour.search.native import native_available, native_status, use_native
 from rushhour.text import plural, runs
-from tests.cli import run
+from tests.cli import complete_in_bash, run
 
 LINE = "BBBoooooCoooAACoooooDoooooDoooooDooo"  # B+3 C-1 A+4: 3 moves, 8 steps
 
@@ -221,20 +221,6 @@ def test_every_script_mentions_every_subcommand(capsys: pytest.CaptureFixture[st
         assert re.search(rf"\b{command}\b", out), (shell, command)
     assert "bfs astar sat random improve" in out and "grid fogleman csv json" in out
     assert all(p.name in out for p in packs())
-
-
-def complete_in_bash(tmp_path: Path, words: list[str]) -> list[str]:
-    script_file = tmp_path / "rushhour.bash"
-    script_file.write_text(script("bash", build_parser()))
-    array = " ".join(shlex.quote(w) for w in words)
-    program = (
-        f"source {shlex.quote(str(script_file))}; complete -p rushhour; "
-        f"COMP_WORDS=({array}); COMP_CWORD={len(words) - 1}; _rushhour; printf '%s\\n' \"${{COMPREPLY[@]}}\""
-    )
-    done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, cwd=tmp_path, check=True)
-    lines = done.stdout.splitlines()
-    assert lines[0] == "complete -o filenames -F _rushhour rushhour"
-    return sorted(line for line in lines[1:] if line)
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")

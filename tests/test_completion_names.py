@@ -19,6 +19,7 @@ from rushhour.board import Board
 from rushhour.cli import build_parser
 from rushhour.cli.completion import _zsh_text, commands, script
 from rushhour.levels import add_to_user_pack, user_packs_dir
+from tests.cli import complete_in_bash
 
 #: names the packs folder accepts (rushhour levels lists them, rushhour show "it's:1" plays them)
 ODD_NAMES = ("it's", "a b", 'q"x', "d$x", "st*r", "b\\s", "x`y")
@@ -40,24 +41,6 @@ def make_packs(folder: Path, monkeypatch: pytest.MonkeyPatch, names: tuple[str, 
 @pytest.fixture
 def odd_packs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, ...]:
     return make_packs(tmp_path, monkeypatch, ODD_NAMES)
-
-
-def complete_in_bash(folder: Path, words: list[str]) -> list[str]:
-    """What the bash script (made now, with the packs of now) offers for ``words``, the last being the
-    word at the cursor as typed (quotes and backslashes included)."""
-    script_file = folder / "rushhour.bash"
-    script_file.write_text(script("bash", build_parser()))
-    array = " ".join(shlex.quote(w) for w in words)
-    program = (
-        f"source {shlex.quote(str(script_file))} && complete -p rushhour >/dev/null && "
-        f"COMP_WORDS=({array}) && COMP_CWORD={len(words) - 1} && _rushhour && "
-        "printf '%s\\0' \"${COMPREPLY[@]}\""
-    )
-    done = subprocess.run(
-        ["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True, cwd=folder
-    )
-    assert (done.returncode, done.stderr) == (0, ""), done.stderr
-    return sorted(w for w in done.stdout.split("\0") if w)
 
 
 # --- 1. pack names with spaces and quotes -------------------------------------------------------------

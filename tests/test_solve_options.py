@@ -190,3 +190,9 @@ def test_harden_reports_say_found(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "harden", "classic:1", "--max-tries", "20", "--seed", "1", "--json")
     reports = documents(out)
     assert code == 0 and reports and all(r["status"] == "found" and r["message"] is None for r in reports)
+
+
+def test_play_refuses_move_seconds_without_timed_as_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "play", "classic:1", "--car-seconds", "3", "--no-save")
+    assert code == 2
+    assert err == "error: --car-seconds and --truck-seconds go with --timed; try 'rushhour play --help'\n"

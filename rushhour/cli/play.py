@@ -19,9 +19,10 @@ from rushhour.cli.core import (
     examples,
     move_seconds,
     option_count_or_zero,
+    refuse,
 )
 from rushhour.cli.documents import emit
-from rushhour.errors import BoardNotFoundError, RushHourError
+from rushhour.errors import BoardNotFoundError
 from rushhour.levels import Pack, Shelf, pack, shelf
 from rushhour.numbers import whole_or_none
 from rushhour.play.level import Level, choose_level, daily_level
@@ -83,7 +84,7 @@ def time_model(args: argparse.Namespace) -> TimeModel | None:
             truck_seconds=move_seconds(args.truck_seconds, "--truck-seconds", DEFAULT_TRUCK_SECONDS),
         )
     if args.car_seconds is not None or args.truck_seconds is not None:
-        raise RushHourError("--car-seconds and --truck-seconds go with --timed")
+        refuse("--car-seconds and --truck-seconds go with --timed")
     return None
 
 

@@ -196,3 +196,13 @@ def test_play_refuses_move_seconds_without_timed_as_a_usage_error(capsys: pytest
     code, _, err = run(capsys, "play", "classic:1", "--car-seconds", "3", "--no-save")
     assert code == 2
     assert err == "error: --car-seconds and --truck-seconds go with --timed; try 'rushhour play --help'\n"
+
+
+def test_a_batch_by_an_engine_that_proves_nothing_is_not_held_to_the_optimum(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A random walk is longer than the optimum the file gives: that is no disagreement (it exited 1);
+    a walk shorter than the file's optimum would be one."""
+    code, out, _ = run(capsys, "solve", "--batch", "beginner", "--engine", "random", "--seed", "1")
+    assert code == 0 and "(the file says" not in out
+    assert out.rstrip().endswith("40/40 lengths agree with the file")

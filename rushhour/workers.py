@@ -108,9 +108,14 @@ def watch(owner: int) -> threading.Thread:
 
 
 def owned_by(owner: int) -> None:
-    """The initializer of a pool's worker: it ends when process ``owner`` (the command) ends."""
+    """The initializer of a pool's worker: it ends when process ``owner`` (the command) ends, and at
+    SIGTERM or SIGHUP as a process does.  (A forked worker inherits the command's handlers of those,
+    which end the command as Ctrl-C does: in a worker, they raised KeyboardInterrupt into its work,
+    and a pool that ends its workers with SIGTERM, one of them killed, waited for ever.)"""
     if os.name != "posix":
         return
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
     die_with_parent()
     if os.getppid() != owner and not _exists(owner):
         os._exit(ORPHANED)  # the command ended before the death signal was asked for

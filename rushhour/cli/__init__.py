@@ -98,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         # on a line of its own, after the ^C a terminal shows
-        print(("\n" if sys.stderr.isatty() else "") + "interrupted", file=sys.stderr)
+        on_terminal = sys.stderr is not None and sys.stderr.isatty()
+        print(("\n" if on_terminal else "") + "interrupted", file=sys.stderr)
         return 128 + _ENDED[0] if _ENDED else EXIT_INTERRUPTED
 
 
@@ -128,14 +129,15 @@ def _ended_as_interrupted() -> Iterator[list[int]]:
         return
     wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
     before = {number: signal.getsignal(number) for number in wanted}
-    for number in wanted:
-        if before[number] is not signal.SIG_IGN:  # nohup's SIGHUP stays ignored
-            signal.signal(number, end)
+    # nohup's SIGHUP stays ignored, and a handler set outside Python (getsignal: None) stays its own
+    ours = [n for n in wanted if before[n] is not signal.SIG_IGN and before[n] is not None]
+    for number in ours:
+        signal.signal(number, end)
     try:
         yield _ENDED
     finally:
-        for number, handler in before.items():
-            signal.signal(number, handler)
+        for number in ours:
+            signal.signal(number, before[number])
 
 
 #: what ends a line somewhere (str.splitlines' breaks): none may split an error's one line

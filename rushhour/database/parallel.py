@@ -301,8 +301,13 @@ def _run_on(
     native: bool | None,
     note: Callable[[str], None] | None = None,
 ) -> None:
-    cluster_workers = _Workers(client, scheduler, note)
-    cluster_workers.look()  # before any part is given to a worker that cannot read it
+    try:
+        cluster_workers = _Workers(client, scheduler, note)
+        cluster_workers.look()  # before any part is given to a worker that cannot read it
+    except RushHourError:
+        raise
+    except Exception as err:  # the scheduler went away while asked
+        raise EnumerateError(f"the Dask cluster at {scheduler} stopped the run: {err}") from None
     token = uuid.uuid4().hex  # keys unique on a scheduler shared by several runs
     index_of = {}
     futures = []

@@ -174,9 +174,6 @@ class ProcessWorker(Worker):
             _let_go_of_the_terminal()
             owned_by(owner)  # the search ends with the game, however the game ends (kill -9 too)
             os.nice(CHILD_NICENESS)  # on a busy machine, the game's keys come first
-            for name in ("SIGTERM", "SIGHUP"):
-                if hasattr(signal, name):
-                    signal.signal(getattr(signal, name), signal.SIG_DFL)
             data = pickle.dumps(_search(self.solver, board, job))
             view = memoryview(data)
             while view:

@@ -20,7 +20,7 @@ from rushhour.board import METRICS, Board
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import FormatError, RushHourError
 from rushhour.files import check_path, exists, write_text_atomic
-from rushhour.formats import FORMATS, Entry, fogleman, grid, jsonfmt, parse_text, write_board
+from rushhour.formats import FORMATS, Entry, grid, jsonfmt, parse_text, write_board
 from rushhour.levels import document_header, resolve_all, resolve_board
 from rushhour.numbers import MAX_WHOLE, NumberError, count, decimal, whole_or_none
 from rushhour.render.palette import Colour, color_depth, vehicle_colors
@@ -492,18 +492,17 @@ def _each(entries: list[Entry], write: Callable[[Entry], str]) -> list[str]:
 FORMAT_TITLES = {"grid": "grid", "fogleman": "Fogleman", "csv": "CSV", "json": "JSON"}
 
 
-def _left_out(entries: list[Entry], fmt: str, header: dict[str, str]) -> str | None:
+def _left_out(entries: list[Entry], written: list[str], fmt: str, header: dict[str, str]) -> str | None:
     """What the conversion leaves out that the source says, as one ``note:`` line (``None`` when it
     keeps everything): the file's header where the format has none, and each board's header lines that
     do not read back from what was written (the Fogleman format keeps a database line's figures only;
     a JSON board's ``exit`` or ``goal`` in its meta is no header a grid can hold beside the board's
-    own)."""
+    own).  ``written``: each board as written (none for a JSON list, which keeps every meta entry)."""
     lost: dict[str, int] = {}
-    for entry in entries:
+    for entry, text in zip(entries, written, strict=False):
         if not entry.meta:
             continue
-        written = write_board(entry.board, fmt, entry.meta)
-        kept = parse_text(written, fmt=fmt)[0].meta
+        kept = parse_text(text, fmt=fmt)[0].meta
         for key, value in entry.meta.items():
             if key not in kept or str(kept[key]) != str(value):
                 lost[key] = lost.get(key, 0) + 1
@@ -520,33 +519,28 @@ def _left_out(entries: list[Entry], fmt: str, header: dict[str, str]) -> str | N
     return f"note: the {where} format has no place for {'; '.join(parts)}: left out"
 
 
-def _convert(entries: list[Entry], fmt: str, header: dict[str, str] | None = None) -> str:
-    """The boards in format ``fmt``, with the source's ``header`` where the format holds one (grid)."""
-    if fmt == "grid":
-        if len(entries) == 1 and not header:
-            return grid.write_grid(entries[0].board, entries[0].meta)
-        records = [(e.board, e.meta) for e in entries]
-        _each(entries, lambda e: grid.write_grid(e.board, e.meta))  # a board the grid cannot hold, named
-        return grid.write_document(records, header)
-    if fmt == "fogleman":
-        return "".join(line + "\n" for line in _each(entries, lambda e: fogleman.write_line(e.board, e.meta)))
+def _convert(entries: list[Entry], fmt: str, header: dict[str, str] | None = None) -> tuple[str, list[str]]:
+    """The boards in format ``fmt``, with the source's ``header`` where the format holds one (grid), and
+    each board as written (for :func:`_left_out`; none for a JSON list)."""
     if fmt == "json" and len(entries) > 1:
-        return (
-            json.dumps([{**jsonfmt.board_to_dict(e.board), "meta": e.meta} for e in entries], indent=2) + "\n"
-        )
-    if len(entries) > 1:
+        items = [{**jsonfmt.board_to_dict(e.board), "meta": e.meta} for e in entries]
+        return json.dumps(items, indent=2) + "\n", []
+    if len(entries) > 1 and fmt not in ("grid", "fogleman"):
         raise FormatError(
             f"the {fmt} format holds one board; this source has {len(entries)}: convert one of them "
             f"(BOARD:N, 1 to {len(entries)}), or all of them to grid, fogleman or json"
         )
-    return write_board(entries[0].board, fmt, entries[0].meta)
+    written = _each(entries, lambda e: write_board(e.board, fmt, e.meta))
+    if fmt == "grid" and (len(entries) > 1 or header):
+        return grid.join_document(written, header), written
+    return "".join(written), written
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
     entries = resolve_all(args.board)
     header = document_header(args.board)
-    text = _convert(entries, args.fmt, header)
-    left_out = _left_out(entries, args.fmt, header)
+    text, written = _convert(entries, args.fmt, header)
+    left_out = _left_out(entries, written, args.fmt, header)
     if left_out is not None:
         print(left_out, file=sys.stderr)
     if args.out:

@@ -423,8 +423,10 @@ def write_grid(board: Board, meta: dict[str, str] | None = None) -> str:
 
 def write_document(records: list[tuple[Board, dict[str, str]]], meta: dict[str, str] | None = None) -> str:
     """Several boards (a pack), with an optional document header block."""
-    parts = []
-    if meta:
-        parts.append("\n".join(header_line(k, v) for k, v in meta.items()) + "\n")
-    parts += [write_grid(board, m) for board, m in records]
-    return "\n".join(parts)
+    return join_document([write_grid(board, m) for board, m in records], meta)
+
+
+def join_document(boards: list[str], meta: dict[str, str] | None = None) -> str:
+    """Boards already written by :func:`write_grid`, as one document with an optional header block."""
+    parts = ["\n".join(header_line(k, v) for k, v in meta.items()) + "\n"] if meta else []
+    return "\n".join([*parts, *boards])

@@ -122,6 +122,10 @@ def test_passes_polled_while_they_run_still_end_with_the_optimum() -> None:
     assert solution.solved and solution.optimal and solution.length == 10
     verify(board, solution.moves)
     assert solution.bounds and solution.bounds[-1].engine == "frontier pass 10"
+    # pass 9 (no solution of 9 moves) proved the bound of 10; pass 10's solution does not prove it again
+    lower = [(b.value, b.engine) for b in solution.bounds if b.kind == "lower"]
+    assert lower[-1] == (10, "frontier pass 9"), lower
+    assert all(a[0] < b[0] for a, b in zip(lower, lower[1:])), lower  # each one a new bound
 
 
 @needs_native  # the portfolio runs only compiled; and a 12x12 board takes the Python search minutes

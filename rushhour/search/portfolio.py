@@ -403,8 +403,9 @@ def _take(board: Board, state: _State, share: Any, message: tuple[Any, ...]) -> 
     steps = len(message) > 3 and message[3] == "steps"
     if kind == _OPTIMAL:
         state.optimal = True
-        state.lower, state.lower_by = solution_length(moves, steps), engine
-        state.record(_LOWER, state.lower, engine)
+        if solution_length(moves, steps) > state.lower:  # else an engine before proved it already
+            state.lower, state.lower_by = solution_length(moves, steps), engine
+            state.record(_LOWER, state.lower, engine)
     elif state.best is not None and solution_length(moves, steps) >= solution_length(state.best, steps):
         return False
     state.best, state.best_by = moves, engine

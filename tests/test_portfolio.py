@@ -5,6 +5,7 @@ from a given lower bound; no worker left behind."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import multiprocessing
 import os
@@ -125,7 +126,7 @@ def test_passes_polled_while_they_run_still_end_with_the_optimum() -> None:
     # pass 9 (no solution of 9 moves) proved the bound of 10; pass 10's solution does not prove it again
     lower = [(b.value, b.engine) for b in solution.bounds if b.kind == "lower"]
     assert lower[-1] == (10, "frontier pass 9"), lower
-    assert all(a[0] < b[0] for a, b in zip(lower, lower[1:])), lower  # each one a new bound
+    assert all(a[0] < b[0] for a, b in itertools.pairwise(lower)), lower  # each one a new bound
 
 
 @needs_native  # the portfolio runs only compiled; and a 12x12 board takes the Python search minutes

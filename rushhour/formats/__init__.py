@@ -20,7 +20,7 @@ from rushhour.board import MAX_SIDE, MIN_SIDE, Board
 from rushhour.errors import BoardNotFoundError, ParseError, RushHourError
 from rushhour.files import read_regular_file
 from rushhour.formats import csvfmt, fogleman, grid, jsonfmt
-from rushhour.formats.grid import iter_lines, split_lines
+from rushhour.formats.lines import iter_lines, split_lines
 
 FORMATS = ("grid", "fogleman", "csv", "json")
 MAX_FILE_BYTES = 64 * 1024 * 1024

@@ -20,6 +20,7 @@ import re
 from rushhour.board import HORIZONTAL, MAX_SIDE, MIN_SIDE, VERTICAL, Board, Exit, Vehicle
 from rushhour.errors import BoardError, FormatError, ParseError
 from rushhour.formats.grid import STRUCTURAL, blamed_line, header_line, parse_exit, read_header
+from rushhour.formats.lines import LINE_BREAK, position
 from rushhour.numbers import is_negative, quoted, whole_or_none
 
 HEADER = ("vehicle", "orientation", "col", "row", "length")
@@ -29,7 +30,6 @@ DEFAULT_GOAL = "X"
 BOARD_KEYS = ("size", "goal", "exit")
 _SIZE_RE = re.compile(r"([0-9]+)x([0-9]+)")
 _SIZE_LINE_RE = re.compile(r"([0-9]+)\s*[xX]\s*([0-9]+)\Z")
-_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def size_from_name(name: str | None) -> tuple[int, int] | None:
@@ -50,7 +50,7 @@ def _split_header(text: str) -> tuple[list[tuple[int, str]], int, str]:
     head: list[tuple[int, str]] = []
     start = number = 0
     while start < len(text):
-        found = _LINE_END.search(text, start)
+        found = LINE_BREAK.search(text, start)
         end = len(text) if found is None else found.end()
         stripped = text[start:end].strip()
         if stripped and not stripped.startswith("#"):
@@ -68,11 +68,11 @@ def _stray_return(text: str) -> int | None:
     found = re.search(r"\r(?!\n)", text)
     if found is None or "\n" not in text:
         return None
-    return len(_LINE_END.findall(text, 0, found.start())) + 1
+    return position(text, found.start())[0]
 
 
 def looks_like_csv(text: str) -> bool:
-    first = _LINE_END.split(_split_header(text)[2], 1)[0].strip().lower().replace(" ", "")
+    first = LINE_BREAK.split(_split_header(text)[2], 1)[0].strip().lower().replace(" ", "")
     return first.startswith(("vehicle,orientation", "car,orientation"))
 
 

@@ -18,9 +18,8 @@ header lines only is the document's own header (a pack's title, the command that
 from __future__ import annotations
 
 import itertools
-import re
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -33,41 +32,12 @@ from rushhour.formats.cells import (
     symbols_for,
     vehicles_from_grid,
 )
+from rushhour.formats.lines import LINE_BREAK, split_lines
 from rushhour.numbers import NumberError, quoted, whole, whole_or_none
 from rushhour.text import plural
 
 STRUCTURAL = ("goal", "exit", "wrap", "target", "legend")
 _KNOWN = EMPTY_CHARS | WALL_CHARS | set(VEHICLE_CHARS)
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def split_lines(text: str) -> list[str]:
-    """The lines of a text as an editor counts them: broken at ``\\n``, ``\\r\\n`` and ``\\r`` only (not
-    at the form feeds, separators and other characters :meth:`str.splitlines` also breaks at), so
-    that every reader's line numbers are an editor's; a final line break ends the last line.
-
-    >>> split_lines("# name: a\\x0cb\\rAA.\\r\\n...\\n")
-    ['# name: a\\x0cb', 'AA.', '...']
-    """
-    lines = _LINE_BREAK.split(text)
-    return lines[:-1] if lines and not lines[-1] else lines
-
-
-def iter_lines(text: str) -> Iterator[str]:
-    """:func:`split_lines`, one line at a time: a text is read only as far as its reader goes.
-
-    >>> text = "# name: a\\x0cb\\rAA.\\r\\n...\\n"
-    >>> list(iter_lines(text)) == split_lines(text)
-    True
-    """
-    position = 0
-    for found in _LINE_BREAK.finditer(text):
-        yield text[position : found.start()]
-        position = found.end()
-    if position < len(text):
-        yield text[position:]
-
-
 @dataclass
 class Record:
     """One board of a document, with its metadata and the line its block starts on."""
@@ -186,7 +156,7 @@ class _Blocks(Sequence[Block]):
             start = -1
 
         position = 0
-        for number, found in enumerate(itertools.chain(_LINE_BREAK.finditer(text), [None]), start=1):
+        for number, found in enumerate(itertools.chain(LINE_BREAK.finditer(text), [None]), start=1):
             if found is None and position >= len(text):
                 break  # the text ends with a line break: no last line after it
             stop = len(text) if found is None else found.start()

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import reprlib
 from typing import Any
 
 from rushhour.board import HEADINGS, HORIZONTAL, SIDES, VERTICAL, Board, Exit, Target, Vehicle
 from rushhour.errors import BoardError, ParseError
+from rushhour.formats.lines import position
 from rushhour.numbers import MAX_DIGITS, quoted
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def board_to_dict(board: Board) -> dict[str, Any]:
@@ -176,8 +174,7 @@ def load_json(text: str, source: str | None = None) -> Any:
         return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
     except json.JSONDecodeError as err:
         # lines counted as an editor counts them (json counts \n alone: a file of \r lines is one line)
-        breaks = list(_LINE_BREAK.finditer(text, 0, err.pos))
-        line, column = len(breaks) + 1, err.pos - (breaks[-1].end() if breaks else 0) + 1
+        line, column = position(text, err.pos)
         raise ParseError(f"not valid JSON: {err.msg}", source=source, line=line, column=column) from None
     except RecursionError:
         raise ParseError("not valid JSON here: arrays or objects nested too deeply", source=source) from None

@@ -254,3 +254,25 @@ def test_fish_conditions_name_the_command_word_not_any_word() -> None:
     assert opened == sum(1 for ln in body.splitlines() if ln.strip() == "end")
     for words in fish_completes(text)[1:]:
         assert "-n" in words and option_value(words, "-n").startswith("__rushhour_using"), words
+
+
+@needs_bash
+def test_bash_completes_a_word_it_split_at_its_colons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bash splits the word at the cursor at every colon (COMP_WORDBREAKS): a pack ``my:p`` typed as
+    ``my:`` reaches the script as ``my``, ``:``, ``""``.  The name is matched whole and the piece after
+    the last colon offered (the piece bash replaces); and a word so split counts as one argument."""
+    make_packs(tmp_path, monkeypatch, ("my:p", "my:q"))
+    work = tmp_path / "work"
+    work.mkdir()
+
+    def offered(words: list[str]) -> list[str]:  # but the script's own file, which a BOARD may be
+        return [w for w in complete_in_bash(work, words) if w != "rushhour.bash"]
+
+    assert offered(["rushhour", "play", "my", ":", ""]) == ["p", "q"]
+    assert offered(["rushhour", "play", "my", ":", "q"]) == ["q"]
+    assert offered(["rushhour", "play", "my", ":"]) == ["p", "q"]
+    assert offered(["rushhour", "play", "--pack", "=", "my", ":"]) == ["p", "q"]
+    assert offered(["rushhour", "play", "m"]) == ["my:p", "my:q"]
+    # prove CLAIM BOARD: a claim written with a colon is one argument, the board comes next
+    assert offered(["rushhour", "prove", "forall", ":", "x", "cla"]) == ["classic"]
+    assert offered(["rushhour", "prove", "x", "my", ":", ""]) == ["p", "q"]

@@ -242,6 +242,21 @@ def test_solution_playback_steps_and_returns(tmp_path: Path, level: Path) -> Non
     left_cleanly(p)
 
 
+def test_a_terminal_whose_mouse_curses_cannot_read_is_not_asked_for_reports(
+    tmp_path: Path, level: Path
+) -> None:
+    """TERM=vt100 describes no mouse: a terminal asked for motion reports (mode 1002) would send a
+    click all the same, and curses would hand its bytes over as keys (Esc, [, M, then letters that
+    may be q or u).  So it is not asked, and keys alone play the game."""
+    p = Player(tmp_path, str(level), "--no-save", TERM="vt100")
+    p.wait_for("moves 0")
+    p.send("\t")
+    p.wait_for("selected")
+    p.send("q")
+    assert p.finish() == 0
+    assert "\x1b[?1002" not in p.raw and "\x1b[?1000h" not in p.raw
+
+
 def test_mouse_click_selects_and_slides(tmp_path: Path, level: Path) -> None:
     p = Player(tmp_path, str(level), "--no-save")
     p.wait_for("moves 0")

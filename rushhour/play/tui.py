@@ -371,16 +371,26 @@ def setup_window(window: curses.window) -> None:
     window.keypad(True)
     window.nodelay(True)
     curses.mouseinterval(0)
-    curses.mousemask(curses.ALL_MOUSE_EVENTS | curses.REPORT_MOUSE_POSITION)
+    available, _ = curses.mousemask(curses.ALL_MOUSE_EVENTS | curses.REPORT_MOUSE_POSITION)
+    _MOUSE[0] = available != 0
     with suppress(curses.error):  # some terminals cannot hide the cursor
         curses.curs_set(0)
     mouse_motion(True)
 
 
+#: whether curses reads this terminal's mouse reports (its terminfo entry describes them): where it
+#: does not (TERM=vt100, say), a terminal asked for reports would send them all the same, and curses
+#: would hand their bytes over as keys (a click as Esc, [, M and three letters that may be q or u)
+_MOUSE = [False]
+
+
 def mouse_motion(on: bool) -> None:
-    """Ask the terminal for motion reports while a button is down (mode 1002), or stop them.  Written
-    straight to the terminal, never left in a buffer: a write that fails (the terminal is gone) is
-    dropped, not tried again at exit."""
+    """Ask the terminal for motion reports while a button is down (mode 1002), where curses reads the
+    terminal's mouse reports (:func:`setup_window` found out), or stop them.  Written straight to the
+    terminal, never left in a buffer: a write that fails (the terminal is gone) is dropped, not tried
+    again at exit."""
+    if not _MOUSE[0]:
+        return
     with suppress(OSError, ValueError):
         sys.stdout.flush()
         os.write(sys.stdout.fileno(), (MOTION_ON if on else MOTION_OFF).encode("ascii"))

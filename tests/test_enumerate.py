@@ -31,6 +31,7 @@ from rushhour.database import (
     sequences,
     shard_of,
 )
+from rushhour.errors import RushHourError
 from tests.native import needs_native
 
 DATA = Path(__file__).parent / "data"
@@ -356,6 +357,87 @@ def test_a_part_file_that_is_no_text_is_refused_on_resume(tmp_path: Path, spoil:
     os.mkfifo(manifest)
     with pytest.raises(EnumerateError, match=r"manifest.json is a pipe \(FIFO\), not a database's manifest"):
         build(job, out=str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("job", "line", "words"),
+    [
+        (Job(4, 1), "05 GBBoJKGxIoJKAAIooKDDDooooHEEFFoHoooo 9", "a board of 36 cells is not one of this 4x4"),
+        (Job(4, 1), "07 BBoFAAoFECCCEDDD 20 2,2,3,4,2,3,3,1", "distances where this database has none"),
+        (Job(4, 1, distances=True), "07 BBoFAAoFECCCEDDD 20", "no distances field"),
+        (Job(4, 1, distances=True), "07 BBoFAAoFECCCEDDD 20 2,2,3", "do not give 7 moves and a cluster of 20"),
+        (Job(4, 1, distances=True), "07 BBoFAAoFECCCEDDD 21 2,2,3,4,2,3,3,1", "and a cluster of 21"),
+    ],
+)
+def test_a_part_line_of_another_database_is_refused_on_resume(
+    tmp_path: Path, job: Job, line: str, words: str
+) -> None:
+    """A part holding a line of another size (or with distances where the job has none) was taken on
+    resume, and the merged database.txt held it beside the job's own lines."""
+    build(job, out=str(tmp_path))
+    part = tmp_path / "parts" / "000001.txt"
+    part.write_text(part.read_text() + line + "\n")
+    with pytest.raises(EnumerateError, match=f"000001.txt, line \\d+: .*{re.escape(words)}.*delete it"):
+        build(job, out=str(tmp_path))
+
+
+def test_a_manifest_without_a_format_is_not_taken_for_another_version(tmp_path: Path) -> None:
+    """``{}`` was said to be a directory 'written by another version of the enumerator (directory format
+    None ...)'."""
+    (tmp_path / "manifest.json").write_text("{}")
+    with pytest.raises(EnumerateError, match="manifest.json is not a manifest of this program"):
+        PartStore(str(tmp_path), Job(4, 1), 3)
+
+
+def test_a_manifest_of_another_number_of_parts_says_how_they_differ(tmp_path: Path) -> None:
+    """Said 'holds another database (4x4, ...); this one is 4x4, ...' with the same words both sides."""
+    PartStore(str(tmp_path), Job(4, 1), 3).close()
+    with pytest.raises(EnumerateError, match="distances False, 3 parts\\); this one is .* 4 parts"):
+        PartStore(str(tmp_path), Job(4, 1), 4)
+
+
+_BLANK4 = (None,) * 4
+
+
+@pytest.mark.parametrize(
+    ("part", "words"),
+    [
+        (Part((99,), _BLANK4, _BLANK4), "a part's walls are cells 0 to 15 of the board, not (99,)"),
+        (Part((3, 3), _BLANK4, _BLANK4), "a part's walls are distinct cells, not (3, 3)"),
+        (Part((), (None,), _BLANK4), "a part of a 4x4 database gives 4 rows, not (None,)"),
+        (Part((), _BLANK4, ((4,), None, None, None)), "a lane of a part is None or lengths 2 and 3 in order"),
+    ],
+)
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=needs_native)])
+def test_a_part_that_is_none_of_the_job_is_refused_by_both_searches(
+    part: Part, words: str, compiled: bool
+) -> None:
+    """The Python reference searched a wall off the board as no wall and printed lines, where the
+    compiled search refused it; a part with too few lanes was an IndexError in both."""
+    job = Job(4, 1, (0, 2))
+    with pytest.raises(EnumerateError, match=re.escape(words)):
+        run_part(job, part, native=compiled)
+    with pytest.raises(EnumerateError, match=re.escape(words)):  # before any part runs
+        build(job, only=[*parts(job)[:2], part])
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: build(Job(4, 1), workers="2"), "workers must be a whole number, not str"),
+        (lambda: build(Job(4, 1), workers=2.5), "workers must be a whole number, not float"),
+        (lambda: build(Job(4, 1), only=[1]), "part must be a Part, not int"),
+        (lambda: build(Job(4, 1), scheduler=8786), "scheduler must be a Dask scheduler's address"),
+        (lambda: Job(4, 1, (0, 0), "yes"), "distances must be True or False, not str"),  # type: ignore[arg-type]
+        (lambda: shard_of(Job(4, 1), "BBoFAAoFECCCEDDD"), "board must be a Board, not str"),
+        (lambda: board_of(5), "board_text must be a str, not int"),
+        (lambda: read_line(5), "text must be a str, not int"),
+    ],
+)
+def test_library_arguments_of_the_wrong_type_are_rushhour_errors(call: Any, words: str) -> None:
+    """These were TypeError, AttributeError or IndexError; Job(distances='yes') went into the manifest."""
+    with pytest.raises(RushHourError, match=re.escape(words)):
+        call()
 
 
 def test_part_type_is_a_value() -> None:

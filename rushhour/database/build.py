@@ -8,10 +8,10 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from rushhour.database import parallel
-from rushhour.database.definitions import EnumerateError, Job, Part, PartResult, PartStats, parts
+from rushhour.database.definitions import EnumerateError, Job, Part, PartResult, PartStats, check_part, parts
 from rushhour.database.lines import merge
 from rushhour.database.store import PartStore
-from rushhour.errors import ParameterError, expect
+from rushhour.errors import ParameterError, expect, expect_callable, expect_whole
 from rushhour.files import check_path
 
 
@@ -48,12 +48,19 @@ def build(
     searched.  With ``out``, parts are saved there as they finish, a run resumes from the parts found
     there, and the database is written to ``out/database.txt``.  ``note`` hears what a person waiting
     for the run should know (a Dask scheduler without workers)."""
+    expect(job, Job, "job", "a Job")
+    expect_whole(workers, "workers")
+    expect(scheduler, (str, type(None)), "scheduler", "a Dask scheduler's address (a str), 'local' or None")
+    expect_callable(report, "report")
+    expect_callable(note, "note")
     if workers < 1:
         raise ParameterError(f"{{workers}} must be at least 1, not {workers}")
     if out is not None:  # "" would be the current directory, by accident
         expect(out, str, "out", "a directory's path (a str) or None")
         check_path(out, name="out", error=EnumerateError)
     todo_parts = list(only) if only is not None else parts(job)
+    for part in todo_parts:  # before any part runs (in a worker, or on a cluster)
+        check_part(job, part)
     store = PartStore(out, job, len(todo_parts)) if out is not None else None
     try:
         return _build(job, todo_parts, store, workers, scheduler, native, report, note)

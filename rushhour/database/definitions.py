@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from rushhour.board import HORIZONTAL, Board
-from rushhour.errors import ArgumentTypeError, RushHourError, expect_whole, whole_number
+from rushhour.errors import ArgumentTypeError, RushHourError, expect, expect_whole, whole_number
 from rushhour.search.native import compiled
 from rushhour.text import plural
 
@@ -59,6 +59,7 @@ class Job:
             isinstance(self.walls, tuple) and len(self.walls) == 2 and all(map(whole_number, self.walls))
         ):
             raise ArgumentTypeError(f"{{walls}} must be a pair (least, most), not {self.walls!r}")
+        expect(self.distances, bool, "distances", "True or False")
         if not MIN_SIDE <= self.size <= MAX_SIDE:
             raise EnumerateError(
                 f"the database is enumerated on square boards of {MIN_SIDE}x{MIN_SIDE} to "
@@ -95,6 +96,24 @@ class Part(NamedTuple):
     walls: tuple[int, ...]
     rows: tuple[Seq | None, ...]
     cols: tuple[Seq | None, ...]
+
+
+def check_part(job: Job, part: Part) -> None:
+    """Raise unless ``part`` is one of ``job``'s: a :class:`Part`, its walls distinct cells of the board,
+    a sequence of lengths 2 and 3 or ``None`` for each row and each column."""
+    expect(part, Part, "part", "a Part")
+    n = job.size
+    walls = part.walls
+    if not (isinstance(walls, tuple) and all(whole_number(c) and 0 <= c < n * n for c in walls)):
+        raise EnumerateError(f"a part's walls are cells 0 to {n * n - 1} of the board, not {walls!r}")
+    if len(set(walls)) != len(walls):
+        raise EnumerateError(f"a part's walls are distinct cells, not {walls!r}")
+    for what, lanes in (("rows", part.rows), ("columns", part.cols)):
+        if not (isinstance(lanes, tuple) and len(lanes) == n):
+            raise EnumerateError(f"a part of a {n}x{n} database gives {n} {what}, not {lanes!r}")
+        for seq in lanes:
+            if seq is not None and not (isinstance(seq, tuple) and all(x in LENGTHS for x in seq)):
+                raise EnumerateError(f"a lane of a part is None or lengths 2 and 3 in order, not {seq!r}")
 
 
 class PartResult(NamedTuple):
@@ -209,6 +228,7 @@ def parts(job: Job) -> list[Part]:
 
 def shard_of(job: Job, board: Board) -> Part:
     """The part holding exactly the shard of ``board`` (its walls and its lanes' sequences)."""
+    expect(board, Board, "board", "a Board")
     n = job.size
     if board.width != n or board.height != n or board.wrap:
         raise EnumerateError(f"the board is {board.width}x{board.height}; this database is {n}x{n}")

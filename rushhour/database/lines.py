@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from rushhour.board import Board
 from rushhour.database.definitions import EnumerateError
-from rushhour.errors import BoardError, FormatError
+from rushhour.errors import BoardError, FormatError, expect
 from rushhour.formats import fogleman
 
 
@@ -24,6 +24,7 @@ def line_order(line: str) -> tuple[int, str]:
 
 def read_line(text: str, source: str | None = None, line: int | None = None) -> tuple[int, str, int]:
     """``(moves, board, cluster)`` of one database line (a trailing distances field is allowed)."""
+    expect(text, str, "text", "a str")
     entry = fogleman.parse_database_line(text, source, line)
     return entry.moves, entry.board, entry.cluster
 
@@ -49,7 +50,7 @@ def read_database(path: str) -> list[tuple[int, str, int]]:
 
 def board_of(board_text: str) -> Board:
     """The board of a database line's BOARD field."""
-
+    expect(board_text, str, "board_text", "a str")
     try:
         board, _ = fogleman.parse_line(board_text)
     except (BoardError, FormatError) as err:

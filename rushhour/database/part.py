@@ -10,6 +10,7 @@ from rushhour.database.definitions import (
     Part,
     PartResult,
     PartStats,
+    check_part,
     lane_choices,
 )
 from rushhour.database.lines import line_order
@@ -25,6 +26,7 @@ if _clusters is not None and tuple(getattr(compiled, "ENUM_STATS_FIELDS", ())) !
 def run_part(job: Job, part: Part, native: bool | None = None) -> PartResult:
     """The database lines of one part (sorted, see :func:`line_order`) and what it searched, with the
     compiled search when built (and ``native`` is not False), else with :func:`python_part`."""
+    check_part(job, part)
     if native is None:
         native = native_enabled()
     if native and _clusters is not None:

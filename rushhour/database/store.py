@@ -9,8 +9,8 @@ import re
 from collections.abc import Sequence
 
 from rushhour.database.definitions import STATS_FIELDS, EnumerateError, Job, PartResult, PartStats
-from rushhour.database.lines import read_line
 from rushhour.files import Held, locked, read_regular_file, write_text_atomic
+from rushhour.formats.fogleman import parse_database_line
 
 MANIFEST, DATABASE, PARTS = "manifest.json", "database.txt", "parts"
 DIR_FORMAT = 2  # 2: layouts with a full lane are left out (format 1 held them)
@@ -23,7 +23,7 @@ class PartStore:
     file is written atomically, so a run stopped at any moment resumes from the parts on disk."""
 
     def __init__(self, root: str, job: Job, count: int) -> None:
-        self.root, self.count = root, count
+        self.root, self.job, self.count = root, job, count
         self.parts_dir = os.path.join(root, PARTS)
         self._hold = contextlib.ExitStack()
         try:
@@ -57,8 +57,8 @@ class PartStore:
                 ) from None
             if os.path.exists(path):
                 found = json.loads(_read(path, "a database's manifest (use another directory)"))
-                if not isinstance(found, dict):
-                    raise ValueError("not an object")
+                if not isinstance(found, dict) or "format" not in found:
+                    raise ValueError("not a manifest")
                 if found.get("format") != DIR_FORMAT:
                     raise EnumerateError(
                         f"{root} was written by another version of the enumerator (directory format "
@@ -113,9 +113,26 @@ class PartStore:
                     f"{path}, line 1: not a part of this database (delete it to run the part again)"
                 )
             for k, line in enumerate(lines[1:], 2):
-                read_line(line, source=path, line=k)
+                self._check_line(line, path, k)
             out[int(head[1])] = PartResult(lines[1:], PartStats(*(int(v) for v in head.groups()[1:])))
         return out
+
+    def _check_line(self, text: str, path: str, k: int) -> None:
+        """Refuse a line of a part that this database cannot hold: another size's board, a distances
+        field where the job has none (or none where it has), distances that do not add up."""
+        entry = parse_database_line(text, source=path, line=k)
+        n, cells = self.job.size, len(entry.board)
+        why = None
+        if cells != n * n:
+            why = f"a board of {cells} cells is not one of this {n}x{n} database"
+        elif (entry.distances is not None) != self.job.distances:
+            why = "distances where this database has none" if entry.distances else "no distances field"
+        elif entry.distances is not None and (
+            len(entry.distances) != entry.moves + 1 or sum(entry.distances) != entry.cluster
+        ):
+            why = f"the distances do not give {entry.moves} moves and a cluster of {entry.cluster}"
+        if why is not None:
+            raise EnumerateError(f"{path}, line {k}: {why} (delete it to run the part again)")
 
     def finish(self, lines: Sequence[str]) -> str:
         path = os.path.join(self.root, DATABASE)
@@ -141,5 +158,5 @@ def _describe(manifest: dict[str, object]) -> str:
     walls = manifest.get("walls")
     ranged = f"{walls[0]}-{walls[1]}" if isinstance(walls, list) and len(walls) == 2 else "?"
     size, row, distances = manifest.get("size"), manifest.get("goal_row"), manifest.get("distances")
-    return f"{size}, goal row {row}, walls {ranged}, distances {distances}"
+    return f"{size}, goal row {row}, walls {ranged}, distances {distances}, {manifest.get('parts')} parts"
 

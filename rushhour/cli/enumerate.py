@@ -13,6 +13,7 @@ from rushhour.cli.core import examples, option_jobs, option_range, refuse_given
 from rushhour.cli.documents import emit
 from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.database import (
+    GOAL_LENGTH,
     MAX_SIDE,
     MIN_SIDE,
     BuildProgress,
@@ -25,6 +26,7 @@ from rushhour.database import (
     read_line,
     shard_of,
 )
+from rushhour.errors import RushHourError
 from rushhour.numbers import whole_or_none
 from rushhour.text import plural
 
@@ -141,12 +143,23 @@ def _show_parts(display: ProgressDisplay) -> Callable[[BuildProgress], None]:
 def cmd_enumerate(args: argparse.Namespace) -> int:
     size = args.size
     goal_row = Job.default_goal_row(size) if args.goal_row is None else args.goal_row
+    if goal_row >= size:
+        raise EnumerateError(f"--goal-row {goal_row} is off a {size}x{size} board (rows 0 to {size - 1})")
+    most = size * size - GOAL_LENGTH
+    if args.walls[1] > most:
+        low, high = args.walls
+        raise EnumerateError(
+            f"--walls {low}-{high} does not fit a {size}x{size} board (at most {most} walls)"
+        )
     job = Job(size, goal_row, args.walls, args.distances)
     only = None
     if args.shard_of is not None:
         if args.out is not None:
             raise EnumerateError("--shard-of prints one shard; it does not go with --out")
-        only = [shard_of(job, board_of(args.shard_of))]
+        try:
+            only = [shard_of(job, board_of(args.shard_of))]
+        except RushHourError as err:
+            raise EnumerateError(f"--shard-of: {err}") from None
     if args.scheduler not in (None, "local"):
         refuse_given(args, ("workers",), "starts local workers: a running Dask scheduler has its own")
     workers = args.workers or parallel.default_workers()

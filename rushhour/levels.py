@@ -135,6 +135,23 @@ def _taken(name: str) -> str | None:
         return f"{name} names the puzzle of the day"
     if _level_named(name) is not None:
         return f"{name} is the name of a built-in level"
+    return _unreachable(name)
+
+
+def _unreachable(name: str) -> str | None:
+    """Why a BOARD argument could never name a pack called ``name`` (:func:`resolve_all` would read it
+    as something else), or None."""
+    if not name:
+        return "a pack needs a name before .txt"
+    head, number = _split_index(name)
+    if number is not None:
+        return f"{name} ends in ':{number}', which a BOARD argument reads as level {number} of a pack {head}"
+    if name != name.strip():
+        return f"{quoted(name)} begins or ends with a space, which a BOARD argument leaves out"
+    if _looks_like_path(name):
+        return f"{name} would be taken for a file's path"
+    if is_inline(name):
+        return f"{name} would be read as an inline board"
     return None
 
 

@@ -204,3 +204,37 @@ def test_a_board_number_of_a_file_that_is_none_names_the_file(tmp_path: Path, nu
     with pytest.raises(BoardNotFoundError) as caught:
         levels.resolve_board(f"{path}:{number}")
     assert str(caught.value) == f"{path} holds boards 1 to 12, not '{number}'"
+
+
+# --- the player's packs: names a BOARD argument can reach --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stem", "words"),
+    [
+        ("", "a pack needs a name before .txt"),
+        ("a:1", "a:1 ends in ':1', which a BOARD argument reads as level 1 of a pack a"),
+        (" pad", "' pad' begins or ends with a space"),
+        ("x.json", "x.json would be taken for a file's path"),
+        ("~home", "~home would be taken for a file's path"),
+        ("ooooAAoooooooooo", "ooooAAoooooooooo would be read as an inline board"),
+    ],
+)
+def test_a_pack_file_no_board_argument_can_name_is_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stem: str, words: str
+) -> None:
+    """``.txt`` was offered as a pack with an empty name (a blank line in ``levels``, and ``show ''``
+    answered with it); ``a:1.txt`` as a pack ``a:1`` that ``show a:1`` could not find; a name read as
+    a path or an inline board likewise: offered, but never played."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    folder = levels.user_packs_dir()
+    folder.mkdir(parents=True)
+    (folder / f"{stem}.txt").write_text(Path("boards/classic.txt").read_text())
+    (folder / "fine.txt").write_text(Path("boards/classic.txt").read_text())
+    assert [p.name for p in levels.user_packs()] == ["fine"]
+    (left,) = levels.left_out_user_packs()
+    assert left.name == stem and words in left.why and left.why.endswith("rename the file to play it")
+    with pytest.raises(BoardNotFoundError):  # nor may the editor make one (ooooAAoooooooooo it did)
+        levels.check_user_pack_name(stem)
+    with pytest.raises(BoardNotFoundError):
+        levels.resolve_board("")

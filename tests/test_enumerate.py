@@ -365,8 +365,9 @@ def test_a_part_file_that_is_no_text_is_refused_on_resume(tmp_path: Path, spoil:
         (Job(4, 1), "05 GBBoJKGxIoJKAAIooKDDDooooHEEFFoHoooo 9", "a board of 36 cells is not one of this 4x4"),
         (Job(4, 1), "07 BBoFAAoFECCCEDDD 20 2,2,3,4,2,3,3,1", "distances where this database has none"),
         (Job(4, 1, distances=True), "07 BBoFAAoFECCCEDDD 20", "no distances field"),
-        (Job(4, 1, distances=True), "07 BBoFAAoFECCCEDDD 20 2,2,3", "do not give 7 moves and a cluster of 20"),
-        (Job(4, 1, distances=True), "07 BBoFAAoFECCCEDDD 21 2,2,3,4,2,3,3,1", "and a cluster of 21"),
+        (Job(4, 1, distances=True), "07 BBoFAAoFECCCEDDD 20 2,2,3", "go to distance 2, not to MOVES 7"),
+        (Job(4, 1, distances=True), "07 BBoFAAoFECCCEDDD 21 2,2,3,4,2,3,3,1", "add up to 20, not to CLUSTER 21"),
+        (Job(4, 1), "07 BBoFAAoFECCCEDDD 0", "cluster 0 holds no position"),
     ],
 )
 def test_a_part_line_of_another_database_is_refused_on_resume(

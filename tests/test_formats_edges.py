@@ -5,6 +5,7 @@ and in format names."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from rushhour.board import Board, Vehicle
 from rushhour.errors import FormatError, ParseError
-from rushhour.formats import FORMATS, detect, parse_text, write_board
+from rushhour.formats import FORMATS, detect, fogleman, parse_text, write_board
 from rushhour.formats.fogleman import fogleman_names
 from tests.strategies import boards
 
@@ -117,12 +118,12 @@ def test_every_format_reads_back_detected_without_metadata(board: Board) -> None
 
 # --- 2. the DISTANCES field travels with moves and cluster -----------------------------------------
 
-DB_LINE = "02 AAoBoooBCCoooooo 18 4,8,4,2"
+DB_LINE = "03 AAoBoooBooCCoooo 18 4,8,4,2"  # the hardest position of AA.B/...B/CC../.... (rushhour analyze)
 
 
 def test_distances_are_written_back_in_every_format() -> None:
     (entry,) = parse_text(DB_LINE + "\n")
-    assert entry.meta == {"moves": "2", "cluster": "18", "distances": "4,8,4,2"}
+    assert entry.meta == {"moves": "3", "cluster": "18", "distances": "4,8,4,2"}
     assert write_board(entry.board, "fogleman", entry.meta) == DB_LINE + "\n"
     for fmt in ("grid", "json", "csv"):
         (again,) = parse_text(write_board(entry.board, fmt, entry.meta))
@@ -133,6 +134,11 @@ def test_distances_that_are_not_numbers_are_refused_by_the_fogleman_writer() -> 
     (entry,) = parse_text(DB_LINE)
     with pytest.raises(FormatError, match="distances"):
         write_board(entry.board, "fogleman", {**entry.meta, "distances": "4,x"})
+    # nor distances no database line can have: what is written must read back
+    with pytest.raises(FormatError, match="cannot hold distances 4,8,4 go to distance 2, not to MOVES 3"):
+        write_board(entry.board, "fogleman", {**entry.meta, "distances": "4,8,4"})
+    with pytest.raises(FormatError, match="cannot hold cluster 0"):
+        write_board(entry.board, "fogleman", {**entry.meta, "cluster": "0", "distances": "0"})
 
 
 # --- 3. errors name the line they are about ---------------------------------------------------------
@@ -315,3 +321,23 @@ def test_one_board_of_a_file_of_many_builds_that_board_alone(
     assert "holds boards 1 to 2000, not 2001" in capsys.readouterr().err
     assert len(built) == 1
     assert [e.board for e in parse_text(path.read_text())] == boards  # all of them, as before
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("07 BBoFAAoFECCCEDDD 0", "cluster 0 holds no position"),
+        ("03 AAoooooooooooooo 4 1,1,1", "distances 1,1,1 go to distance 2, not to MOVES 3"),
+        ("03 AAoooooooooooooo 4 1,1,1,2", "distances 1,1,1,2 add up to 5, not to CLUSTER 4"),
+        ("03 AAoooooooooooooo 4 1,1,2,0", "distances 1,1,2,0 count no position at distance 3"),
+    ],
+)
+def test_a_database_line_that_cannot_be_is_refused(line: str, words: str) -> None:
+    """A cluster holds its own board, and DISTANCES count the cluster's positions at distances 0 to
+    MOVES: a line of cluster 0 was read (and generate --from-db wrote 'cluster: 0'), and distances that
+    do not add up were kept and written back."""
+    with pytest.raises(ParseError, match=re.escape(words)):
+        fogleman.parse_database_line(line)
+    with pytest.raises(ParseError, match=re.escape(words)):
+        Board.from_text(line)
+    assert fogleman.parse_database_line("03 AAoooooooooooooo 4 1,1,1,1").distances == (1, 1, 1, 1)

@@ -7,11 +7,11 @@ with distances the number of positions at each distance from a win (``DISTANCES`
 :func:`parse_database_line` and :class:`DatabaseLine` are the one parser and writer of those lines
 (:mod:`rushhour.database` reads and writes its files with them).
 
->>> entry = parse_database_line("02 AAoBoooBCCoooooo 18 4,8,4,2")
+>>> entry = parse_database_line("03 AAoBoooBooCCoooo 18 4,8,4,2")
 >>> entry.moves, entry.board, entry.cluster, entry.distances
-(2, 'AAoBoooBCCoooooo', 18, (4, 8, 4, 2))
+(3, 'AAoBoooBooCCoooo', 18, (4, 8, 4, 2))
 >>> entry.text()
-'02 AAoBoooBCCoooooo 18 4,8,4,2'
+'03 AAoBoooBooCCoooo 18 4,8,4,2'
 """
 
 from __future__ import annotations
@@ -47,6 +47,23 @@ class DatabaseLine(NamedTuple):
         """The line as a database holds it: ``MOVES BOARD CLUSTER[ DISTANCES]``, MOVES on two digits."""
         line = f"{self.moves:02d} {self.board} {self.cluster}"
         return line if self.distances is None else line + " " + ",".join(map(str, self.distances))
+
+
+def _senseless(moves: int, cluster: int, distances: tuple[int, ...] | None) -> str | None:
+    """Why no database line can have these fields, or None: a cluster holds its own board, and the
+    DISTANCES count its positions at distances 0 to MOVES (the farthest), each at least one."""
+    if cluster < 1:
+        return f"cluster {cluster} holds no position: a cluster holds its own board at least"
+    if distances is None:
+        return None
+    field = ",".join(map(str, distances))
+    if len(distances) != moves + 1:
+        return f"distances {field} go to distance {len(distances) - 1}, not to MOVES {moves}"
+    if sum(distances) != cluster:
+        return f"distances {field} add up to {sum(distances):,}, not to CLUSTER {cluster:,}"
+    if 0 in distances:
+        return f"distances {field} count no position at distance {distances.index(0)}"
+    return None
 
 
 def looks_like_fogleman(text: str) -> bool:
@@ -87,6 +104,9 @@ def parse_database_line(text: str, source: str | None = None, line: int | None =
                 line=line,
             )
         distances = tuple(int(d) for d in parts[3].split(","))
+    why = _senseless(int(moves), int(cluster), distances)
+    if why is not None:
+        raise ParseError(f"database line {why}", source=source, line=line)
     return DatabaseLine(int(moves), board_text, int(cluster), distances)
 
 
@@ -182,5 +202,8 @@ def write_line(board: Board, meta: dict[str, str] | None = None) -> str:
                 f"a Fogleman database line cannot hold distances {distances!r}: not numbers like 1,4,2"
             )
         counts = None if distances is None else tuple(int(d) for d in distances.split(","))
+        why = _senseless(int(meta["moves"]), int(meta["cluster"]), counts)
+        if why is not None:
+            raise FormatError(f"a Fogleman database line cannot hold {why}")
         return DatabaseLine(int(meta["moves"]), text, int(meta["cluster"]), counts).text()
     return text

@@ -1452,17 +1452,18 @@ def from_database(
     path: str, *, min_moves: int, max_moves: int | None, count: int, seed: int
 ) -> tuple[list[Puzzle], int]:
     """Up to ``count`` puzzles drawn from a database file (``rushhour enumerate``), uniformly and without
-    repeats among its lines of ``min_moves`` to ``max_moves`` moves, and how many lines that band holds.
+    repeats among its boards of ``min_moves`` to ``max_moves`` moves (a board the file holds twice is one),
+    and how many boards that band holds.
     Each one is solved again, and its length must be the database's."""
     from rushhour.database import board_of, read_database
 
     if max_moves is not None and max_moves < min_moves:
         raise ParameterError(f"{{max_moves}} {max_moves} is below {{min_moves}} {min_moves}: no length fits")
-    band = [
-        entry
-        for entry in read_database(path)
-        if entry[0] >= min_moves and (max_moves is None or entry[0] <= max_moves)
-    ]
+    firsts: dict[str, tuple[int, str, int]] = {}  # each board once, however often the file holds it
+    for entry in read_database(path):
+        if entry[0] >= min_moves and (max_moves is None or entry[0] <= max_moves):
+            firsts.setdefault(entry[1], entry)
+    band = list(firsts.values())
     rng = random.Random(f"rushhour-from-db:{seed}")
     puzzles = []
     for attempt, (moves, text, cluster) in enumerate(rng.sample(band, min(count, len(band))), 1):

@@ -42,6 +42,16 @@ def test_the_same_seed_draws_the_same_puzzles(database: Path) -> None:
     assert [p.key for p in a] == [p.key for p in b] != [p.key for p in c]
 
 
+def test_a_board_the_file_holds_twice_is_drawn_once(database: Path, tmp_path: Path) -> None:
+    """A database file that holds a line twice (two files joined, a part merged twice): the draw is
+    without repeats among its boards, as the command's help says, and the band counts each once."""
+    lines = [ln for ln in database.read_text().splitlines() if int(ln.split()[0]) == 8]
+    doubled = tmp_path / "doubled.txt"
+    doubled.write_text("".join(f"{line}\n" for line in lines * 2))
+    puzzles, band = from_database(str(doubled), min_moves=8, max_moves=8, count=len(lines) + 5, seed=1)
+    assert band == len(lines) == len(puzzles) == len({p.key for p in puzzles})
+
+
 def test_draws_are_uniform_within_the_band(database: Path) -> None:
     band = [b for m, b, _ in read_database(str(database)) if m == 3]
     seen: collections.Counter[str] = collections.Counter()
@@ -66,7 +76,7 @@ def test_the_command_writes_fogleman_lines_of_the_database(database: Path, capsy
 
 def test_a_band_too_narrow_says_so(database: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["generate", "--from-db", str(database), "--min-moves", "99", "--count", "2", "-q"]) == 1
-    assert "only 0 lines" in capsys.readouterr().err
+    assert "only 0 boards" in capsys.readouterr().err
 
 
 def test_a_file_that_is_no_database_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -506,7 +506,7 @@ def _generate_from_database(args: argparse.Namespace, seed: int) -> int:
         print(f"{drawn} drawn from {band:,} in the band (seed {seed})", file=sys.stderr)
     if len(puzzles) < args.count:
         print(
-            f"only {plural(band, 'line')} of the database {'is' if band == 1 else 'are'} in the band: "
+            f"only {plural(band, 'board')} of the database {'is' if band == 1 else 'are'} in the band: "
             "try a wider --min-moves/--max-moves range",
             file=sys.stderr,
         )

@@ -250,6 +250,15 @@ def pack(name: str) -> Pack:
     left = _left_out(name)
     if left is not None:
         raise left
+    head, number = _split_index(name)
+    holder = _find_pack(head) if number is not None else None
+    if holder is not None and number is not None and not 1 <= number <= len(holder.levels):
+        holder = None
+    if holder is None:
+        holder = next((p for p in packs() for e in p.levels if e.meta.get("name") == name), None)
+    if holder is not None:  # classic:3, classic-03: a level where a pack is asked for
+        what = f"{name} is a level of the pack {holder.name}"
+        raise BoardNotFoundError(f"{what}, not a pack: give {holder.name}")
     known = ", ".join(p.name for p in all_packs())
     raise BoardNotFoundError(f"no built-in pack called {name!r}, nor a pack of yours (packs: {known})")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 import subprocess
 import sys
 from functools import cache
@@ -238,3 +239,22 @@ def test_a_pack_file_no_board_argument_can_name_is_left_out(
         levels.check_user_pack_name(stem)
     with pytest.raises(BoardNotFoundError):
         levels.resolve_board("")
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("classic:3", "classic:3 is a level of the pack classic, not a pack: give classic"),
+        ("Classic:12", "Classic:12 is a level of the pack classic, not a pack"),
+        ("classic-03", "classic-03 is a level of the pack classic, not a pack"),
+        ("classic:13", "no built-in pack called 'classic:13'"),  # classic has 12 levels
+        ("nope", "no built-in pack called 'nope'"),
+    ],
+)
+def test_a_level_given_where_a_pack_is_asked_for_is_named_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, words: str
+) -> None:
+    """``rushhour levels classic:3`` said there is no pack called classic:3, as of a name never seen."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    with pytest.raises(BoardNotFoundError, match=re.escape(words)):
+        levels.pack(name)

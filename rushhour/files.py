@@ -232,6 +232,25 @@ def own_stream(path: str | Path) -> int | None:
     return 1 if out else 2 if err else int(fd or proc_fd)
 
 
+def keys_from_terminal() -> bool:
+    """Standard input taken from the process's terminal (``/dev/tty``), as pagers do, once it has given
+    a board (``rushhour play -``): the game's keys come from the terminal.  False when there is no
+    terminal to take them from."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        return True
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | getattr(os, "O_NOCTTY", 0))
+    except OSError:  # no controlling terminal (a service, CI), or not a POSIX system
+        return False
+    try:
+        os.dup2(fd, 0)
+    finally:
+        os.close(fd)
+    encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+    sys.stdin = open(0, encoding=encoding, errors="replace", closefd=False)  # noqa: SIM115
+    return True
+
+
 def write_text_atomic(
     path: str | Path,
     text: str,

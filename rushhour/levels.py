@@ -32,7 +32,17 @@ from typing import TYPE_CHECKING, NamedTuple
 from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError, RushHourError
 from rushhour.files import data_dir, exists
-from rushhour.formats import Entry, detect, grid, parse_text, read_board_text, read_boards, read_file
+from rushhour.formats import (
+    STDIN,
+    Entry,
+    detect,
+    grid,
+    parse_text,
+    read_board_text,
+    read_boards,
+    read_file,
+    source_name,
+)
 from rushhour.formats.inline import is_inline, meant_as_inline, parse_inline
 from rushhour.numbers import quoted, whole_or_none
 
@@ -420,12 +430,25 @@ def _split_index(spec: str) -> tuple[str, int | None]:
     return spec, None
 
 
+def reads_stdin(spec: str) -> bool:
+    """Whether a BOARD argument reads standard input (``-``, ``-:N``)."""
+    return _split_index(spec)[0] == STDIN
+
+
+def _a_file(path: str) -> bool:
+    """Whether a BOARD argument (or its part before ``:N``) names a file: one that exists, or ``-``,
+    standard input."""
+    return path == STDIN or exists(path, error=BoardNotFoundError)
+
+
 def _pick(entries: Sequence[Entry], index: int | None, where: str) -> Entry:
     if index is None:
         if len(entries) == 1:
             return entries[0]
+        after = ", after -- (-- -:2)" if where == STDIN else ""  # else -:2 reads as an option
         raise BoardNotFoundError(
-            f"{where} holds {len(entries)} boards: choose one as {where}:N (1 to {len(entries)}); "
+            f"{source_name(where)} holds {len(entries)} boards: choose one as {where}:N (1 to {len(entries)})"
+            f"{after}; "
             "convert and solve --batch take them all"
         )
     if not 1 <= index <= len(entries):
@@ -467,16 +490,17 @@ def _level_named(text: str) -> list[Entry] | None:
 def resolve_all(spec: str) -> list[Entry]:
     """Every board a BOARD argument names (a file may hold many)."""
     path, index = _split_index(spec)
-    if exists(spec, error=BoardNotFoundError):
+    if _a_file(spec):
         return read_file(spec)
     if spec.lstrip().startswith("{"):  # a board's JSON text, as the commands' documents give it
         return parse_text(spec, source="inline board", fmt="json")
-    if index is not None and exists(path, error=BoardNotFoundError):
-        return [_pick(read_boards(path), index, path)]  # that board alone is built
+    if index is not None and _a_file(path):
+        return [_pick(read_boards(path), index, source_name(path))]  # that board alone is built
     head, colon, tail = spec.rpartition(":")
-    if colon and head and tail.strip() and exists(head, error=BoardNotFoundError):
+    if colon and head and tail.strip() and _a_file(head):
         # FILE:N with an N that is no board number (-1, 20 digits): said of the file, which exists
-        raise BoardNotFoundError(f"{head} holds boards 1 to {len(read_boards(head))}, not {quoted(tail)}")
+        count = len(read_boards(head))
+        raise BoardNotFoundError(f"{source_name(head)} holds boards 1 to {count}, not {quoted(tail)}")
     text = spec.strip()
     if _looks_like_path(text):
         raise BoardNotFoundError(f"no such file: {spec}")
@@ -502,11 +526,12 @@ def document_header(spec: str) -> dict[str, str]:
     """The header of the whole file or pack a BOARD argument names (its first block of header lines
     only: title, order, description, seed, command); empty for one board of it, or a source without
     one."""
-    if exists(spec, error=BoardNotFoundError):
+    if _a_file(spec):
         text = read_board_text(spec)
         if spec.lower().endswith(".csv") or detect(text) != "grid":
             return {}
-        return dict(grid.document_blocks(text, source=spec)[0])  # the header alone: no board is built
+        # the header alone: no board is built
+        return dict(grid.document_blocks(text, source=source_name(spec))[0])
     if _split_index(spec)[1] is not None:
         return {}
     found = _find_pack(spec.strip())
@@ -516,6 +541,6 @@ def document_header(spec: str) -> dict[str, str]:
 def resolve_board(spec: str) -> Entry:
     """The one board a BOARD argument names; a file of several boards, or a pack, is refused with the
     way to name one of them (never a silent first board)."""
-    if exists(spec, error=BoardNotFoundError):  # a file of many boards is refused before they are built
+    if _a_file(spec):  # a file of many boards is refused before they are built
         return _pick(read_boards(spec), None, spec)
     return _pick(resolve_all(spec), None, spec)

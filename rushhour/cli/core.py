@@ -32,7 +32,7 @@ EXIT_ERROR = 2
 #: what a BOARD argument may be, said in the help of every command that takes one
 BOARD_HELP = (
     "a board file (grid, Fogleman, CSV or JSON), an inline board (a Fogleman line, or grid rows "
-    "joined by /) or a built-in level (classic:12)"
+    "joined by /), a built-in level (classic:12), or - to read standard input"
 )
 
 

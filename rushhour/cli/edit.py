@@ -65,7 +65,7 @@ def _in_kept_file(spec: str) -> bool:
 
 
 def starting_draft(args: argparse.Namespace) -> Start:
-    from rushhour.levels import resolve_board
+    from rushhour.levels import reads_stdin, resolve_board
     from rushhour.play.draft import Draft
     from rushhour.play.kept import KeptBoards
 
@@ -79,7 +79,7 @@ def starting_draft(args: argparse.Namespace) -> Start:
         entry = resolve_board(args.board)
         if _in_kept_file(args.board):  # a kept board: saved elsewhere, it is forgotten there
             return Start(Draft.of(entry.board), None, False, "", kept=entry.board)
-        path = args.board if os.path.isfile(args.board) else None
+        path = args.board if os.path.isfile(args.board) and not reads_stdin(args.board) else None
         return Start(Draft.of(entry.board), path, True, "", meta=entry.meta if path else {})
     width, height = args.size or (6, 6)
     new = Start(Draft.empty(width, height), None, False, f"a new board: {FIRST_KEYS}")
@@ -112,7 +112,8 @@ def file_format(path: str | None) -> str | None:
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    from rushhour.levels import add_to_user_pack
+    from rushhour.files import keys_from_terminal
+    from rushhour.levels import add_to_user_pack, reads_stdin
     from rushhour.play import editscreen, tui
     from rushhour.play.editor import Editor
     from rushhour.play.kept import KeptBoards
@@ -121,6 +122,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
     start = starting_draft(args)
     fmt = file_format(start.path)
+    if args.board is not None and reads_stdin(args.board):
+        keys_from_terminal()  # the board came on standard input: the keys come from the terminal
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("the editor is full screen: run it in a terminal (a terminal's input and output)")
     problem = tui.unusable_reason()

@@ -22,8 +22,9 @@ from rushhour.cli.core import (
     refuse,
 )
 from rushhour.cli.documents import emit
-from rushhour.errors import BoardNotFoundError
-from rushhour.levels import Pack, Shelf, pack, shelf
+from rushhour.errors import BoardNotFoundError, GameError
+from rushhour.files import keys_from_terminal
+from rushhour.levels import Pack, Shelf, pack, reads_stdin, shelf
 from rushhour.numbers import whole_or_none
 from rushhour.play.level import Level, choose_level, daily_level
 from rushhour.play.saves import LevelRecord, Saves, level_key, open_saves, read_saves
@@ -99,6 +100,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         level, note = daily_level(), None
     else:
         level, note = choose_level(args.board, args.pack, args.level, saves)
+        if args.board is not None and reads_stdin(args.board) and not keys_from_terminal():
+            raise GameError("the board came on standard input, and there is no terminal for the keys")
     timed = time_model(args)
     if full_screen_wanted(args):
         return play_full_screen(level, saves, args, timed, note)

@@ -123,7 +123,9 @@ def register(sub: Any) -> None:
     p.add_argument("--gif", metavar="FILE", help="draw the solution as an animated GIF (needs Pillow)")
     p.add_argument("--svg", metavar="DIR", help="draw every position of the solution as SVG files in DIR")
     p.add_argument(
-        "--batch", metavar="FILE", help="solve every board of FILE (or of a PACK), one result line each"
+        "--batch",
+        metavar="FILE",
+        help="solve every board of FILE (or of a PACK; - reads standard input), one result line each",
     )
     p.add_argument(
         "--jobs", type=option_jobs, default=1, metavar="J", help="with --batch: spread over J processes"

@@ -12,6 +12,7 @@ json        every fact, for programs                       :mod:`.jsonfmt`
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
@@ -173,15 +174,49 @@ def parse_text(
     return list(boards_of_text(text, source, fmt, size))
 
 
+#: the file name that stands for standard input (``rushhour solve -``, ``solve --batch -``, ``show -:2``)
+STDIN = "-"
+_stdin_text: list[str] = []  # read once: a command may ask for its BOARD more than once
+
+
+def source_name(path: str) -> str:
+    """How errors name a board file: ``stdin`` for :data:`STDIN`, else its path."""
+    return "stdin" if path == STDIN else path
+
+
+def _read_stdin() -> str:
+    """The text of standard input, read whole the first time (at most :data:`MAX_FILE_BYTES`)."""
+    if not _stdin_text:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise BoardNotFoundError("standard input is closed: there is no board to read from -")
+        try:
+            data = stream.read(MAX_FILE_BYTES + 1)
+        except OSError as err:
+            raise BoardNotFoundError(f"cannot read standard input: {err.strerror or err}") from None
+        if len(data) > MAX_FILE_BYTES:
+            raise BoardNotFoundError(
+                f"standard input is too large to be a board file (more than {MAX_FILE_BYTES:,} bytes)"
+            )
+        _stdin_text.append(_text_of(data, "stdin"))
+    return _stdin_text[0]
+
+
 def read_board_text(path: str) -> str:
-    """The text of a board file; a missing, unreadable, too large, binary or non-UTF-8 file raises a
-    clear error (:class:`BoardNotFoundError` or :class:`ParseError`)."""
+    """The text of a board file (:data:`STDIN`: standard input); a missing, unreadable, too large,
+    binary or non-UTF-8 file raises a clear error (:class:`BoardNotFoundError` or :class:`ParseError`)."""
+    if path == STDIN:
+        return _read_stdin()
     try:
         data = read_regular_file(path, MAX_FILE_BYTES, what="a board file", error=BoardNotFoundError)
     except FileNotFoundError:
         raise BoardNotFoundError(f"no such file: {path}") from None
     except OSError as err:
         raise BoardNotFoundError(f"cannot read {path}: {err.strerror or err}") from None
+    return _text_of(data, path)
+
+
+def _text_of(data: bytes, path: str) -> str:
     if b"\x00" in data:
         raise ParseError("this is a binary file, not a board", source=path)
     try:
@@ -198,7 +233,7 @@ def read_boards(path: str, fmt: str | None = None) -> Boards:
     text = read_board_text(path)
     if fmt is None and path.lower().endswith(".csv"):
         fmt = "csv"
-    return boards_of_text(text, source=path, fmt=fmt)
+    return boards_of_text(text, source=source_name(path), fmt=fmt)
 
 
 def read_file(path: str, fmt: str | None = None) -> list[Entry]:
@@ -223,6 +258,7 @@ def write_board(board: Board, fmt: str, meta: dict[str, str] | None = None) -> s
 
 __all__ = [
     "FORMATS",
+    "STDIN",
     "Boards",
     "Entry",
     "boards_of_text",
@@ -231,5 +267,6 @@ __all__ = [
     "read_board_text",
     "read_boards",
     "read_file",
+    "source_name",
     "write_board",
 ]

@@ -5,15 +5,18 @@ every counterexample is a valid board where the claim is false."""
 from __future__ import annotations
 
 import itertools
+import re
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rushhour import logic
 from rushhour.board import Board
 from rushhour.cli import main
-from rushhour.errors import ParseError
+from rushhour.errors import ArgumentTypeError, ParseError
 from rushhour.levels import resolve_board
 from rushhour.logic import claims as proving
 from rushhour.logic import notation as fm
@@ -227,3 +230,32 @@ def test_a_reachable_counterexample_is_one_of_the_nearest() -> None:
     nearer = sum(1 for d in distance.values() if d < distance[example.state])
     assert nearer < outcome.positions <= nearer + sum(1 for d in distance.values() if d == distance[example.state])
     assert f"asked nearest first: the {ordinal(outcome.positions)} fails" in outcome.where()
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda s: prove(fm.Atom("Foo(1,1)"), s), ParseError, "the rules have no proposition 'Foo(1,1)'"),
+        (lambda s: prove(fm.Not(3), s), ArgumentTypeError, "claim must be a formula"),  # type: ignore[arg-type]
+        (lambda s: prove(3, s), ArgumentTypeError, "claim must be a formula"),  # type: ignore[arg-type]
+        (lambda s: prove("Won", (3, 3)), ArgumentTypeError, "where must be a Shape or a Board, not tuple"),  # type: ignore[arg-type]
+        (lambda s: prove("Won", s, walls="no"), ArgumentTypeError, "walls must be True or False, not str"),  # type: ignore[arg-type]
+        (lambda s: logic.prove("Won", (3, 3), walls=1), ArgumentTypeError, "walls must be True or False, not int"),  # type: ignore[arg-type]
+    ],
+)  # fmt: skip
+def test_a_claim_of_the_wrong_type_is_a_rushhour_error(
+    call: Any, error: type[Exception], message: str
+) -> None:
+    """A formula built by hand naming a proposition the rules lack raised KeyError, a node that is no
+    formula AttributeError, a size given as a tuple AttributeError; walls="no" proved with walls."""
+    with pytest.raises(error, match=re.escape(message)):
+        call(Shape.generic(3, 3))
+
+
+def test_a_formula_built_by_hand_is_folded_and_proved_as_its_text() -> None:
+    """Constants inside a hand-built formula reached Tseitin's transformation, which refused them with
+    a ValueError."""
+    shape = Shape.generic(3, 3)
+    outcome = prove(fm.And((fm.Atom("Won"), fm.Const(True))), shape)
+    assert (outcome.verdict, outcome.claim) == (prove("Won", shape).verdict, "Won")
+    assert prove(fm.Or((fm.Atom("Won"), fm.Not(fm.Const(False)))), shape).proved

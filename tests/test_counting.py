@@ -5,13 +5,16 @@ count where its definitions match; likelihoods against the same lists."""
 from __future__ import annotations
 
 import importlib.util
+import re
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from rushhour import logic
 from rushhour.board import HORIZONTAL
 from rushhour.cli import main
 from rushhour.errors import RushHourError
@@ -127,6 +130,32 @@ def test_a_claim_false_by_itself_counts_nothing() -> None:
     assert count_solutions((3, 3), "false") == count_solutions((3, 3), "Won & ~Won") == 0
     with pytest.raises(RushHourError, match="undefined"):
         likelihood("Won", (3, 3), "false")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: count_solutions((3, 3), fm.Atom("Foo(1,1)")), "claim: the rules have no proposition 'Foo(1,1)'"),
+        (lambda: likelihood(fm.Atom("Foo"), (3, 3)), "likelihood formula: the rules have no proposition 'Foo'"),
+        (lambda: logic.count_solutions((3, 3), 5), "claim must be a formula"),  # type: ignore[arg-type]
+        (lambda: logic.likelihood(None, (3, 3)), "formula must be a formula"),  # type: ignore[arg-type]
+        (lambda: likelihood(["Won"], (3, 3)), "formula must be a formula"),  # type: ignore[arg-type]
+        (lambda: count_with_likelihoods((3, 3), None, "Won"), "formulas must be a list of formulas, not str"),  # type: ignore[arg-type]
+        (lambda: logic.count_solutions((3, 3), walls="no"), "walls must be True or False, not str"),  # type: ignore[arg-type]
+        (lambda: count_solutions((3, 3.0)), "where must be a Shape, a Board or a (width, height) size"),  # type: ignore[arg-type]
+        (lambda: count_solutions("3x3"), "where must be a Shape, a Board or a (width, height) size, not str"),  # type: ignore[arg-type]
+    ],
+)  # fmt: skip
+def test_arguments_of_the_wrong_type_are_rushhour_errors(call: Any, message: str) -> None:
+    """They raised KeyError, AttributeError or TypeError; walls="no" counted the positions with walls."""
+    with pytest.raises(RushHourError, match=re.escape(message)):
+        call()
+
+
+def test_a_formula_built_by_hand_counts_as_its_text() -> None:
+    """A constant inside a hand-built formula reached Tseitin's transformation: a ValueError."""
+    assert count_solutions((3, 3), fm.And((fm.Atom("Won"), fm.Const(True)))) == count_solutions((3, 3), "Won")
+    assert likelihood(fm.Or((fm.Atom("Won"), fm.Const(False))), (3, 3)) == likelihood("Won", (3, 3))
 
 
 def test_count_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -210,3 +210,14 @@ def test_dimacs_of_small_shapes_is_pinned() -> None:
     ]
     assert counts["R1: vehicles are whole runs of cells"] == 84
     assert counts["G3: only one red car"] == 6
+
+
+def test_a_dimacs_comment_that_is_not_text_is_a_rushhour_error() -> None:
+    """``encode(board).dimacs(comment=None)`` raised AttributeError from deep inside."""
+    from rushhour import logic
+    from rushhour.errors import ArgumentTypeError
+
+    cnf = logic.encode(Board.from_text("AA.B/...B/CC../...."))
+    with pytest.raises(ArgumentTypeError, match="comment must be a str, not NoneType"):
+        cnf.dimacs(comment=None)  # type: ignore[arg-type]
+    assert cnf.dimacs(comment="a\nb").startswith("c a\nc b\nc 1 Empty(0,0)\n")

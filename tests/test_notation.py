@@ -202,6 +202,17 @@ def test_the_encoding_guide_runs() -> None:
     assert result.attempted > 10 and result.failed == 0
 
 
+@pytest.mark.parametrize("name", ["notation", "claims", "counting", "theorems"])
+def test_the_logic_modules_docstring_examples_run(name: str) -> None:
+    """No test ran them: the notation module's own example printed ``(CMR(1,3) -> false)``, which the
+    grounding folds to ``~CMR(1,3)``."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"rushhour.logic.{name}"), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
 @pytest.mark.parametrize(
     "text",
     ["~" * 300 + "Won", "(" * 300 + "Won" + ")" * 300, " -> ".join(["Won"] * 600), " <-> ".join(["Won"] * 600),

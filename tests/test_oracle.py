@@ -185,6 +185,21 @@ def test_backend_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert choose_backend(None, have_pysat=True, kissat=None) == "pysat"
 
 
+def test_an_unknown_backend_names_the_variable_only_when_it_came_from_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``backend="minisat"`` given by the caller was said to come from RUSHHOUR_SAT, even with the
+    variable unset."""
+    monkeypatch.delenv("RUSHHOUR_SAT", raising=False)
+    with pytest.raises(SolverError) as given:
+        choose_backend("minisat", have_pysat=True, kissat=None)
+    assert str(given.value) == "unknown SAT backend 'minisat': use auto, pysat, kissat"
+    monkeypatch.setenv("RUSHHOUR_SAT", "Minisat")
+    with pytest.raises(SolverError) as read:
+        choose_backend(None, have_pysat=True, kissat=None)
+    assert str(read.value) == "unknown SAT backend 'minisat' (from RUSHHOUR_SAT): use auto, pysat, kissat"
+
+
 def test_fallback_without_python_sat_says_so_once(monkeypatch: pytest.MonkeyPatch) -> None:
     if kissat_binary() is None:
         pytest.skip("no kissat binary here")

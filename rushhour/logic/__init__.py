@@ -142,6 +142,9 @@ class Encoding:
     def dimacs(self, comment: str = "") -> str:
         """DIMACS CNF text: the rules, then the facts as unit clauses (``c`` lines name the
         variables)."""
+        from rushhour.errors import expect
+
+        expect(comment, str, "comment", "a str")
         return self.rules.dimacs(self.facts, comment=comment)
 
     def to_dict(self) -> dict[str, object]:

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rushhour.board import Board
-from rushhour.errors import RushHourError
+from rushhour.errors import RushHourError, expect
 from rushhour.formats.single import board_ref
 from rushhour.logic import notation as fm
 from rushhour.logic.encoding import RulesEncoding, Shape, encoding_for
@@ -102,19 +102,21 @@ def prove(
     started = time.perf_counter()
     if scope not in SCOPES:
         raise RushHourError(f"unknown scope {scope!r}: use {', '.join(SCOPES)}")
+    expect(where, (Shape, Board), "where", "a Shape or a Board")
+    expect(walls, bool, "walls", "True or False")
     board = where if isinstance(where, Board) else None
     if board is None and scope != "shape":
         raise RushHourError(f"the {scope} scope needs a board, not a size")
     shape = Shape.of(where) if isinstance(where, Board) else where
-    text = claim if isinstance(claim, str) else fm.show(claim)
     if isinstance(claim, str):  # a mistake is reported before the shape's rules are built
         parsed = fm.parse(claim)
         fm.check_expansion(parsed, shape.width, shape.height)
         rules = encoding_for(shape)
         formula = fm.ground(parsed, rules)
-    else:
+    else:  # a formula built by hand: made of the rules' propositions, its constants folded
         rules = encoding_for(shape)
-        formula = claim
+        formula = fm.read(claim, rules)
+    text = claim if isinstance(claim, str) else fm.show(formula)
     solver = _negation_solver(rules, formula, walls or scope != "shape", backend)
     try:
         found, positions = _search(solver, rules, formula, board, scope)

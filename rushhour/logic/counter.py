@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
-from rushhour.errors import RushHourError
+from rushhour.errors import RushHourError, expect
 from rushhour.logic import notation as fm
 
 _T = TypeVar("_T")
@@ -44,6 +44,7 @@ def check_size(width: int, height: int) -> None:
 def count_rules(rules: RulesEncoding, claim: str | fm.Formula | None = None, *, walls: bool = False) -> int:
     """The exact number of models of ``rules`` with ``claim`` added (walls only if ``walls``)."""
     check_size(rules.shape.width, rules.shape.height)
+    expect(walls, bool, "walls", "True or False")
     return _count(rules, _clauses(rules, claim, walls))
 
 
@@ -57,7 +58,9 @@ def odds_rules(
     """The count of :func:`count_rules` and the likelihood of each formula among its models (every
     formula is read before anything is counted, so a mistake is reported at once)."""
     check_size(rules.shape.width, rules.shape.height)
-    read = [fm.parse_ground(f, rules, "likelihood formula") if isinstance(f, str) else f for f in formulas]
+    expect(walls, bool, "walls", "True or False")
+    expect(formulas, (list, tuple), "formulas", "a list of formulas")
+    read = [fm.read(f, rules, "likelihood formula", "formula") for f in formulas]
     base = _clauses(rules, claim, walls)
     total = _count(rules, base)
     if read and total == 0:
@@ -97,7 +100,7 @@ def _aux(clauses: list[list[int]], rules: RulesEncoding) -> int:
 
 def _asserted(rules: RulesEncoding, claim: str | fm.Formula, first_free: int) -> list[list[int]]:
     """Clauses that assert ``claim`` (a formula or notation text), new variables from ``first_free``."""
-    formula = fm.parse_ground(claim, rules) if isinstance(claim, str) else claim
+    formula = fm.read(claim, rules)
     if isinstance(formula, fm.Const):
         return [] if formula.value else [[1], [-1]]
     extra, root = fm.to_clauses(formula, rules.ids, first_free)

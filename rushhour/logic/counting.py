@@ -22,6 +22,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rushhour.board import Board
+from rushhour.errors import ArgumentTypeError, expect, whole_number
 from rushhour.logic import notation as fm
 from rushhour.logic.counter import MAX_CELLS, check_size, count_rules, counter_name, odds_rules
 from rushhour.logic.encoding import RulesEncoding, Shape, encoding_for
@@ -64,7 +65,11 @@ def count_with_likelihoods(
 
 def _rules(where: Shape | Board | tuple[int, int]) -> RulesEncoding:
     if isinstance(where, tuple):
+        if len(where) != 2 or not all(whole_number(x) for x in where):
+            size = "a Shape, a Board or a (width, height) size"
+            raise ArgumentTypeError(f"{{where}} must be {size}, not {where!r}")
         where = Shape.generic(*where)
+    expect(where, (Shape, Board), "where", "a Shape, a Board or a (width, height) size")
     shape = Shape.of(where) if isinstance(where, Board) else where
     check_size(shape.width, shape.height)
     return encoding_for(shape)

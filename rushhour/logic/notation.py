@@ -21,7 +21,7 @@ such cell, no such slide.  Written with numbers alone, such a proposition is an 
 >>> rules = encoding_for(Shape.generic(4, 4))
 >>> claim = ground(parse("forall j: CMR(1,j) -> Empty(1,j+1)"), rules)
 >>> print(show(claim))
-(CMR(1,0) -> Empty(1,1)) & (CMR(1,1) -> Empty(1,2)) & (CMR(1,2) -> Empty(1,3)) & (CMR(1,3) -> false)
+(CMR(1,0) -> Empty(1,1)) & (CMR(1,1) -> Empty(1,2)) & (CMR(1,2) -> Empty(1,3)) & ~CMR(1,3)
 >>> parse("CMR(1,2) -> (Empty(1,3)")
 Traceback (most recent call last):
 ...
@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
-from rushhour.errors import ParseError
+from rushhour.errors import ArgumentTypeError, ParseError
 from rushhour.numbers import MAX_DIGITS, quoted
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ __all__ = [
     "latex",
     "parse",
     "parse_ground",
+    "read",
     "show",
     "to_clauses",
 ]
@@ -607,6 +608,50 @@ def _fold(kind: str, args: list[Formula]) -> Formula:
 def parse_ground(text: str, rules: RulesEncoding, what: str = "claim") -> Formula:
     """``ground(parse(text, what), rules)``."""
     return ground(parse(text, what), rules)
+
+
+def read(value: object, rules: RulesEncoding, what: str = "claim", name: str = "claim") -> Formula:
+    """``value`` as a ground formula over ``rules``: notation text is parsed and grounded
+    (:func:`parse_ground`); a :data:`Formula` built by hand is checked to be made of connectives and of
+    propositions the rules have, and its constants are folded away.  Anything else is an
+    :class:`ArgumentTypeError` naming the parameter ``name``.
+
+    >>> from rushhour.logic.encoding import Shape, encoding_for
+    >>> rules = encoding_for(Shape.generic(4, 4))
+    >>> read(And((Atom("Won"), Const(True))), rules)
+    Atom(name='Won')
+    >>> read(Atom("Won(9,9)"), rules)
+    Traceback (most recent call last):
+    ...
+    rushhour.errors.ParseError: claim: the rules have no proposition 'Won(9,9)'
+    """
+    if isinstance(value, str):
+        return parse_ground(value, rules, what)
+    try:
+        return _checked(value, rules, what, name)
+    except RecursionError:
+        raise ParseError("the formula nests deeper than Python can follow", source=what) from None
+
+
+def _checked(f: object, rules: RulesEncoding, what: str, name: str) -> Formula:
+    """A hand-built formula, checked node by node and folded (:func:`read`)."""
+    if isinstance(f, Atom):
+        if not isinstance(f.name, str) or f.name not in rules.ids:
+            raise ParseError(f"the rules have no proposition {f.name!r}", source=what)
+        return f
+    if isinstance(f, Const) and isinstance(f.value, bool):
+        return f
+    if isinstance(f, Not):
+        return _fold("not", [_checked(f.arg, rules, what, name)])
+    if isinstance(f, And | Or) and isinstance(f.args, tuple | list):
+        return _fold("and" if isinstance(f, And) else "or", [_checked(a, rules, what, name) for a in f.args])
+    if isinstance(f, Implies | Iff):
+        args = [_checked(f.left, rules, what, name), _checked(f.right, rules, what, name)]
+        return _fold("imp" if isinstance(f, Implies) else "iff", args)
+    raise ArgumentTypeError(
+        f"{{{name}}} must be a formula (notation text, or made of Atom, Const, Not, And, Or, Implies, "
+        f"Iff), not {type(f).__name__}"
+    )
 
 
 # --- meaning ------------------------------------------------------------------------------------

@@ -52,10 +52,12 @@ def kissat_binary() -> str | None:
 
 def choose_backend(requested: str | None, *, have_pysat: bool, kissat: str | None) -> str:
     """Which backend to use: ``pysat`` or ``kissat``.  ``requested`` None reads ``RUSHHOUR_SAT``."""
+    source = ""
     if requested is None:
         requested = os.environ.get(ENV, "").strip().lower() or "auto"
+        source = f" (from {ENV})"
     if requested not in BACKENDS:
-        raise SolverError(f"unknown SAT backend {requested!r} (from {ENV}): use {', '.join(BACKENDS)}")
+        raise SolverError(f"unknown SAT backend {requested!r}{source}: use {', '.join(BACKENDS)}")
     if requested == "pysat" or (requested == "auto" and have_pysat):
         if not have_pysat:
             raise SolverError("the pysat backend needs python-sat: pip install python-sat")

@@ -134,3 +134,18 @@ def test_why_with_the_rules_oracle_is_a_usage_error(capsys: pytest.CaptureFixtur
         "error: --why reads the SAT solver's model: it does not go with --oracle rules; "
         "try 'rushhour moves --help'\n"
     )
+
+
+def test_dimacs_onto_the_board_s_own_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``encoding puzzle.txt --dimacs puzzle.txt`` replaced the puzzle with the CNF and said "wrote"."""
+    board = tmp_path / "puzzle.txt"
+    text = "....\nAA.B\n...B\nCC..\n"
+    board.write_text(text)
+    (tmp_path / "link.txt").symlink_to(board)
+    for target in (board, tmp_path / "link.txt"):
+        code, out, err = run(capsys, "encoding", str(board), "--dimacs", str(target))
+        assert code == 2 and out == "" and board.read_text() == text
+        assert err.startswith("error: --dimacs '") and len(err.splitlines()) == 1
+        assert err.endswith(" is BOARD's own file: the CNF would replace the board\n")
+    code, out, err = run(capsys, "encoding", str(board), "--dimacs", str(tmp_path / "puzzle.cnf"))
+    assert code == 0 and out.startswith("wrote ") and board.read_text() == text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -342,6 +343,9 @@ def cmd_encoding(args: argparse.Namespace) -> int:
         refuse(f"--dimacs writes the whole CNF: it does not go with {options}")
     if args.json and args.dimacs == "-":
         refuse("--json and --dimacs - both write to stdout: write the DIMACS to a file")
+    if args.dimacs not in (None, "-") and _same_file(args.dimacs, args.board):
+        where = quoted(args.dimacs)
+        raise RushHourError(f"--dimacs {where} is BOARD's own file: the CNF would replace the board")
     entry = resolve_board(args.board)
     board = entry.board
     if chosen:
@@ -369,6 +373,14 @@ def cmd_encoding(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(encoding_report(board, entry.meta.get("name") or entry.label))
     return 0
+
+
+def _same_file(path: str, board: str) -> bool:
+    """Whether ``path`` is the file BOARD names (a board read from a file, not a level or inline)."""
+    try:
+        return os.path.isfile(board) and os.path.samefile(path, board)
+    except (OSError, ValueError):  # no such file yet, or a name the system cannot take
+        return False
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

@@ -168,13 +168,18 @@ def read_regular_file(
         os.close(fd)
 
 
-def check_file_target(path: str | Path, *, error: type[RushHourError] = RushHourError) -> None:
+def check_file_target(
+    path: str | Path, *, error: type[RushHourError] = RushHourError, board: str | None = None
+) -> None:
     """Refuse, before any work, an output file that cannot be written as one: a path ending in ``/``
     (a folder's name), an existing folder, device, FIFO or socket, a file in a folder that does not
-    exist.  This process's own streams (``/dev/stdout``...) are fine: :func:`write_bytes_atomic`
+    exist, and the file that ``board`` (a BOARD argument) was read from, which the output would
+    replace.  This process's own streams (``/dev/stdout``...) are fine: :func:`write_bytes_atomic`
     writes to them."""
     if own_stream(path) is not None:
         return
+    if board is not None and same_file(path, board):
+        raise error(f"cannot write {path}: BOARD was read from it, and the output would replace the board")
     if str(path).endswith(("/", os.sep)):
         raise error(f"cannot write {path}: it ends in /, the name of a folder, where a file is wanted")
     target = real_target(path)
@@ -188,6 +193,14 @@ def check_file_target(path: str | Path, *, error: type[RushHourError] = RushHour
         raise error(f"cannot write {path}: {reason(err)}") from None
     if not stat.S_ISREG(info.st_mode):
         raise error(f"cannot write {path}: it is {_kind(info.st_mode)}, not a regular file")
+
+
+def same_file(path: str | Path, other: str | Path) -> bool:
+    """Whether ``path`` and ``other`` name one existing file (through links, or two spellings)."""
+    try:
+        return os.path.isfile(other) and os.path.samefile(path, other)
+    except (OSError, ValueError):  # no such file yet, or a name the system cannot take
+        return False
 
 
 def real_target(path: str | Path) -> Path:

@@ -146,6 +146,6 @@ def test_dimacs_onto_the_board_s_own_file_is_refused(capsys: pytest.CaptureFixtu
         code, out, err = run(capsys, "encoding", str(board), "--dimacs", str(target))
         assert code == 2 and out == "" and board.read_text() == text
         assert err.startswith("error: --dimacs '") and len(err.splitlines()) == 1
-        assert err.endswith(" is BOARD's own file: the CNF would replace the board\n")
+        assert err.endswith(": BOARD was read from it, and the CNF would replace the board\n")
     code, out, err = run(capsys, "encoding", str(board), "--dimacs", str(tmp_path / "puzzle.cnf"))
     assert code == 0 and out.startswith("wrote ") and board.read_text() == text

@@ -156,6 +156,20 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_search(
     assert status == 2 and err == f"error: cannot write the frames into {table}: it is not a folder\n"
 
 
+def test_an_output_onto_the_board_s_own_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``solve puzzle.txt --csv puzzle.txt`` replaced the puzzle with the solution's CSV."""
+    board = tmp_path / "puzzle.txt"
+    board.write_text("AA.B\n...B\nCC..\n....\n")
+    (tmp_path / "link.csv").symlink_to(board)
+    for target in (board, tmp_path / "link.csv"):
+        status, out, err = run(capsys, "solve", str(board), "--csv", str(target))
+        assert (status, out) == (2, "")
+        assert err == f"error: cannot write {target}: BOARD was read from it, and the output would replace the board\n"
+        assert board.read_text() == "AA.B\n...B\nCC..\n....\n"
+    status, _, err = run(capsys, "solve", str(board), "--csv", str(tmp_path / "solution.csv"))
+    assert status == 0, err
+
+
 def test_gif_needs_pillow(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

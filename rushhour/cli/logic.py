@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 import time
@@ -25,7 +24,7 @@ from rushhour.cli.core import (
 )
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import RushHourError
-from rushhour.files import write_text_atomic
+from rushhour.files import same_file, write_text_atomic
 from rushhour.levels import resolve_board
 from rushhour.logic import encode, notation
 from rushhour.logic.claims import prove
@@ -343,9 +342,9 @@ def cmd_encoding(args: argparse.Namespace) -> int:
         refuse(f"--dimacs writes the whole CNF: it does not go with {options}")
     if args.json and args.dimacs == "-":
         refuse("--json and --dimacs - both write to stdout: write the DIMACS to a file")
-    if args.dimacs not in (None, "-") and _same_file(args.dimacs, args.board):
+    if args.dimacs not in (None, "-") and same_file(args.dimacs, args.board):
         where = quoted(args.dimacs)
-        raise RushHourError(f"--dimacs {where} is BOARD's own file: the CNF would replace the board")
+        raise RushHourError(f"--dimacs {where}: BOARD was read from it, and the CNF would replace the board")
     entry = resolve_board(args.board)
     board = entry.board
     if chosen:
@@ -373,14 +372,6 @@ def cmd_encoding(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(encoding_report(board, entry.meta.get("name") or entry.label))
     return 0
-
-
-def _same_file(path: str, board: str) -> bool:
-    """Whether ``path`` is the file BOARD names (a board read from a file, not a level or inline)."""
-    try:
-        return os.path.isfile(board) and os.path.samefile(path, board)
-    except (OSError, ValueError):  # no such file yet, or a name the system cannot take
-        return False
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

@@ -341,7 +341,7 @@ def check_solve_options(args: argparse.Namespace) -> None:
     # before the search too: an output that cannot be written is found after it, and lost it
     for target in (args.csv, args.gif):
         if target:
-            check_file_target(target)
+            check_file_target(target, board=args.board)
     if args.svg and os.path.exists(args.svg) and not os.path.isdir(args.svg):
         raise RushHourError(f"cannot write the frames into {args.svg}: it is not a folder")
 

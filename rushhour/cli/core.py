@@ -219,18 +219,6 @@ def refuse(message: str) -> NoReturn:
     raise UsageError(message)
 
 
-def check_out_folder(out: str | None) -> None:
-    """Refuse, before any work, an output FILE that is a folder or whose folder does not exist (exit
-    status 2)."""
-    if not out:
-        return
-    if os.path.isdir(out):
-        raise RushHourError(f"cannot write {out}: it is a folder; give a file's path")
-    parent = os.path.dirname(out)
-    if parent and not os.path.isdir(parent):
-        raise RushHourError(f"cannot write {out}: there is no folder {parent}")
-
-
 #: the longest time limit an option takes: a year, in seconds (a float holds it exactly)
 MAX_SECONDS = 366 * 24 * 3600
 #: the most worker processes an option may ask for

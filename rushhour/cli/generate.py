@@ -13,7 +13,6 @@ from typing import Any, TextIO
 
 from rushhour.cli.core import (
     add_format_option,
-    check_out_folder,
     examples,
     note_python_search,
     option_count,
@@ -26,7 +25,7 @@ from rushhour.cli.core import (
 from rushhour.cli.documents import emit, generate_body
 from rushhour.cli.progress_display import ProgressDisplay
 from rushhour.errors import FormatError, RushHourError, WorkerError
-from rushhour.files import write_text_atomic
+from rushhour.files import check_file_target, write_text_atomic
 from rushhour.formats import fogleman, grid, jsonfmt, write_board
 from rushhour.generator import (
     DEFAULT_METHOD,
@@ -418,8 +417,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     generator = Generator(settings)  # checks the settings
     settings = generator.settings
     note_python_search(width, height, "generating on")
-    if not _is_dir(args.out):
-        check_out_folder(args.out)
+    if args.out and not _is_dir(args.out):
+        check_file_target(args.out)
     writer = _Writer(args, settings, count)
     progress = ProgressDisplay(enabled=not args.quiet, every=0.5)
     on_try = _show_tries(progress, count) if progress.enabled else None

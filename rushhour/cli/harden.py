@@ -14,7 +14,6 @@ from rushhour.cli.core import (
     add_color_flags,
     add_format_option,
     board_summary,
-    check_out_folder,
     color_wanted,
     draw,
     examples,
@@ -26,7 +25,7 @@ from rushhour.cli.core import (
 )
 from rushhour.cli.documents import emit, entry_ref
 from rushhour.errors import LimitReachedError
-from rushhour.files import write_text_atomic
+from rushhour.files import check_file_target, write_text_atomic
 from rushhour.formats import fogleman, write_board
 from rushhour.harden import Hardening, Improvement, improvements
 from rushhour.levels import resolve_board
@@ -84,7 +83,8 @@ def cmd_harden(args: argparse.Namespace) -> int:
         refuse_color_without_drawing(args, "--json")
     if given(args, "fmt") and not args.out:
         refuse("--format is the format of --out: it does not go without --out FILE")
-    check_out_folder(args.out)
+    if args.out:
+        check_file_target(args.out)
     entry = resolve_board(args.board)
     if args.out:  # a board the format of --out cannot hold is refused before any work
         write_board(entry.board, args.fmt, {"name": "hardened"})

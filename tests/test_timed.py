@@ -5,6 +5,9 @@ optimum with unit durations against the database's optimal move counts."""
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -225,6 +228,103 @@ def test_one_hand_random_small_boards(board: Board, metric: str) -> None:
     _check_against_brute_force(board, TimeModel.one_hand(metric=metric, car_seconds=1, truck_seconds=2))
 
 
+def _fastest_then_fewest(board: Board, model: TimeModel) -> tuple[Fraction, int] | None:
+    """The least time of a finished schedule and, among the fastest, the fewest moves, by Dijkstra
+    over (position, what each hand is doing: vehicle, ticks left, cells held) in steps of one tick
+    of the durations' greatest common divisor: at every tick the free hands start any legal moves, in
+    any order, or wait.  Worked out from docs/timed.md alone (no event jumps, no masks, no bound),
+    and for durations that are not whole seconds.  None when no schedule finishes."""
+    per = list(model.hands) if model.hands is not None else [model.car, model.truck]
+    tick = Fraction(math.gcd(*(p.numerator for p in per)), math.lcm(*(p.denominator for p in per)))
+    free: tuple = (None,) * len(model.hand_names)
+    best = {(board, free): (0, 0)}
+    heap = [(0, 0, 0, board, free)]
+    order = itertools.count(1)
+    while heap:
+        ticks, moves, _, here, active = heapq.heappop(heap)
+        if best[here, active] != (ticks, moves):
+            continue
+        if here.is_won() and active == free:
+            return ticks * tick, moves
+        for there, doing, started in _any_starts(here, active, model, tick):
+            if doing == free:
+                continue  # both hands idle: waiting changes nothing
+            later = tuple(None if a is None or a[1] == 1 else (a[0], a[1] - 1, a[2]) for a in doing)
+            cost = (ticks + 1, moves + started)
+            if cost < best.get((there, later), (math.inf, 0)):
+                best[there, later] = cost
+                heapq.heappush(heap, (*cost, next(order), there, later))
+    return None
+
+
+def _any_starts(here: Board, active: tuple, model: TimeModel, tick: Fraction):
+    """Every way the free hands may start moves at one instant (none, one, or one after the other in
+    either order): the board, what each hand is doing, how many moves were started."""
+    yield here, active, 0
+    moving = {a[0] for a in active if a is not None}
+    held = set().union(*(a[2] for a in active if a is not None))
+    for k in range(len(active)):
+        if active[k] is not None:
+            continue
+        for move in here.legal_moves(model.metric):
+            old, swept, new = _cells_swept(here, move)
+            if move.vehicle in moving or (swept - old) & held:
+                continue
+            keeps = swept - old - new if model.handover == "relaxed" and model.hands else swept - new
+            ticks = (model.hands[k] if model.hands else _kind(model, here, move)) * _units(model, move) / tick
+            doing = active[:k] + ((move.vehicle, int(ticks), frozenset(keeps)),) + active[k + 1 :]
+            for there, after, started in _any_starts(here.apply(move), doing, model, tick):
+                yield there, after, started + 1
+
+
+def _kind(model: TimeModel, board: Board, move: Move) -> Fraction:
+    return model.car if board.vehicle(move.vehicle).length == 2 else model.truck
+
+
+def _units(model: TimeModel, move: Move) -> int:
+    return abs(move.distance) if model.metric == "steps" else 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    board=boards(min_side=3, max_side=5, max_vehicles=5, walls=True),
+    hands=st.sampled_from([None, ("1.5", "2.5"), ("0.5", "1"), ("2", "2")]),
+    handover=st.sampled_from(["strict", "relaxed"]),
+    metric=st.sampled_from(["steps", "moves"]),
+)
+def test_fastest_and_fewest_moves_match_dijkstra(
+    board: Board, hands: tuple[str, str] | None, handover: str, metric: str
+) -> None:
+    """Boards of every kind (walls, trucks, longer vehicles, vertical goals, every exit side,
+    wrap-around), durations in half seconds: the optimum, and with two hands the fewest moves among
+    the fastest schedules, as the Dijkstra above finds them; every schedule replayed."""
+    if hands is None:
+        model = TimeModel.one_hand(metric=metric, car_seconds="1.5", truck_seconds="2.5")
+    else:
+        model = TimeModel.two_hands(hands, handover=handover, metric=metric)
+    found = schedule(board, model)
+    expected = _fastest_then_fewest(board, model)
+    if expected is None:
+        assert not found.solved and found.items == () and found.optimal
+        return
+    assert found.solved and found.optimal
+    assert found.total == expected[0] == max((it.end for it in found.items), default=0)
+    if model.hands is not None:
+        assert len(found.items) == expected[1]
+    assert verify_schedule(board, found.items, model).is_won()
+    assert found.steps == sum(abs(m.distance) for m in found.moves)
+    assert found.to_dict()["moves"] == [str(m) for m in found.moves]
+
+
+@pytest.mark.parametrize("handover", ["strict", "relaxed"])
+@pytest.mark.parametrize("text", DENSE)
+def test_dense_boards_in_half_seconds_match_dijkstra(text: str, handover: str) -> None:
+    board = _dense(text)
+    model = TimeModel.two_hands(("1.5", "2.5"), handover=handover)
+    found = schedule(board, model)
+    assert (found.total, len(found.items)) == _fastest_then_fewest(board, model)
+
+
 @pytest.mark.parametrize("board", SMALL, ids=lambda b: "".join(b.rows()))
 def test_relaxed_strict_and_one_hand_are_ordered(board: Board) -> None:
     relaxed = solve_hands(board, (3, 5), handover="relaxed")
@@ -341,6 +441,40 @@ def test_unsolvable_board() -> None:
         found = solver(blocked)
         assert not found.solved and found.items == () and found.optimal and found.explored > 0
     assert solve_timed(board).solved
+
+
+def test_two_hand_bound_is_bisected_not_counted_tick_by_tick() -> None:
+    """Hands of a day per cell with millisecond decimals make a move 86.4 million ticks; the bound of
+    the search was found by counting tick by tick, minutes of work before the first state that
+    --time-limit never interrupted.  It is bisected: a few dozen divisions by a hand's speed."""
+    board = resolve_board(LINE).board
+    search = HandsSearch(board, TimeModel.two_hands(("86400", "86399.999")))
+    divisions = 0
+
+    class Ticks(int):
+        def __rfloordiv__(self, other: int) -> int:
+            nonlocal divisions
+            divisions += 1
+            assert divisions < 100_000, "the bound is counted tick by tick"
+            return int(other) // int(self)
+
+    search.speed = (Ticks(search.speed[0]), Ticks(search.speed[1]))
+    found = search.run()
+    assert found.optimal and found.total == Fraction("691199.992")  # all 8 steps by the faster hand
+    assert {item.hand for item in found.items} == {"right"}
+
+
+def test_float_durations_are_read_as_written() -> None:
+    """0.1 s is one decimal, though the float 0.1 is not exactly a tenth; True is no duration."""
+    assert seconds(0.1) == Fraction(1, 10) and seconds(1.1) == Fraction(11, 10) and seconds(0.001) == Fraction(1, 1000)
+    found = solve_timed(SMALL[0], car_seconds=0.1, truck_seconds=1.1)  # B three cells, C one, A four
+    assert found.total == Fraction(11, 10) * 3 + Fraction(1, 10) * 5
+    assert solve_hands(SMALL[0], (0.1, 0.3)).total == solve_hands(SMALL[0], "0.1,0.3").total
+    with pytest.raises(SolverError, match="too many decimals"):
+        seconds(0.0001)
+    for bad in (True, False):
+        with pytest.raises(SolverError, match="is not a number of seconds"):
+            seconds(bad)
 
 
 def test_limits_report_the_bound() -> None:
@@ -460,6 +594,9 @@ def test_cli_hands_json_replays(capsys: pytest.CaptureFixture[str]) -> None:
         (["--timed", "--car-seconds", "-1"], "car seconds '-1' is negative: a move takes more than 0 seconds"),
         (["--timed", "--truck-seconds", "99999999"], "truck seconds 99999999 is more than a day (86400 s) per move"),
         (["--hands=-3,5"], "left hand '-3' is negative"),
+        # zero written with a minus is zero, not a negative number
+        (["--timed", "--car-seconds", "-0"], "car seconds must be more than 0 seconds, not 0"),
+        (["--hands=5,-0.0"], "right hand must be more than 0 seconds, not 0"),
         (["--hands", "99999,1"], "left hand 99999 is more than a day"),
     ],
 )

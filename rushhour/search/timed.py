@@ -72,13 +72,20 @@ Number = int | float | str | Fraction
 def seconds(value: Number, what: str = "duration") -> Fraction:
     """A positive duration in seconds, exactly (``2``, ``2.5``, ``"1.25"``); at most 3 decimals and
     at most :data:`MAX_MOVE_SECONDS`."""
-    if isinstance(value, str) and is_negative(value):  # a number, only below zero: said as such
+    negative = isinstance(value, str) and is_negative(value)
+    if isinstance(value, str) and negative and any(digit in "123456789" for digit in value):
         raise SolverError(f"{what} {quoted(value.strip())} is negative: a move takes more than 0 seconds")
     try:
-        if isinstance(value, str):
+        if negative:  # -0 and -0.0 are zero, not below it
+            result = Fraction(0)
+        elif isinstance(value, str):
             result = decimal(value, what)  # then more than a day is said below, as such
-        elif isinstance(value, float) and not math.isfinite(value):
-            raise ValueError
+        elif isinstance(value, bool):  # True is no number of seconds, though Python counts it as 1
+            raise TypeError
+        elif isinstance(value, float):  # as written (0.1), not its binary value (0.1000000000000000055...)
+            if not math.isfinite(value):
+                raise ValueError
+            result = Fraction(repr(value))
         else:
             result = Fraction(value)
     except (ValueError, ZeroDivisionError, TypeError, NumberError):
@@ -685,18 +692,25 @@ class HandsSearch:
         found = self._bounds.get(key)
         if found is not None:
             return found
+        # the moves made grow with the time: bisect, not tick by tick (a day is 86.4 million ticks)
+        low = 0 if hand < 0 else rem
+        high = low + d * min(self.speed)  # by then the faster hand alone has made d moves
+        while low < high:
+            middle = (low + high) // 2
+            if self._made(hand, rem, middle) >= d:
+                high = middle
+            else:
+                low = middle + 1
+        self._bounds[key] = low
+        return low
+
+    def _made(self, hand: int, rem: int, t: int) -> int:
+        """How many moves the two hands can have made by ``t`` ticks (``t >= rem``) when ``hand`` is
+        busy for ``rem`` more ticks (``hand`` -1: both free)."""
         s = self.speed
         if hand < 0:
-            t = 0
-            while t // s[0] + t // s[1] < d:
-                t += 1
-        else:
-            free = s[1 - hand]
-            t = rem
-            while t // free + (t - rem) // s[hand] < d:
-                t += 1
-        self._bounds[key] = t
-        return t
+            return t // s[0] + t // s[1]
+        return t // s[1 - hand] + (t - rem) // s[hand]
 
     def run(
         self,

@@ -13,6 +13,7 @@ from hypothesis import given
 
 from rushhour import levels
 from rushhour.board import Board
+from rushhour.errors import RushHourError
 from rushhour.formats import parse_text
 from rushhour.render import palette
 from rushhour.render.palette import (
@@ -129,6 +130,13 @@ def test_colour_depth_from_the_environment(environ: dict[str, str], depth: int) 
 
 
 def test_unknown_depth_is_refused() -> None:
+    """As the library's errors are: a RushHourError (a ValueError too, as before)."""
+    for depth in (8, "16", None, 16.5):
+        message = f"unknown colour depth {depth!r}: use 16, 256 or 16777216"
+        with pytest.raises(RushHourError, match=message):
+            vehicle_colors(CLASSIC_12, depth)  # type: ignore[arg-type]
+        with pytest.raises(RushHourError, match=message):
+            palette.goal_color(depth)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown colour depth 8"):
         vehicle_colors(CLASSIC_12, 8)
 

@@ -195,3 +195,99 @@ def test_pictures_are_written_whole_to_regular_files_only(tmp_path: Path) -> Non
     done = subprocess.run([sys.executable, "-c", script, str(named)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.startswith("error: cannot write ") and "Traceback" not in done.stderr
     assert named.read_bytes() == before
+
+
+def test_gif_with_a_broken_pillow_is_refused_before_the_search(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Pillow whose drawing modules cannot be loaded (its compiled core missing, or built for
+    another Python) is said as such before the search, not as a missing Pillow after it."""
+    pil = pytest.importorskip("PIL")
+    from rushhour.cli import main
+
+    monkeypatch.delattr(pil, "ImageDraw", raising=False)
+    monkeypatch.setitem(sys.modules, "PIL.ImageDraw", None)
+    assert main(["solve", "BBBoooooDoooAADoooooooooooxooooooooo", "--gif", str(tmp_path / "s.gif")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not (tmp_path / "s.gif").exists()
+    assert err.startswith("error: drawing a GIF needs Pillow, which is installed (")
+    assert "but cannot be loaded: " in err and err.count("\n") == 1
+
+
+GIF, FRAMES = "x.gif", "frames"
+
+
+@pytest.mark.parametrize(
+    ("draw", "message"),
+    [
+        (lambda tmp: pictures.write_gif([], str(tmp / GIF)), "positions is empty: there is no position to draw"),
+        (lambda tmp: pictures.write_svg_frames([], str(tmp / FRAMES)), "positions is empty"),
+        (
+            lambda tmp: pictures.write_gif(boards()[:2], str(tmp / GIF), highlights=[None]),
+            "highlights has 1 entries for 2 positions",
+        ),
+        (
+            lambda tmp: pictures.write_svg_frames(boards()[:1], str(tmp / FRAMES), highlights=[]),
+            "highlights has 0 entries for 1 positions",
+        ),
+        (lambda tmp: pictures.write_gif(boards()[:1], str(tmp / GIF), frame_ms=0), "frame_ms must be from 10 to 60,000, not 0"),
+        (lambda tmp: pictures.write_gif(boards()[:1], str(tmp / GIF), frame_ms=10**9), "frame_ms must be from 10"),
+        (lambda tmp: pictures.write_gif(boards()[:1], str(tmp / GIF), frame_ms=0.5), "frame_ms must be a whole number"),
+        (lambda tmp: pictures.svg(boards()[0], cell=0), "cell must be from 16 to 256 pixels, not 0"),
+        (lambda tmp: pictures.svg(boards()[0], cell=-48), "cell must be from 16 to 256 pixels, not -48"),
+        (lambda tmp: pictures.frame(boards()[0], cell=4), "cell must be from 16 to 256 pixels, not 4"),
+        (lambda tmp: pictures.svg(boards()[0], cell=True), "cell must be a whole number"),
+    ],
+)
+def test_drawing_arguments_out_of_range_are_refused(tmp_path: Path, draw: object, message: str) -> None:
+    """The library's errors are RushHourErrors naming the argument, where these gave an IndexError, an
+    OverflowError from Pillow, or an SVG of negative sizes; and an empty folder of frames is refused
+    before the frames already there are removed."""
+    pytest.importorskip("PIL.Image")
+    frames = tmp_path / FRAMES
+    frames.mkdir()
+    (frames / "step-000.svg").write_text("an earlier solution")
+    with pytest.raises(RushHourError, match=message):
+        draw(tmp_path)  # type: ignore[operator]
+    assert (frames / "step-000.svg").read_text() == "an earlier solution"
+    assert not (tmp_path / GIF).exists()
+
+
+def _every_colour() -> Board:
+    """The goal and one vehicle of each colour of the pictures' palette, side by side."""
+    names = [f"V{k}" for k in range(len(pictures.PALETTE))]
+    vehicles = [Vehicle("A", HORIZONTAL, 2, 0, 0)] + [Vehicle(n, VERTICAL, 2, 1, k) for k, n in enumerate(names)]
+    return Board(len(names), 3, vehicles, exit="right")
+
+
+def test_names_are_written_in_the_colour_that_reads_best_on_their_vehicle(tmp_path: Path) -> None:
+    """White names on the light colours (sky blue, light green, peach, lilac) were hard to read: a
+    name is black or white, whichever contrasts more with its vehicle (WCAG: 4.5 for normal text)."""
+    from rushhour.render.palette import contrast
+
+    board = _every_colour()
+    root = ElementTree.fromstring(pictures.svg(board))
+    bars = [r for r in root.iter(f"{SVG}rect") if r.get("rx") == "8"]
+    labels = list(root.iter(f"{SVG}text"))
+    assert len(bars) == len(labels) == len(board.names)
+    inks = set()
+    for bar, label in zip(bars, labels, strict=True):
+        ink = {"white": "#ffffff", "black": "#000000"}.get(label.get("fill", ""), label.get("fill", ""))
+        ratio = contrast(_rgb(bar.get("fill", "")), _rgb(ink))
+        assert ratio >= 4.5, (label.text, bar.get("fill"), label.get("fill"), ratio)
+        inks.add(ink)
+    assert inks == {"#000000", "#ffffff"}
+    pytest.importorskip("PIL.Image")
+    path = tmp_path / "c.gif"
+    pictures.write_gif([board], str(path))
+    (image, _), = _decoded_frames(path)
+    for index, name in enumerate(board.names):
+        bar = _rgb(pictures._color(board, index))
+        black = contrast(bar, (0, 0, 0)) > contrast(bar, (255, 255, 255))
+        (row, col), vertical = board.cells_of(name)[0], board.vehicle(name).orientation == VERTICAL
+        x0, y0 = pictures.MARGIN + col * pictures.CELL, pictures.MARGIN + row * pictures.CELL
+        x1 = x0 + pictures.CELL * (1 if vertical else 2) - 8
+        y1 = y0 + pictures.CELL * (2 if vertical else 1) - 8
+        inside = {image.getpixel((x, y)) for x in range(x0 + 8, x1) for y in range(y0 + 8, y1)}  # type: ignore[attr-defined]
+        text = min(inside, key=sum) if black else max(inside, key=sum)  # the name's most inked pixel
+        assert contrast(bar, text) >= 3, (name, bar, text)

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rushhour.board import Board
+from rushhour.errors import ParameterError
 
 BASIC = 16
 XTERM_256 = 256
@@ -79,8 +80,7 @@ class Colour:
     @property
     def ink(self) -> Colour:
         """Black or white, whichever contrasts more with this colour (WCAG's contrast ratio)."""
-        light = _luminance(self.rgb)
-        dark = (light + 0.05) / 0.05 > 1.05 / (light + 0.05)
+        dark = ink_for(self.rgb) == (0, 0, 0)
         if self.depth == BASIC:
             return _basic("black", "black", 0) if dark else _basic("white", "white", 15)
         rgb = (0, 0, 0) if dark else (255, 255, 255)
@@ -99,6 +99,19 @@ def _luminance(rgb: RGB) -> float:
 
     r, g, b = (channel(v) for v in rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ink_for(rgb: RGB) -> RGB:
+    """Black or white, whichever contrasts more with ``rgb`` (WCAG's contrast ratio): the colour of a
+    name written on it."""
+    light = _luminance(rgb)
+    return (0, 0, 0) if (light + 0.05) / 0.05 > 1.05 / (light + 0.05) else (255, 255, 255)
+
+
+def contrast(one: RGB, other: RGB) -> float:
+    """WCAG's contrast ratio of two colours, from 1 (the same) to 21 (black and white)."""
+    a, b = sorted((_luminance(one), _luminance(other)))
+    return (b + 0.05) / (a + 0.05)
 
 
 def red_like(rgb: RGB) -> bool:
@@ -161,9 +174,14 @@ def palette(depth: int) -> tuple[Colour, ...]:
     return tuple(_rich(name, family, rgb, _check_depth(depth)) for name, family, rgb in _RICH_VEHICLES)
 
 
+class DepthError(ParameterError, ValueError):
+    """A colour depth other than 16, 256 or 2**24: a :class:`ParameterError`, and a ``ValueError`` as
+    Python's own calls raise."""
+
+
 def _check_depth(depth: int) -> int:
-    if depth not in DEPTHS:
-        raise ValueError(f"unknown colour depth {depth}: use 16, 256 or {TRUE_COLOR}")
+    if isinstance(depth, bool) or depth not in DEPTHS:
+        raise DepthError(f"unknown colour depth {depth!r}: use 16, 256 or {TRUE_COLOR}")
     return depth
 
 
@@ -302,9 +320,12 @@ __all__ = [
     "TRUE_COLOR",
     "XTERM_256",
     "Colour",
+    "DepthError",
     "color_depth",
     "contact_graph",
+    "contrast",
     "goal_color",
+    "ink_for",
     "palette",
     "red_like",
     "vehicle_colors",

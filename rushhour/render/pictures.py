@@ -17,13 +17,18 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from rushhour.board import WALL, Board
-from rushhour.errors import RushHourError
+from rushhour.errors import ParameterError, RushHourError, expect_whole
+from rushhour.render.palette import ink_for
 
 #: the name of one frame of :func:`write_svg_frames`
 _FRAME_RE = re.compile(r"step-\d{3,}\.svg")
 
 CELL = 48
 MARGIN = 24
+#: the sizes of a cell in pixels that draw (a vehicle is inset 4 pixels and rounded by 8)
+MIN_CELL, MAX_CELL = 16, 256
+#: how long a GIF shows a position, in milliseconds (GIF counts hundredths of a second, in 16 bits)
+MIN_FRAME_MS, MAX_FRAME_MS = 10, 60_000
 GOAL_COLOR = "#d62728"
 WALL_COLOR = "#555555"
 BOARD_COLOR = "#f4f1e8"
@@ -50,13 +55,40 @@ PICTURES_HINT = (
 
 
 def require_pillow() -> None:
-    """Raise the error saying how to install Pillow, when it is missing."""
+    """Raise the error saying how to install Pillow when it is missing, or what is wrong when it is
+    there but cannot draw (its compiled core missing or built for another Python)."""
     try:
-        import PIL  # noqa: F401
+        import PIL
     except ImportError:
         raise RushHourError(PICTURES_HINT) from None
+    try:
+        from PIL import Image, ImageDraw  # noqa: F401
+    except ImportError as err:
+        where = os.path.dirname(PIL.__file__ or "") or "its folder"
+        raise RushHourError(
+            f"drawing a GIF needs Pillow, which is installed ({where}) but cannot be loaded: {err}; "
+            "reinstall it with  pip install --force-reinstall Pillow"
+        ) from None
+
 
 Rect = tuple[int, int, int, int]  # x, y, width, height in pixels
+
+
+def _check_cell(cell: int) -> None:
+    expect_whole(cell, "cell")
+    if not MIN_CELL <= cell <= MAX_CELL:
+        raise ParameterError(f"{{cell}} must be from {MIN_CELL} to {MAX_CELL} pixels, not {cell}")
+
+
+def _check_frames(positions: Sequence[Board], highlights: Sequence[str | None] | None) -> None:
+    """One picture a position: at least one position, and one highlight (or None) for each."""
+    if not positions:
+        raise ParameterError("{positions} is empty: there is no position to draw")
+    if highlights is not None and len(highlights) != len(positions):
+        raise ParameterError(
+            f"{{highlights}} has {len(highlights)} entries for {len(positions)} positions: "
+            "give one a position (None where no vehicle was moved)"
+        )
 
 
 def _color(board: Board, index: int) -> str:
@@ -64,6 +96,12 @@ def _color(board: Board, index: int) -> str:
         return GOAL_COLOR
     others = [i for i in range(len(board.names)) if i != board.layout.goal]
     return PALETTE[others.index(index) % len(PALETTE)]
+
+
+def _ink(color: str) -> str:
+    """The colour of a name written on ``color``: black or white, whichever reads better."""
+    r, g, b = ink_for(_hex(color))
+    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 def _size(board: Board, cell: int) -> tuple[int, int]:
@@ -121,6 +159,7 @@ def _exit_marks(board: Board, cell: int) -> tuple[Rect | None, list[tuple[int, i
 
 def svg(board: Board, *, cell: int = CELL, highlight: str | None = None, title: str | None = None) -> str:
     """The board as a standalone SVG document."""
+    _check_cell(cell)
     width, height = _size(board, cell)
     w, h = board.width * cell, board.height * cell
     out = [
@@ -171,7 +210,7 @@ def svg(board: Board, *, cell: int = CELL, highlight: str | None = None, title: 
             )
             out.append(
                 f'<text x="{x + bw // 2}" y="{y + bh // 2}" font-family="sans-serif" font-size="{font}" '
-                f'font-weight="bold" fill="white" text-anchor="middle" dominant-baseline="central">'
+                f'font-weight="bold" fill="{_ink(color)}" text-anchor="middle" dominant-baseline="central">'
                 f"{escape(name)}</text>"
             )
     points = " ".join(f"{x},{y}" for x, y in arrow)
@@ -188,6 +227,7 @@ def write_svg_frames(
     longer one's ``step-*.svg``) are removed, so that the folder holds one solution."""
     from rushhour.files import write_text_atomic
 
+    _check_frames(positions, highlights)  # before the folder is made or its frames removed
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as err:
@@ -214,10 +254,10 @@ def _hex(color: str) -> tuple[int, int, int]:
 
 def frame(board: Board, *, cell: int = CELL, highlight: str | None = None) -> object:
     """The board as a Pillow image (raises a clear error when Pillow is missing)."""
-    try:
-        from PIL import Image, ImageDraw
-    except ImportError:
-        raise RushHourError(PICTURES_HINT) from None
+    require_pillow()
+    from PIL import Image, ImageDraw
+
+    _check_cell(cell)
     width, height = _size(board, cell)
     w, h = board.width * cell, board.height * cell
     image = Image.new("RGB", (width, height), "white")
@@ -247,7 +287,7 @@ def frame(board: Board, *, cell: int = CELL, highlight: str | None = None) -> ob
             box = (x + 4, y + 4, x + bw - 4, y + bh - 4)
             outline = (0, 0, 0) if name == highlight else None
             draw.rounded_rectangle(box, radius=8, fill=_hex(_color(board, i)), outline=outline, width=4)
-            draw.text((x + bw // 2, y + bh // 2), name, fill=(255, 255, 255), anchor="mm")
+            draw.text((x + bw // 2, y + bh // 2), name, fill=ink_for(_hex(_color(board, i))), anchor="mm")
     draw.polygon(arrow, fill=_hex(GOAL_COLOR))
     return image
 
@@ -259,7 +299,12 @@ def write_gif(
     highlights: Sequence[str | None] | None = None,
     frame_ms: int = 700,
 ) -> None:
-    """An animated GIF of the positions (the last one held longer)."""
+    """An animated GIF of the positions, ``frame_ms`` milliseconds each (the last one three times as
+    long)."""
+    _check_frames(positions, highlights)
+    expect_whole(frame_ms, "frame_ms")
+    if not MIN_FRAME_MS <= frame_ms <= MAX_FRAME_MS:
+        raise ParameterError(f"{{frame_ms}} must be from {MIN_FRAME_MS} to {MAX_FRAME_MS:,}, not {frame_ms}")
     images = [
         frame(board, highlight=highlights[k] if highlights is not None else None)
         for k, board in enumerate(positions)

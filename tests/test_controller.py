@@ -749,6 +749,58 @@ def test_the_position_is_saved_a_moment_after_it_changes_so_a_killed_game_loses_
     assert record is not None and record.solved and not record.left  # won: nothing to continue
 
 
+def test_the_help_is_saved_a_moment_after_it_is_had_so_a_killed_game_keeps_it(tmp_path: Path) -> None:
+    """The solution seen, then kill -9: the position came back but the help did not (it was saved on
+    leaving only), and the win that followed was PERFECT.  The help is now saved as the position is,
+    and counted once by a win in the same game."""
+    path = tmp_path / "progress.json"
+    c, clock = make(saves=Saves(path))
+    press(c, "s", "esc", "B", "up")
+    c.tick()
+    clock.now += 1.1
+    c.tick()
+    again, _ = make(saves=Saves.load(path))  # the process killed here, started again
+    assert again.game.history == (Move("B", -1),)
+    press(again, "A", "right", "right", "right")
+    assert again.mode is Mode.WON and again.result is not None and not again.result.perfect
+    record = Saves.load(path).get(again.level.key, again.level.board)
+    assert record is not None and record.solution_seen and not record.perfect
+    # hints saved while playing, then a win in the same game: each hint counted once
+    path = tmp_path / "other.json"
+    c, clock = make(saves=Saves(path))
+    press(c, "h", "enter")
+    c.tick()
+    clock.now += 1.1
+    c.tick()
+    assert Saves.load(path).get(c.level.key, c.level.board).hints_since_win == 1  # type: ignore[union-attr]
+    press(c, "h", "enter")
+    assert c.mode is Mode.WON and c.result is not None and c.result.hints == 2
+    record = Saves.load(path).get(c.level.key, c.level.board)
+    assert record is not None and (record.hints, record.hints_since_win, record.wins) == (2, 0, 1)
+
+
+def test_a_win_says_the_help_of_a_game_of_the_level_left_in_another_terminal_as_the_file_does(
+    tmp_path: Path,
+) -> None:
+    """Two terminals on one level: the solution seen in the first, which is left; the second then wins
+    in the optimum.  The file counted that help with the win (not perfect) while the win box said
+    PERFECT.  A second win of the same game still counts it."""
+    path = tmp_path / "progress.json"
+    first, _ = make(saves=Saves.load(path))
+    second, _ = make(saves=Saves.load(path))
+    press(first, "s", "esc", "q")
+    press(second, "B", "up", "A", "right", "right", "right")
+    assert second.mode is Mode.WON and second.result is not None
+    record = Saves.load(path).get(second.level.key, second.level.board)
+    assert record is not None and record.solution_seen and not record.perfect
+    assert not second.result.perfect and second.result.earlier_solution
+    assert any("earlier games" in line and "the solution" in line for line in second.win_text())
+    press(second, "u", "u", "C", "right", "B", "up", "A", "right", "right", "right")  # another win
+    assert second.game.moves_played == 3 and Saves.load(path).levels[second.level.key].wins == 2
+    assert second.mode is Mode.WON and second.result is not None and not second.result.perfect
+    assert not Saves.load(path).get(second.level.key, second.level.board).perfect  # type: ignore[union-attr]
+
+
 def test_a_level_won_at_the_start_is_left_without_a_win_recorded(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     c, clock = make(level_of("......\n....AA\n..B...\n..B...\n......\n......\n"), saves=Saves(path))

@@ -23,6 +23,7 @@ import pexpect
 import pytest
 
 from rushhour.errors import RushHourError
+from rushhour.formats import parse_text
 from rushhour.levels import packs
 from rushhour.play.saves import Saves, level_key
 from tests.boards import SECOND, TINY
@@ -238,6 +239,32 @@ def test_a_line_mode_game_killed_outright_is_continued_where_it_was(tmp_path: Pa
     finish(again)
 
 
+def test_the_solution_seen_in_a_line_mode_game_killed_outright_counts_with_the_next_win(
+    tmp_path: Path, level: Path
+) -> None:
+    """kill -9 after `s`: the position came back, the solution seen did not, and the win was PERFECT."""
+    child = spawn(tmp_path, "play", str(level))
+    child.expect(PROMPT)
+    child.sendline("s")
+    child.expect("That was the solution")
+    child.expect(PROMPT)
+    child.sendline("B-1")
+    child.expect("moves 1 \\| steps 1")
+    child.expect(PROMPT)
+    child.kill(signal.SIGKILL)
+    child.close()
+    again = spawn(tmp_path, "play", str(level))
+    again.expect("continued where you left it \\(1 move\\)")
+    again.expect(PROMPT)
+    again.sendline("A+3")
+    again.expect("SOLVED")
+    again.expect("not PERFECT")
+    again.expect("Help in earlier games of this level: the solution")
+    finish(again)
+    record = json.loads(progress_file(tmp_path).read_text())["levels"].popitem()[1]
+    assert (record["perfect"], record["solution_seen"], record["hints"]) == (False, True, 0)
+
+
 def test_ctrl_c_leaves_cleanly(tmp_path: Path, level: Path) -> None:
     child = spawn(tmp_path, "play", str(level))
     child.expect(PROMPT)
@@ -405,6 +432,21 @@ def test_play_with_no_board_continues_the_level_left_last() -> None:
     entry = large.levels[1]
     saves.record_win("large:2", entry.board, moves=9, steps=9, optimal=None)  # a win forgets it
     assert choose_level(None, None, None, saves)[0].key == f"{classic.name}:5"
+
+
+def test_play_with_no_board_continues_a_built_in_level_left_before_other_boards(tmp_path: Path) -> None:
+    """A game left later on a file's board, an inline board or the day's puzzle does not hide the
+    built-in level left before it; a hand-edited key that only looks like a level is passed over."""
+    from rushhour.play.level import choose_level
+
+    saves = Saves(tmp_path / "progress.json")
+    classic = packs()[-1]
+    saves.record_left(f"{classic.name}:5", classic.levels[4].board, ["A+1"], 12.0)
+    board = parse_text(TINY, source="test", fmt="grid")[0].board
+    saves.record_left(level_key(board), board, ["B-1"], 3.0)
+    saves.record_left("daily:2026-11-23", board, ["B-1"], 3.0)
+    saves.record_left(f"{classic.name}:\u00b2", board, ["B-1"], 3.0)  # '²' is a digit to str.isdigit
+    assert choose_level(None, None, None, Saves.load(tmp_path / "progress.json"))[0].key == f"{classic.name}:5"
 
 
 def test_every_level_solved_starts_again_with_a_note() -> None:

@@ -178,7 +178,7 @@ def state_text(row: dict[str, Any]) -> str:
 
 
 def cmd_levels(args: argparse.Namespace) -> int:
-    saves = read_saves(lambda text: _warn(f"{text}; the levels are listed without progress"))
+    saves = read_saves(_warn, unread="; the levels are listed without progress")
     chosen, left_out = shelf() if not args.pack else Shelf((pack(args.pack),))
     for left in left_out:
         _warn(f"left out: {left.why}")

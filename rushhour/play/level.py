@@ -10,7 +10,7 @@ from rushhour.board import Board
 from rushhour.errors import BoardNotFoundError
 from rushhour.formats import Entry
 from rushhour.levels import Pack, all_packs, pack, packs, resolve_all
-from rushhour.numbers import whole_or_none
+from rushhour.numbers import is_whole, whole_or_none
 from rushhour.play.saves import Saves, level_key
 
 
@@ -121,14 +121,18 @@ def choose_level(
 
 
 def left_level(saves: Saves) -> Level | None:
-    """The built-in level whose game was left last, unsolved, to continue it (None: there is none)."""
-    key = saves.last_left()
-    name, _, number = (key or "").partition(":")
-    found = next((p for p in all_packs() if p.name == name), None)
-    if found is None or not number.isdigit() or not 1 <= int(number) <= len(found.levels):
-        return None
-    level = pack_level(found, int(number))
-    return level if saves.get(level.key, level.board) is not None else None
+    """The built-in level whose game was left last, unsolved, to continue it (None: there is none).
+    Games left on other boards (a file, an inline board, a day's puzzle) are passed over: a built-in
+    level left before them is still continued."""
+    for key in saves.left_keys():
+        name, _, number = key.partition(":")
+        found = next((p for p in all_packs() if p.name == name), None)
+        if found is None or not is_whole(number) or not 1 <= int(number) <= len(found.levels):
+            continue
+        level = pack_level(found, int(number))
+        if saves.get(level.key, level.board) is not None:
+            return level
+    return None
 
 
 def daily_level() -> Level:

@@ -11,7 +11,9 @@ removed then.  A file that cannot be read, is not a regular file, or was written
 of rushhour is reported and left alone (nothing is saved over it); a corrupt one (not JSON, nested
 absurdly deep, not a progress file) is reported and moved aside to
 ``progress.json.corrupt-YYYYmmdd-HHMMSS`` before a fresh file is started, except by a reader that
-never writes (``rushhour levels``), which reports it and leaves it where it is.
+never writes (``rushhour levels``), which reports it and leaves it where it is.  A value that cannot
+be read in a file that can (a count below 0, a wrong type, a level that is no record) is reported and
+left out, the rest of the file used; a reader that will write copies the file as it was aside first.
 
 A level is known by a key (``classic:3`` for a built-in level, ``daily:2026-11-23`` for a day's
 puzzle, ``board:<grid>`` for any other board) and by its board: when a pack's level N changes, the old
@@ -33,6 +35,7 @@ import json
 import math
 import os
 import reprlib
+import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -53,6 +56,7 @@ from rushhour.files import (
 )
 from rushhour.formats import grid
 from rushhour.formats.jsonfmt import load_json
+from rushhour.numbers import quoted
 
 FILE_NAME = "progress.json"
 FORMAT_NAME = "rushhour-progress"
@@ -136,20 +140,25 @@ _FIELDS: dict[str, tuple[type, ...]] = {
 _MOST = 10**9
 
 
-def _record_from(key: str, value: Any) -> LevelRecord:
+def _record_from(key: str, value: Any, problems: list[str]) -> LevelRecord | None:
+    """The record of a level, its unreadable values left out (each said in ``problems``); None when it
+    is no record with a board at all."""
+    where = f"level {quoted(key)}"
     if not isinstance(value, dict) or not isinstance(value.get("board"), str):
-        raise ValueError(f"level {reprlib.repr(key)} is not a record with a board")
+        problems.append(f"{where} is not a record with a board")
+        return None
     fields: dict[str, Any] = {}
     for name, types in _FIELDS.items():
         if name in value:
             item = value[name]
             if not isinstance(item, types) or (isinstance(item, bool) and bool not in types):
-                raise ValueError(f"level {reprlib.repr(key)} has a bad {name!r}: {reprlib.repr(item)}")
-            if isinstance(item, int | float) and not isinstance(item, bool) and not 0 <= item <= _MOST:
-                raise ValueError(f"level {reprlib.repr(key)} has {name!r} out of range: {reprlib.repr(item)}")
-            fields[name] = item
-    if not all(isinstance(m, str) for m in fields.get("left_moves") or []):
-        raise ValueError(f"level {reprlib.repr(key)} has a bad 'left_moves'")
+                problems.append(f"{where} has a bad {name!r}: {reprlib.repr(item)}")
+            elif isinstance(item, int | float) and not isinstance(item, bool) and not 0 <= item <= _MOST:
+                problems.append(f"{where} has {name!r} out of range: {reprlib.repr(item)}")
+            elif isinstance(item, list) and not all(isinstance(m, str) for m in item):  # left_moves
+                problems.append(f"{where} has a bad 'left_moves'")
+            else:
+                fields[name] = item
     record = LevelRecord(**fields)
     if "solution_seen" not in value:  # written before help was fully recorded: perfect only if unhelped
         record.perfect = record.perfect and record.best == record.optimal and not record.hints
@@ -169,7 +178,10 @@ def _rank(record: LevelRecord) -> tuple[bool, int, int]:
     return (_helped(record.hints, record.solution_seen), record.best or 0, record.hints or 0)
 
 
-def _parse(text: str) -> dict[str, LevelRecord]:
+def _parse(text: str, problems: list[str]) -> dict[str, LevelRecord]:
+    """The records of a progress file's text; a value or a record that cannot be read is left out and
+    said in ``problems``.  Raises :class:`ValueError` (or :class:`ParseError`) when the text is no
+    progress file at all, :class:`_NewerVersion` for a newer format."""
     data = load_json(text)
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
         raise ValueError("it is not a rushhour progress file")
@@ -181,7 +193,8 @@ def _parse(text: str) -> dict[str, LevelRecord]:
     levels = data.get("levels")
     if not isinstance(levels, dict):
         raise ValueError("it has no levels table")
-    return {str(key): _record_from(key, value) for key, value in levels.items()}
+    records = {str(key): _record_from(str(key), value, problems) for key, value in levels.items()}
+    return {key: record for key, record in records.items() if record is not None}
 
 
 def tenths(seconds: float) -> float:
@@ -190,8 +203,12 @@ def tenths(seconds: float) -> float:
     return math.floor(seconds * 10) / 10
 
 
-def read_levels(path: Path, *, move_aside: bool = True) -> dict[str, LevelRecord]:
-    """The records of a progress file; an absent file has none.
+def read_levels(
+    path: Path, *, move_aside: bool = True, problems: list[str] | None = None
+) -> dict[str, LevelRecord]:
+    """The records of a progress file; an absent file has none.  A value that cannot be read (a wrong
+    type, a count out of range) or a level that is no record is left out, said in ``problems``; the
+    rest of the file is read.
 
     Raises :class:`SaveFileError`: for an unreadable file (left where it is, ``moved_to`` None), or for
     a corrupt one after moving it aside (``moved_to`` names where); with ``move_aside`` False (a
@@ -208,7 +225,7 @@ def read_levels(path: Path, *, move_aside: bool = True) -> dict[str, LevelRecord
     except SaveFileError as err:
         raise SaveFileError(f"cannot read the progress file: {err}; it is left as it is") from None
     try:
-        return _parse(raw.decode("utf-8"))
+        return _parse(raw.decode("utf-8"), [] if problems is None else problems)
     except _NewerVersion as err:
         raise SaveFileError(
             f"the progress file {path} was written by a newer version of rushhour (format version "
@@ -251,6 +268,24 @@ def write_levels(path: Path, levels: Mapping[str, LevelRecord]) -> None:
     write_text_atomic(path, text, what="the progress file ", error=SaveFileError)
 
 
+def _left_out(path: Path, problems: list[str], copy: bool) -> tuple[str, str | None]:
+    """What to say of the values of the progress file left out, and where the file as it was was
+    copied: with ``copy`` only (raising :class:`SaveFileError` when it cannot be)."""
+    more = f"; and {len(problems) - 1} more" if len(problems) > 1 else ""
+    what = f"the progress file {path} holds values that cannot be read ({problems[0]}{more})"
+    if not copy:
+        return f"{what}; they are left out here, and the file is left as it is", None
+    aside = aside_name(path)
+    try:
+        shutil.copyfile(path, aside)
+    except OSError as err:
+        raise SaveFileError(
+            f"{what} and could not be copied aside ({err.strerror or err}); it is left as it is"
+        ) from None
+    kept = f"{what}; they are left out, the rest is kept, and the file as it was is copied to {aside.name}"
+    return kept, str(aside)
+
+
 def _make_folder(path: Path) -> None:
     try:
         make_folder(real_target(path).parent)
@@ -264,13 +299,28 @@ class Saves:
     def __init__(self, path: Path | None, levels: dict[str, LevelRecord] | None = None) -> None:
         self.path = path
         self.levels: dict[str, LevelRecord] = dict(levels or {})
+        # what the player must hear of the file read: values in it that could not be read, left out
+        self.note = ""
+        self._left_out: list[str] = []  # those values, said and copied aside already
+        # the help of games left unsolved that the last win recorded counted (hints, solution seen)
+        self.earlier_help: tuple[int, bool] = (0, False)
 
     @classmethod
     def load(cls, path: Path | str | None = None, *, move_aside: bool = True) -> Saves:
         """Read the progress file (the default one when ``path`` is None).  May raise
-        :class:`SaveFileError`, see :func:`read_levels`."""
+        :class:`SaveFileError`, see :func:`read_levels`.
+
+        Values in it that cannot be read are left out and said in :attr:`note`; the rest is read.  With
+        ``move_aside`` (a reader that will write the file) the file as it was is first copied aside
+        (``progress.json.corrupt-...``), since the next save writes it without them; when that copy
+        cannot be made, :class:`SaveFileError` is raised and the file left as it is."""
         where = default_path() if path is None else Path(path)
-        return cls(where, read_levels(where, move_aside=move_aside))
+        problems: list[str] = []
+        saves = cls(where, read_levels(where, move_aside=move_aside, problems=problems))
+        if problems:
+            saves.note = _left_out(where, problems, move_aside)[0]
+            saves._left_out = problems
+        return saves
 
     @classmethod
     def memory(cls) -> Saves:
@@ -303,6 +353,7 @@ class Saves:
         hints: int = 0,
         solution_seen: bool = False,
         seconds: float | None = None,
+        hints_saved: int = 0,
     ) -> LevelRecord:
         """Remember a win (and its time on the stopwatch, ``seconds``) and save: under the file's lock,
         read what the file holds now (other sessions' wins included), merge this win into it, write it
@@ -310,7 +361,9 @@ class Saves:
 
         The win becomes the level's best when it had less help, or as little help and fewer moves (or
         as many moves and fewer hints); it makes the level perfect when it took the optimal number of
-        moves without a hint and without the solution.
+        moves without a hint and without the solution.  ``hints`` are the game's own; ``hints_saved``
+        of them were saved already by :meth:`record_attempt` while it was played (so that a process
+        killed outright would not forget them), and are not counted twice.
 
         Raises :class:`SaveFileError` when the file cannot be read or written (nothing is saved over
         it), or when it had become corrupt (then it was moved aside and the progress saved afresh
@@ -319,7 +372,7 @@ class Saves:
         return self._save(
             lambda: self._merge_win(
                 key, board, moves=moves, steps=steps, optimal=optimal, hints=hints,
-                solution_seen=solution_seen, seconds=seconds,
+                solution_seen=solution_seen, seconds=seconds, hints_saved=hints_saved,
             )
         )
 
@@ -347,8 +400,13 @@ class Saves:
 
     def last_left(self) -> str | None:
         """The key of the level whose game was left last (a game to continue), if any."""
-        left = [(r.left_at or "", key) for key, r in self.levels.items() if r.left]
-        return max(left)[1] if left else None
+        left = self.left_keys()
+        return left[0] if left else None
+
+    def left_keys(self) -> list[str]:
+        """The keys of the levels with a game left unsolved to continue, the one left last first."""
+        left = sorted(((r.left_at or "", key) for key, r in self.levels.items() if r.left), reverse=True)
+        return [key for _, key in left]
 
     def help_before(self, key: str, board: Board) -> tuple[int, bool]:
         """The help of games of this level left unsolved since its last win: hints, and whether the
@@ -367,14 +425,19 @@ class Saves:
         late_error: SaveFileError | None = None
         with locked(self.path, error=SaveFileError):
             clean_temporaries(self.path)  # left by a save that was killed: no one else writes now
+            problems: list[str] = []
             try:
-                self.levels.update(read_levels(self.path))
+                self.levels.update(read_levels(self.path, problems=problems))
             except SaveFileError as err:
                 if err.moved_to is None:
                     raise
                 late_error = err
+            if problems and problems != self._left_out:  # changed since it was read: copied aside first
+                note, aside = _left_out(self.path, problems, True)
+                late_error = SaveFileError(note, moved_to=aside)
             record = merge()
             write_levels(self.path, self.levels)
+            self._left_out = []
         if late_error is not None:
             raise late_error
         return record
@@ -405,13 +468,16 @@ class Saves:
         hints: int,
         solution_seen: bool,
         seconds: float | None,
+        hints_saved: int = 0,
     ) -> LevelRecord:
         record = self._record_of(key, board)
         _forget_left(record)  # won: there is no game to continue
         if seconds is not None and (record.best_seconds is None or seconds < record.best_seconds):
             record.best_seconds = tenths(seconds)
-        # the help of games left unsolved since the last win counts with this one
-        hints += record.hints_since_win
+        # the help of games left unsolved since the last win counts with this one (this game's own hints
+        # saved with them are not counted twice; another session's win may have taken them already)
+        self.earlier_help = (max(0, record.hints_since_win - hints_saved), record.solution_seen_since_win)
+        hints += self.earlier_help[0]
         solution_seen = solution_seen or record.solution_seen_since_win
         record.hints_since_win, record.solution_seen_since_win = 0, False
         record.solved = True
@@ -433,23 +499,30 @@ def open_saves(no_save: bool, warn: Callable[[str], None]) -> Saves:
     if no_save:
         return Saves.memory()
     try:
-        return Saves.load()
+        saves = Saves.load()
     except SaveFileError as err:
         warn(f"warning: {err}")
         if err.moved_to is not None:
             return Saves(default_path())
         warn("warning: progress will not be saved in this session")
         return Saves.memory()
+    if saves.note:
+        warn(f"warning: {saves.note}")
+    return saves
 
 
-def read_saves(warn: Callable[[str], None]) -> Saves:
-    """The player's saves, only read: a file that cannot be read or is corrupt is told to ``warn`` and
-    left as it is (never moved or changed); the saves are then empty."""
+def read_saves(warn: Callable[[str], None], *, unread: str = "") -> Saves:
+    """The player's saves, only read: a file that cannot be read or is corrupt is told to ``warn``
+    (followed by ``unread``, what the caller does without it) and left as it is (never moved or
+    changed); the saves are then empty."""
     try:
-        return Saves.load(move_aside=False)
+        saves = Saves.load(move_aside=False)
     except SaveFileError as err:
-        warn(f"warning: {err}")
+        warn(f"warning: {err}{unread}")
         return Saves.memory()
+    if saves.note:
+        warn(f"warning: {saves.note}")
+    return saves
 
 
 __all__ = [

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import signal
 from collections.abc import Iterator
+from dataclasses import replace
 from types import FrameType
 
 from rushhour.errors import RushHourError
@@ -41,6 +42,7 @@ class Session:
         # could not be read); said where a win would say it was saved
         self.unsaved_reason = ""
         self._help_saved = (0, False)
+        self._hints_pending = 0  # hints of this game saved as left unsolved, that the next win counts
         self._win_saved: tuple[tuple[object, ...], int, bool] | None = None
         self._position_kept: tuple[object, ...] = ()
         self.first_run = not saves.levels  # nothing saved yet: a player new to the game
@@ -58,6 +60,9 @@ class Session:
             help_before=self.saves.help_before(level.key, level.board),
         )
         self._help_saved = (0, False)  # the hints and the solution of this game a save holds
+        self._hints_pending = 0  # of those, the hints saved without a win (the file's hints_since_win)
+        # the help of games left unsolved that this game's wins were saved with: every win of it counts it
+        self._earlier = (0, False)
         self._win_saved = None  # the win of this game a save holds: its moves and help
         record = self.saves.get(level.key, level.board)
         self.best_seconds = None if record is None else record.best_seconds  # before this game
@@ -140,6 +145,7 @@ class Session:
             return result, self.unsaved_reason
         won = (game.history, game.hints_used, game.solutions_shown > 0)
         if won == self._win_saved:  # won again after an undo: a position kept meanwhile is forgotten
+            result = self._with_earlier(result)
             record = self.saves.get(self.level.key, self.level.board)
             if record is not None and record.left_moves:
                 try:
@@ -156,14 +162,24 @@ class Session:
                 moves=result.length,
                 steps=result.steps,
                 optimal=result.optimal,
-                hints=result.hints,
-                solution_seen=result.solution_shown,
+                hints=result.hints + self._earlier[0],
+                solution_seen=result.solution_shown or self._earlier[1],
                 seconds=seconds,
+                hints_saved=self._hints_pending,
             )
         except RushHourError as err:
             return result, save_warning(err)
+        self._hints_pending = 0
         self._win_saved = won
-        return result, SAVED
+        # the help of games left unsolved that the file counted with this win (one left in another
+        # terminal since this game started too): the win says what the file holds
+        hints, seen = self.saves.earlier_help
+        self._earlier = (self._earlier[0] + hints, self._earlier[1] or seen)
+        return self._with_earlier(result), SAVED
+
+    def _with_earlier(self, result: Result) -> Result:
+        """The result with the help of earlier games that its saved win counted."""
+        return replace(result, earlier_hints=self._earlier[0], earlier_solution=self._earlier[1])
 
     def leave(self, seconds: float = 0.0) -> str:
         """Leave the level: when it is unsolved, save its position (its moves, and ``seconds`` on the
@@ -186,15 +202,18 @@ class Session:
         return note if note.startswith("warning: ") else ""
 
     def keep_position(self, seconds: float) -> str:
-        """Save the position of the game in play (its moves and ``seconds`` on the stopwatch) when it
-        changed since it was last saved, so that a process killed outright loses nothing: called while
-        the player pauses (the full screen a second after the last change, line mode before each
-        question).  The help is saved on leaving, with the win that counts it.  A warning, or ''."""
+        """Save the position of the game in play (its moves and ``seconds`` on the stopwatch) and the
+        help it had (hints, the solution seen) when they changed since they were last saved, so that a
+        process killed outright loses nothing: called while the player pauses (the full screen a
+        second after the last change, line mode before each question).  A warning, or ''."""
         history = tuple(self.game.history)
-        if self.game.won or history == self._position_kept:
+        if self.game.won:
             return ""
-        self._position_kept = history
-        return self._keep_position(seconds)
+        warning = ""
+        if history != self._position_kept:
+            self._position_kept = history
+            warning = self._keep_position(seconds)
+        return warning or self._keep_help()
 
     def _keep_position(self, seconds: float) -> str:
         game, level = self.game, self.level
@@ -220,7 +239,10 @@ class Session:
         try:
             self.saves.record_attempt(self.level.key, self.level.board, hints=hints, solution_seen=seen)
         except RushHourError as err:
+            if getattr(err, "moved_to", None) is not None:  # saved in a fresh file all the same
+                self._hints_pending += hints
             return save_warning(err)
+        self._hints_pending += hints
         return ""
 
 

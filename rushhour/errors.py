@@ -10,6 +10,8 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # for annotations only: board.py imports this module
+    from fractions import Fraction
+
     from rushhour.board import Move
     from rushhour.search.watch import Bound
 
@@ -87,8 +89,9 @@ class LimitReachedError(SolverError):
     """A search stopped at a limit (positions, time, memory) before it could answer.
 
     What it learned is kept: ``explored`` positions, ``lower_bound`` (a proven lower bound on the
-    optimal length, or None) and ``best`` (the shortest solution found so far as a tuple of moves
-    that reach a win, or None).
+    optimal length, or None), ``lower_total`` (a timed search's: a proven lower bound on the fastest
+    schedule's total, in seconds, or None) and ``best`` (the shortest solution found so far as a tuple
+    of moves that reach a win, or None).
     """
 
     def __init__(
@@ -99,9 +102,11 @@ class LimitReachedError(SolverError):
         lower_bound: int | None = None,
         best: tuple[Move, ...] | None = None,
         bounds: tuple[Bound, ...] = (),
+        lower_total: Fraction | None = None,
     ) -> None:
         self.explored = explored
         self.lower_bound = lower_bound
+        self.lower_total = lower_total
         self.best = best
         #: the portfolio's bounds as they improved (rushhour.search.watch.Bound records; else empty)
         self.bounds = bounds

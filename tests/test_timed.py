@@ -611,3 +611,26 @@ def test_cli_timed_unsolvable_and_limits(capsys: pytest.CaptureFixture[str]) -> 
     assert status == 1 and "Unsolvable: none of the 6 reachable positions" in out
     status, _, err = _run(capsys, "solve", LINE, "--hands", "3,5", "--max-states", "5")
     assert status == 3 and "(the limit is 5)" in err
+
+
+@pytest.mark.parametrize(("options", "states"), [(["--timed"], 2000), (["--hands", "3,5"], 20000)])
+def test_a_stopped_timed_search_says_what_it_proved_in_its_json(
+    capsys: pytest.CaptureFixture[str], options: list[str], states: int
+) -> None:
+    """The bound a stopped timed search proved was in its message only (``lower_bound`` counts moves,
+    and was null): ``lower_total`` now gives it in seconds, and it is no more than the fastest
+    schedule's total."""
+    import json
+
+    from tests.cli import run
+    from tests.test_json import VALIDATORS
+
+    status, out, _ = run(capsys, "solve", "classic:12", *options, "--json", "--max-states", str(states))
+    stopped = json.loads(out)
+    VALIDATORS["rushhour.timed"].validate(stopped)
+    assert status == 3 and stopped["status"] == "stopped" and stopped["lower_total"] > 0
+    assert f"no schedule finishes in less than {stopped['lower_total']} s" in stopped["message"]
+    status, out, _ = run(capsys, "solve", "classic:12", *options, "--json")
+    solved = json.loads(out)
+    VALIDATORS["rushhour.timed"].validate(solved)
+    assert status == 0 and solved["lower_total"] is None and stopped["lower_total"] <= solved["total"]

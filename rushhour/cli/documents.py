@@ -17,7 +17,7 @@ from rushhour.errors import LimitReachedError
 from rushhour.formats import Entry
 from rushhour.formats.single import board_ref
 from rushhour.numbers import whole_or_none
-from rushhour.search.timed import Schedule
+from rushhour.search.timed import Schedule, json_seconds
 
 if TYPE_CHECKING:
     from rushhour.generator import Puzzle
@@ -128,11 +128,14 @@ def timed_body(
         "length": data["length"] if found.solved else None,
         "steps": found.steps if found.solved else None,
         "lower_bound": None,
+        "lower_total": None,
         "message": None,
     }
     if err is not None:
         body.update(status="stopped", solved=False, total=None, length=None, steps=None)
         body.update(lower_bound=err.lower_bound, message=str(err))
+        if err.lower_total is not None:
+            body.update(lower_total=json_seconds(err.lower_total))
     return body
 
 

@@ -69,6 +69,11 @@ _SHIFT = 24  # bits for the move count in packed (time, moves) costs
 Number = int | float | str | Fraction
 
 
+def json_seconds(value: Fraction) -> int | float:
+    """A number of seconds as JSON gives it: a whole number as an integer (``18``), else a float."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
 def seconds(value: Number, what: str = "duration") -> Fraction:
     """A positive duration in seconds, exactly (``2``, ``2.5``, ``"1.25"``); at most 3 decimals and
     at most :data:`MAX_MOVE_SECONDS`."""
@@ -247,10 +252,7 @@ class Schedule:
 
     def as_dict(self) -> dict[str, object]:
         """Plain data for JSON; times are numbers of seconds (floats when not whole)."""
-
-        def num(value: Fraction) -> int | float:
-            return int(value) if value.denominator == 1 else float(value)
-
+        num = json_seconds
         model = self.model
         return {
             "model": "two hands" if model.hands is not None else "one hand",
@@ -434,15 +436,19 @@ class _Clock(Limits):
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
-    def check(self, count: int, what: str = "positions", bound: Callable[[], str] | None = None) -> None:
+    def check(self, count: int, what: str = "positions", bound: Callable[[], Fraction] | None = None) -> None:
+        """Raise :class:`LimitReachedError` at a limit, with what ``bound`` says the search has proven (no
+        schedule finishes in less than that many seconds) in its message and its ``lower_total``."""
         if count % _CHECK_EVERY and (self.max_states is None or count <= self.max_states):
             return
         try:
             super().check(count, what)
         except LimitReachedError as err:
-            if bound is None:
+            proven = None if bound is None else bound()
+            if not proven:
                 raise
-            raise LimitReachedError(f"{err}{bound()}", explored=count) from None
+            said = f"; proven: no schedule finishes in less than {format_seconds(proven)} s"
+            raise LimitReachedError(f"{err}{said}", explored=count, lower_total=proven) from None
 
 
 class _Cluster:
@@ -599,6 +605,11 @@ def _uniform_cost(board: Board, model: TimeModel, clock: _Clock) -> Schedule:
     via = array("l", [0])  # vehicle index * 512 + distance + 256 of the move that reached it
     heap: list[tuple[int, int]] = [(0, 0)]
     expanded = 0
+    taken = [0]  # the time of the position taken last, in ticks
+
+    def proven() -> Fraction:  # positions are taken in order of time: no schedule finishes sooner
+        return taken[0] * tick
+
     while heap:
         g, k = heapq.heappop(heap)
         if g > best[k]:
@@ -608,7 +619,8 @@ def _uniform_cost(board: Board, model: TimeModel, clock: _Clock) -> Schedule:
             starts = _one_after_another(layout, _path_to(layout, k, parent, via), model, cost_of)
             return _finish(board, model, starts, tick, expanded, clock)
         expanded += 1
-        clock.check(expanded, "positions")
+        taken[0] = g
+        clock.check(expanded, "positions", proven)
         for move, there in here.successors(model.metric):
             i = layout.index(move.vehicle)
             cost = g + cost_of[i] * model.units(move)
@@ -752,8 +764,8 @@ class HandsSearch:
         counter = 0
         expanded = 0
 
-        def proven() -> str:
-            return f"; proven: no schedule finishes in less than {format_seconds(self.bound)} s"
+        def proven() -> Fraction:
+            return Fraction(self.bound)
 
         def push(p: int, h: int, m: int, r: int, g: int, came: int) -> None:
             nonlocal counter

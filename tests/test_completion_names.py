@@ -2,22 +2,26 @@
 ``solve --batch``, zsh descriptions kept whole (apostrophes, cut at a word), and fish conditions that
 look at the command word itself.
 
-Bash runs the script for real; zsh and fish are not installed where these tests run, so their scripts
-are read: each pack name must come out of the shell's own quoting as one word."""
+Bash runs the script for real.  The zsh and fish scripts are read (each pack name must come out of the
+shell's own quoting as one word), and where zsh or fish is installed they run in it too: fish's
+``complete -C``, and zsh's own Tab in a pseudo-terminal."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from rushhour.board import Board
 from rushhour.cli import build_parser
-from rushhour.cli.completion import _zsh_text, commands, script
+from rushhour.cli.completion import _fish_quote, _zsh_text, commands, script
 from rushhour.levels import add_to_user_pack, user_packs_dir
 from tests.cli import complete_in_bash
 
@@ -148,13 +152,19 @@ def option_value(words: list[str], option: str) -> str:
     return words[words.index(option) + 1]
 
 
+def fish_offered(words: list[str]) -> list[str]:
+    """The words a fish ``complete`` line offers (its ``-a``), each without its description (what
+    follows a tab in it)."""
+    return [w.split("\t")[0] for w in fish_words(option_value(words, "-a"))]
+
+
 def test_fish_script_offers_every_pack_as_one_word(odd_packs: tuple[str, ...]) -> None:
     text = script("fish", build_parser())
     pack_lines = [w for w in fish_completes(text) if "-l" in w and option_value(w, "-l") == "pack"]
     assert pack_lines
     for words in pack_lines:
         # fish splits the argument of -a into words as it splits a command line
-        offered = fish_words(option_value(words, "-a"))
+        offered = fish_offered(words)
         assert set(odd_packs) <= set(offered) and "classic" in offered and "plain" in offered
         assert "a" not in offered and "b" not in offered
 
@@ -178,7 +188,7 @@ def test_zsh_and_fish_offer_packs_for_solve_batch() -> None:
     assert re.search(r"'--batch\[[^']*\]:BATCH:_rushhour_boards'", zsh)
     fish = script("fish", build_parser())
     [batch] = [w for w in fish_completes(fish) if "-l" in w and option_value(w, "-l") == "batch"]
-    assert "-r" in batch and "-F" in batch and "classic" in fish_words(option_value(batch, "-a"))
+    assert "-r" in batch and "-F" in batch and "classic" in fish_offered(batch)
 
 
 # --- 3. zsh descriptions ------------------------------------------------------------------------------
@@ -276,3 +286,75 @@ def test_bash_completes_a_word_it_split_at_its_colons(tmp_path: Path, monkeypatc
     # prove CLAIM BOARD: a claim written with a colon is one argument, the board comes next
     assert offered(["rushhour", "prove", "forall", ":", "x", "cla"]) == ["classic"]
     assert offered(["rushhour", "prove", "x", "my", ":", ""]) == ["p", "q"]
+
+
+# --- 4. the zsh and fish scripts in the shells themselves (where they are installed) ------------------
+needs_fish = pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+
+
+def complete_in_fish(folder: Path, line: str) -> dict[str, str]:
+    """What fish offers at the end of ``line`` with the script made now: each word and its
+    description."""
+    script_file = folder / "rushhour.fish"
+    script_file.write_text(script("fish", build_parser()))
+    done = subprocess.run(
+        ["fish", "--no-config", "-c", f"source {_fish_quote(str(script_file))}; complete -C {_fish_quote(line)}"],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        timeout=30,
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    return dict((ln.split("\t") + [""])[:2] for ln in done.stdout.splitlines())
+
+
+@needs_fish
+def test_fish_offers_every_pack_and_describes_each_value(tmp_path: Path, odd_packs: tuple[str, ...]) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    offered = complete_in_fish(work, "rushhour levels ")
+    assert set(odd_packs) | {"classic", "plain"} <= set(offered) and "a" not in offered
+    assert all(offered[name] == "pack" for name in odd_packs)
+    engines = complete_in_fish(work, "rushhour solve --engine ")
+    assert engines == {e: "--engine" for e in ("portfolio", "bfs", "astar", "sat", "random", "improve")}
+    # the value of an option is no command word: --metric moves is followed by solve's options
+    assert "--engine" in complete_in_fish(work, "rushhour solve --metric moves --e")
+    assert set(complete_in_fish(work, "rushhour convert classic:3 --to ")) == {"grid", "fogleman", "csv", "json"}
+
+
+def complete_in_zsh(folder: Path, typed: str) -> str:
+    """The line zsh shows after ``typed`` and a Tab, with the script made now loaded by compinit."""
+    functions = folder / "zfunc"
+    functions.mkdir(exist_ok=True)
+    (functions / "_rushhour").write_text(script("zsh", build_parser()))
+    env = {**os.environ, "TERM": "dumb", "HOME": str(folder), "PATH": os.environ["PATH"]}
+    shell = pexpect.spawn("zsh", ["-f"], env=env, encoding="utf-8", dimensions=(40, 200), cwd=str(folder))
+    try:
+        shell.sendline(f"PS1='%% '; fpath=({functions} $fpath); autoload -U compinit; compinit -u; print READY")
+        shell.expect("\r\nREADY", timeout=30)
+        shell.expect("% ", timeout=30)
+        shell.send(typed + "\t")
+        seen = ""
+        end = time.monotonic() + 30
+        while time.monotonic() < end:  # the line echoed, then what the completion adds, in pieces
+            try:
+                seen += shell.read_nonblocking(65536, timeout=1.0)
+            except pexpect.TIMEOUT:
+                if seen.rstrip("\x07").endswith((" ", "% ")) or "\n" in seen.split(typed[:8], 1)[-1]:
+                    break
+    finally:
+        shell.terminate(force=True)
+    return seen
+
+
+@needs_zsh
+def test_zsh_completes_packs_engines_and_quoted_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_packs(tmp_path, monkeypatch, ("it's", "a b"))
+    work = tmp_path / "work"
+    work.mkdir()
+    assert "rushhour play classic " in complete_in_zsh(work, "rushhour play cla")
+    assert "rushhour levels it\\'s " in complete_in_zsh(work, "rushhour levels it")
+    assert "rushhour levels a\\ b " in complete_in_zsh(work, "rushhour levels a\\ ")
+    engines = complete_in_zsh(work, "rushhour solve --engine ")
+    assert all(e in engines for e in ("portfolio", "bfs", "astar", "sat", "random", "improve"))

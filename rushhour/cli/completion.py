@@ -386,19 +386,24 @@ def _fish_flags(option: Option) -> str:
     return " ".join(parts)
 
 
-def _fish_value(value: Value, packs: Sequence[str], option: bool = False) -> str:
+def _fish_value(value: Value, packs: Sequence[str], option: bool = False, label: str = "") -> str:
     """The ``complete`` arguments for a value of this kind: an ``option``'s (``-r``: it takes one)
-    or a positional argument's."""
+    or a positional argument's.  Each word offered is described by ``label`` (``--engine``, ``pack``)
+    after a tab, where it would else take the description of the line (the option's whole help)."""
+
+    def offered(words: Sequence[str], what: str) -> str:
+        return _fish_list([f"{w}\t{what}" if what else w for w in words])
+
     if value.choices:
-        return f"-x -a {_fish_list(value.choices)}"
+        return f"-x -a {offered(value.choices, label)}"
     if value.kind == FILE:
         return "-r -F"
     if value.kind == DIR:
         return "-x -a '(__fish_complete_directories)'"
     if value.kind == PACK:
-        return f"-x -a {_fish_list(packs)}"
+        return f"-x -a {offered(packs, 'pack')}"
     if value.kind == BOARD:  # files too
-        return f"{'-r ' if option else ''}-F -a {_fish_list(packs)}"
+        return f"{'-r ' if option else ''}-F -a {offered(packs, 'pack')}"
     return "-x"
 
 
@@ -441,11 +446,14 @@ def fish_script(parser: argparse.ArgumentParser, packs: Sequence[str]) -> str:
     for command in subs:
         when = f"-n {_fish_quote(f'{using} {command.name}')}"
         for option in command.options:
-            takes = "" if option.value is None else " " + _fish_value(option.value, packs, option=True)
+            takes = ""
+            if option.value is not None:
+                takes = " " + _fish_value(option.value, packs, option=True, label=option.flags[-1])
             lines.append(f"{c} {when} {_fish_flags(option)}{takes} -d {_fish_text(option.help)}")
         for metavar, value, _ in command.positionals:
             if value.kind != NOTHING or value.choices:
-                lines.append(f"{c} {when} {_fish_value(value, packs)} -d {_fish_text(metavar)}")
+                offered = _fish_value(value, packs, label=metavar)
+                lines.append(f"{c} {when} {offered} -d {_fish_text(metavar)}")
                 break
     return "\n".join(lines) + "\n"
 

@@ -183,6 +183,30 @@ def test_saves_in_every_format_and_a_failed_save_loses_nothing(tmp_path: Path) -
     assert parse_save("x.json") == ("x.json", "json") and parse_save("x.txt fogleman") == ("x.txt", "fogleman")
 
 
+def test_a_save_to_one_of_the_editors_own_streams_is_refused() -> None:
+    """/dev/stdout is the editor's screen, /dev/fd/N a pipe of its own: the board was written there (on
+    the screen, among what it draws) and counted as saved, so that q then left without keeping it."""
+    import os
+
+    ed = make(Draft.of(Board.from_text(START)).place(0, 2, VERTICAL, 3))
+    read_end, write_end = os.pipe()
+    try:
+        for path in (f"/dev/fd/{write_end}", "/dev/stdout"):
+            ed.key("s")
+            keys(ed, *path, "enter")
+            said = f"not saved: {path} is one of the editor's own streams, not a file: name a file"
+            assert ed.prompt_error == said and ed.mode is Mode.PROMPT and ed.dirty
+            keys(ed, "esc")
+        os.set_blocking(read_end, False)
+        with pytest.raises(BlockingIOError):
+            os.read(read_end, 100)  # nothing was written into the pipe
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    keys(ed, "q")
+    assert ed.mode is Mode.CONFIRM_QUIT  # still not saved: asked
+
+
 def test_a_kept_board_that_cannot_be_forgotten_does_not_end_a_good_save(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -247,6 +271,30 @@ def test_leaving_an_unsaved_board_asks_and_keeps_it() -> None:
         assert ed.mode is not Mode.EDIT or opening == ["n"], opening
         keys(ed, "ctrl-d")
         assert ed.mode is Mode.QUIT and store.boards[-1] == ed.board() and not ed.interrupted, opening
+
+
+def test_a_board_that_cannot_be_kept_is_not_left_unknowing(tmp_path: Path) -> None:
+    """The quit question's y left even when the board could not be kept (a warning, the board lost):
+    now the question is asked again, saying why; y then leaves without it, s saves it."""
+    (tmp_path / "data").write_text("a file where the data folder should be")
+    store = KeptBoards(tmp_path / "data" / "rushhour" / "editor-unsaved.txt")
+    ed = make(Draft.of(Board.from_text(START)), kept=store, saved=True)
+    ed.cursor = (0, 0)
+    keys(ed, "w", "q", "y")
+    assert ed.mode is Mode.CONFIRM_QUIT and ed.dirty
+    assert ed.confirm_text().startswith(f"The unsaved board could not be kept in {store.path}: ")
+    assert ed.confirm_text().endswith(". y leaves without it, s saves and leaves, other keys stay")
+    out = tmp_path / "saved.txt"
+    keys(ed, "s", *str(out), "enter")
+    assert ed.mode is Mode.QUIT and read_file(str(out))[0].board == ed.board()
+    ed = make(Draft.of(Board.from_text(START)), kept=store, saved=True)
+    ed.cursor = (0, 0)
+    keys(ed, "w", "q", "y", "x")  # another key stays, and the next q asks as at first
+    assert ed.mode is Mode.EDIT and ed.draft.walls
+    keys(ed, "q")
+    assert ed.confirm_text().startswith("The board is not saved: y leaves and keeps it")
+    keys(ed, "y", "y")  # not kept again, said; y leaves without it
+    assert ed.mode is Mode.QUIT and ed.message.startswith("warning: the unsaved board could not be kept")
 
 
 def test_sessions_never_lose_each_others_kept_boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -571,6 +619,36 @@ def test_names_goal_exit_size_and_walls_change_by_keys() -> None:
     assert ed.draft.walls == frozenset()
     keys(ed, "n")
     assert ed.message == "select the vehicle to rename"
+
+
+def test_a_vehicle_placed_once_the_renamed_goal_is_deleted_takes_the_goals_name() -> None:
+    """The goal renamed (A to X), then deleted: every new vehicle was refused ("there is a vehicle A
+    already"), being named A while the goal was X."""
+    ed = make(Draft.empty(6, 6))
+    keys(ed, "down", "down", "c", "n", "X", "enter")
+    assert ed.draft.goal == "X" and ed.draft.names == ("X",)
+    keys(ed, "esc", "up", "c")  # the first free name, the goal being there
+    assert ed.message == "car A placed" and ed.draft.names == ("A", "X")
+    keys(ed, "X", "x")
+    assert ed.message == "X deleted" and ed.draft.problem() == "the goal vehicle X is missing (vehicles: A)"
+    keys(ed, "down", "down", "c")
+    assert ed.message == "car X placed (the goal vehicle: e moves its exit)"
+    keys(ed, "esc", "down", "t")
+    assert ed.message == "truck B placed" and ed.draft.names == ("A", "B", "X")
+    assert ed.draft.problem() is None and ed.board().goal == "X"  # type: ignore[union-attr]
+
+
+def test_g_on_the_goal_vehicle_keeps_a_wrap_around_boards_target() -> None:
+    """g on the vehicle that is the goal already put a wrap-around board's target back to its default
+    (2,2 west became 2,5 east), a change to undo."""
+    board = Board.from_text("# wrap: yes\n# target: 2,2 west\n......\n......\nAA.B..\n...B..\n......\n......\n")
+    ed = make(Draft.of(board), saved=True)
+    keys(ed, "A", "g")
+    assert ed.board() == board and not ed.dirty and ed.undo_stack == []
+    keys(ed, "B", "g", "A", "g")  # another goal, then A again: the default target, undone step by step
+    assert ed.board().target.heading == "east"  # type: ignore[union-attr]
+    keys(ed, "u", "u")
+    assert ed.board() == board and not ed.dirty
 
 
 def test_the_command_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:

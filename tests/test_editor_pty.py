@@ -309,3 +309,21 @@ def test_a_wrap_around_board_moves_across_its_edges(tmp_path: Path) -> None:
     leave_saved(p)
     again = Board.from_text(board.read_text())
     assert again.wrap and again.vehicle("B").row == 0
+
+
+def test_a_name_too_long_for_the_terminal_is_refused(tmp_path: Path) -> None:
+    """A vehicle renamed with a long name made the board too wide to show, and then ``u`` (a key that
+    changes a board not shown) was ignored: the board could not be seen again, nor the name undone."""
+    p = editor(tmp_path, "..B.../..B.../AAB.../....../....../......")
+    p.wait_for("optimum: 2 moves")
+    p.send("B", "n")
+    typed(p, "LONGNAME12")
+    p.wait_for("refused: the board would not fit in the terminal: it needs 110x13, the terminal is 90x30")
+    assert "new name for B: LONGNAME12_" in p.text and "terminal too small" not in p.text
+    p.send(*"\x7f" * 7, ENTER)  # LON: three letters fit
+    p.wait_for("B is now LON")
+    assert "selected LON: vertical truck at (0,2)" in p.text and "(not saved)" in p.text
+    p.send("u")
+    p.wait_for("undone")
+    assert "(not saved)" not in p.text  # the name undone: the board as opened
+    leave_saved(p)

@@ -132,9 +132,12 @@ class Draft:
         return None
 
     def free_name(self) -> str:
+        """The name of a new vehicle: the goal vehicle's while it is missing (``A`` on a new board: the
+        new vehicle is the goal), else the first of :data:`NAME_ORDER` that no vehicle has."""
         taken = set(self.names)
-        first = "A" if self.goal not in taken else None
-        found = first or next((n for n in NAME_ORDER if n not in taken), None)
+        if self.goal not in taken:
+            return self.goal
+        found = next((n for n in NAME_ORDER if n not in taken), None)
         if found is None:
             raise EditError(f"every name from {NAME_ORDER[0]} to {NAME_ORDER[-1]} is taken")
         return found
@@ -224,6 +227,8 @@ class Draft:
 
     def make_goal(self, name: str) -> Draft:
         v = self._need(name)
+        if name == self.goal:  # already the goal: its exit, or its target, stays
+            return self
         side = self.exit if self.exit in EXITS[v.orientation] else None
         return replace(self, goal=name, exit=side, target=None)
 

@@ -202,6 +202,9 @@ class Editor:
         self._press: Cell | None = None
         self._dragged: Cell | None = None
         self.interrupted = False
+        self.keep_failed = ""  # why the board could not be kept when the quit question's y tried
+        #: why the screen could not show a draft (None: it can); set by the screen, which knows its size
+        self.unshown: Callable[[Draft], str | None] = lambda draft: None
         self._pending = False
         self.recheck()
 
@@ -350,6 +353,10 @@ class Editor:
             self.message = f"refused: {err}"
             return False
         if new == self.draft:
+            return False
+        unshown = self.unshown(new)
+        if unshown is not None and self.unshown(self.draft) is None:  # it could not be seen, nor undone
+            self.message = f"refused: {unshown}"
             return False
         self.undo_stack.append(self.draft)
         self.redo_stack.clear()
@@ -681,10 +688,13 @@ class Editor:
     def save(self, path: str, fmt: str) -> bool:
         """Write the board to ``path`` in ``fmt``; a failure is said and nothing is lost.  A file other
         than the board's own is replaced only when named twice in a row; a read-only one never."""
-        from rushhour.files import write_text_atomic
+        from rushhour.files import own_stream, write_text_atomic
 
         board = self.board()
         if board is None:
+            return False
+        if own_stream(path) is not None:  # written there, the board would land on the screen or a pipe
+            self.message = f"not saved: {path} is one of the editor's own streams, not a file: name a file"
             return False
         if os.path.isfile(path):
             if not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o222:
@@ -730,7 +740,7 @@ class Editor:
         elif not self.dirty or not self.draft.vehicles and not self.draft.walls:  # nothing to lose
             self.mode = Mode.QUIT
         else:
-            self.mode = Mode.CONFIRM_QUIT
+            self.mode, self.keep_failed = Mode.CONFIRM_QUIT, ""
 
     def leave_now(self) -> None:
         """Ctrl-C, Ctrl-D, a signal, the end of input: leave without asking, an unsaved board kept."""
@@ -739,6 +749,9 @@ class Editor:
         self.mode = Mode.QUIT
 
     def confirm_text(self) -> str:
+        if self.keep_failed:
+            why = self.keep_failed[0].upper() + self.keep_failed[1:]
+            return f"{why}. y leaves without it, s saves and leaves, other keys stay"
         if self.board() is None:
             return "The board is not saved and, not valid, cannot be kept: y leaves, other keys stay"
         return (
@@ -748,20 +761,25 @@ class Editor:
     def _confirm_key(self, name: str) -> None:
         self.mode = Mode.EDIT
         if name in ("y", "q", "enter"):
-            self._keep_unsaved()
+            if not self.keep_failed and not self._keep_unsaved():  # asked again, saying why
+                self.keep_failed = self.message.removeprefix("warning: ")
+                self.mode = Mode.CONFIRM_QUIT
+                return
             self.mode = Mode.QUIT
         elif name == "s":
             self.ask("save", self.save_default())
             self.leave_when_saved = self.mode is Mode.PROMPT
 
-    def _keep_unsaved(self) -> None:
+    def _keep_unsaved(self) -> bool:
         """Keep the board for next time, in place of the kept board it was opened from (an invalid
-        board cannot be kept: what was kept before stays)."""
+        board cannot be kept: what was kept before stays); False when keeping it failed (said)."""
         board = self.board()
         if self._kept is not None and board is not None:
             self.message = self._kept.keep(board, self.opened_kept)
-            if not self.message.startswith("warning:"):
-                self.opened_kept = board
+            if self.message.startswith("warning:"):
+                return False
+            self.opened_kept = board
+        return True
 
     def _forget_kept(self) -> None:
         """The board is saved: the kept board it was opened from is not needed (a failure is only

@@ -91,6 +91,7 @@ class EditScreen:
         self.geometry: Geometry | None = None
         self._colours: tuple[tuple[str, ...], dict[str, Colour]] = ((), {})
         self._target: tuple[int, int] | None = None  # a wrap-around board's target cell
+        editor.unshown = self.unshown  # a change that would make the board too large to show is refused
 
     def colours(self) -> dict[str, Colour]:
         """Colours chosen again only when the vehicles change, so that they stay while one moves."""
@@ -100,6 +101,15 @@ class EditScreen:
             board = colour_board(draft)
             self._colours = (key, {} if board is None else vehicle_colors(board, self.painter.depth))
         return self._colours[1]
+
+    def unshown(self, draft: Draft) -> str | None:
+        """Why ``draft`` could not be drawn in the terminal as it is now (its names too long), else None."""
+        lines, cols = self.window.getmaxyx()
+        if edit_geometry(draft, lines, cols) is not None:
+            return None
+        need_cols, need_lines = needed(draft)
+        needs = f"it needs {need_cols}x{need_lines}, the terminal is {cols}x{lines}"
+        return f"the board would not fit in the terminal: {needs}"
 
     def put(self, y: int, x: int, text: str, attr: int = 0) -> None:
         if x >= 0:

@@ -41,6 +41,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import NamedTuple
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Target, Vehicle
@@ -56,7 +57,7 @@ from rushhour.errors import (
 )
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.formats.single import board_ref
-from rushhour.search import Analysis, Solution, solve
+from rushhour.search import Analysis, Solution, analyze, solve
 from rushhour.search.analysis import KnownClusters
 from rushhour.search.bfs import Limits
 from rushhour.search.frontier import frontier_available, frontier_wanted, one_pass
@@ -131,6 +132,17 @@ SOLVER_SCRAMBLE = 200
 #: and the step between their bounds
 SHORTER_SHARE = 0.5
 SHORTER_STEP = 2
+
+
+def seconds_text(seconds: float) -> str:
+    """``seconds`` as ``--time-limit`` reads them back, the same number: every digit, no exponent
+    (which the option refuses: ``1e+06``).
+
+    >>> seconds_text(1_000_000.0), seconds_text(2.1234567), seconds_text(0.5), seconds_text(1e-05)
+    ('1000000', '2.1234567', '0.5', '0.00001')
+    """
+    text = format(Decimal(repr(float(seconds))), "f")
+    return text.removesuffix(".0")
 
 
 def cluster_limit(width: int, height: int) -> int:
@@ -1379,8 +1391,8 @@ class Generator:
                 stats.stopped = f"reached the limit of {max_tries:,} tries"
                 break
         else:
-            if deadline is not None and time.time() >= deadline:
-                stats.stopped = f"reached the time limit of {time_limit:g} s"
+            if time_limit is not None and deadline is not None and time.time() >= deadline:
+                stats.stopped = f"reached the time limit of {seconds_text(time_limit)} s"
         stats.seconds = time.perf_counter() - began
 
     def _outcomes(self, jobs: int, max_tries: int | None, deadline: float | None) -> Iterator[TryResult]:
@@ -1454,23 +1466,37 @@ def from_database(
     """Up to ``count`` puzzles drawn from a database file (``rushhour enumerate``), uniformly and without
     repeats among its boards of ``min_moves`` to ``max_moves`` moves (a board the file holds twice is one),
     and how many boards that band holds.
-    Each one is solved again, and its length must be the database's."""
-    from rushhour.database import board_of, read_database
+    Each one is solved again, and its length must be the database's; its reachable set is explored, and
+    its size must be the database's cluster.  An error names the file and the line."""
+    from rushhour.database.lines import database_lines
+    from rushhour.formats import fogleman, source_name
 
     if max_moves is not None and max_moves < min_moves:
         raise ParameterError(f"{{max_moves}} {max_moves} is below {{min_moves}} {min_moves}: no length fits")
+    source = source_name(path)
     firsts: dict[str, tuple[int, str, int]] = {}  # each board once, however often the file holds it
-    for entry in read_database(path):
+    lines: dict[str, tuple[int, str]] = {}  # where each board of the band is: its line number and text
+    for k, line, entry in database_lines(path):
         if entry[0] >= min_moves and (max_moves is None or entry[0] <= max_moves):
             firsts.setdefault(entry[1], entry)
+            lines.setdefault(entry[1], (k, line))
     band = list(firsts.values())
     rng = random.Random(f"rushhour-from-db:{seed}")
     puzzles = []
     for attempt, (moves, text, cluster) in enumerate(rng.sample(band, min(count, len(band))), 1):
-        board = board_of(text)
+        k, line = lines[text]
+        board, _ = fogleman.parse_line(line, source=source, line=k)
+        where = f"{source}, line {k}: the database gives {text}"
         solution = solve(board)
         if not solution.solved or solution.length != moves:
-            found = solution.length if solution.solved else "no solution"
-            raise RushHourError(f"{path}: the database gives {text} {moves} moves, the solver {found}")
+            found = f"{solution.length} moves" if solution.solved else "no solution"
+            raise RushHourError(f"{where} {plural(moves, 'move')}, the solver finds {found}")
+        try:  # a reachable set larger than the line says is a wrong line: explored no further
+            size = f"{analyze(board, max_states=cluster + 1).cluster_size:,}"
+        except LimitReachedError:
+            size = f"more than {cluster:,}"
+        if size != f"{cluster:,}":
+            told = f"a reachable set of {cluster:,} positions, the analysis finds {size}"
+            raise RushHourError(f"{where} {told}")
         puzzles.append(Puzzle(board, solution.moves, cluster, seed, attempt, "database", key=text))
     return puzzles, len(band)

@@ -28,7 +28,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Move, Vehicle
-from rushhour.errors import LimitReachedError, ParameterError, RushHourError, SolverError
+from rushhour.errors import (
+    LimitReachedError,
+    ParameterError,
+    RushHourError,
+    SolverError,
+    expect,
+    expect_callable,
+    expect_seconds,
+    expect_whole,
+)
 from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.generator import PACKED_FROM, SECONDARY
 from rushhour.search import Analysis, analyze, solve
@@ -93,6 +102,7 @@ def hardest_position(
     (2, 18, 'AA.B..')
 
     Raises :class:`~rushhour.errors.LimitReachedError` when a limit stops the exploration."""
+    expect(board, Board, "board", "a Board")
     return _explored(board, max_states, time_limit)[0]
 
 
@@ -153,6 +163,7 @@ def harden(
     >>> all(a.hardest.length < b.hardest.length for a, b in zip(found, found[1:]))
     True
     """
+    expect_callable(on_improvement, "on_improvement")
     out = []
     for found in improvements(
         board,
@@ -181,7 +192,13 @@ def improvements(
 ) -> Hardening:
     """:func:`harden` as an iterator: the start's hardest position, then each verified improvement.  The
     iterator also says how far the search went (:attr:`Hardening.tried`, :attr:`Hardening.seconds`)."""
-    if time_limit is not None and not time_limit > 0:
+    expect(board, Board, "board", "a Board")
+    expect_seconds(time_limit, "time_limit")
+    expect_whole(max_tries, "max_tries", none=True)
+    expect_whole(seed, "seed")
+    expect_whole(max_vehicles, "max_vehicles", none=True)
+    expect_callable(should_stop, "should_stop")
+    if time_limit is not None and not 0 < time_limit < math.inf:  # NaN too
         raise ParameterError(f"{{time_limit}} must be a positive number of seconds, not {time_limit}")
     if max_tries is not None and max_tries < 0:
         raise ParameterError(f"{{max_tries}} must be at least 0, not {max_tries}")
@@ -335,7 +352,10 @@ def changed(
 ) -> Board | None:
     """``board`` after one random small change (see :func:`harden`), or None when the change drawn
     does not fit (a vehicle over another, off the board, a goal that cannot leave, a vehicle added
-    to a board of ``max_vehicles``)."""
+    to a board of ``max_vehicles``, or of as many vehicles as the grid format names: a board no
+    format could write)."""
+    expect(board, Board, "board", "a Board")
+    expect(rng, random.Random, "rng", "a random.Random")
     kinds = [(k, p) for k, p in CHANGES if not keep_vehicles or k in ("shift", "move")]
     if board.walls and not keep_vehicles:
         kinds.append(("wall", 0.06))
@@ -344,9 +364,10 @@ def changed(
     vehicles = list(board.vehicles)
     walls = set(board.walls)
     if kind == "add":
-        if max_vehicles is not None and len(vehicles) >= max_vehicles:
+        name = _free_name(board)
+        if name is None or (max_vehicles is not None and len(vehicles) >= max_vehicles):
             return None
-        vehicles.append(_random_vehicle(board, rng, _free_name(board)))
+        vehicles.append(_random_vehicle(board, rng, name))
     elif kind == "wall":
         walls.remove(rng.choice(sorted(walls)))
         walls.add((rng.randrange(board.height), rng.randrange(board.width)))
@@ -380,9 +401,10 @@ def _random_vehicle(board: Board, rng: random.Random, name: str) -> Vehicle:
     )
 
 
-def _free_name(board: Board) -> str:
+def _free_name(board: Board) -> str | None:
+    """A name for a new vehicle among those the grid format writes; None when every one is taken."""
     used = set(board.names)
-    return next((ch for ch in VEHICLE_CHARS if ch not in used), f"V{len(used)}")
+    return next((ch for ch in VEHICLE_CHARS if ch not in used), None)
 
 
 def _board_or_none(board: Board, vehicles: list[Vehicle], walls: set[tuple[int, int]]) -> Board | None:

@@ -84,7 +84,7 @@ def test_a_file_that_is_no_database_is_one_error_line(tmp_path: Path, capsys: py
     bad.write_text("10 ooooAAoooooooooo 3\nnot a line\n")
     assert main(["generate", "--from-db", str(bad), "--count", "1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: bad.txt, line 2") and err.count("\n") == 1
+    assert err.startswith(f"error: {bad}, line 2") and err.count("\n") == 1  # the file as it was given
 
 
 @pytest.mark.parametrize(

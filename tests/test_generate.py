@@ -18,7 +18,7 @@ import pytest
 
 from rushhour import generator, levels
 from rushhour.board import Board
-from rushhour.cli import main
+from rushhour.cli import build_parser, main
 from rushhour.errors import LimitReachedError, RushHourError, SolverError
 from rushhour.formats import fogleman, grid, parse_text, read_file
 from rushhour.generator import (
@@ -1132,3 +1132,88 @@ def test_a_seed_is_read_as_every_count_is(capsys: pytest.CaptureFixture[str]) ->
     for seed in ("1_000", "1,000", "1e3"):
         assert main(["generate", "--seed", seed, "--count", "1", "--min-moves", "3", "-q"]) == 0
         assert "# seed: 1000" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("seconds", ["1000000", "2.1234567", "30.000001"])
+def test_cli_recorded_command_keeps_the_time_limit_as_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, seconds: str
+) -> None:
+    """The header's command holds --time-limit as the option reads it (not 1e+06, which it refuses,
+    nor 2.12346, another limit)."""
+    out = tmp_path / "made.txt"
+    argv = ("generate", "--min-moves", "3", "--seed", "2", "--time-limit", seconds, "--out", str(out), "-q")
+    status, _, _ = run(capsys, *argv)
+    header = next(line for line in out.read_text().splitlines() if line.startswith("# command: "))
+    assert status == 0 and f" --time-limit {seconds} " in header
+    parsed = build_parser().parse_args(shlex.split(header[len("# command: rushhour ") :]))
+    assert parsed.time_limit == float(seconds)
+
+
+def test_generator_doctests_run() -> None:
+    import doctest
+
+    assert doctest.testmod(generator).failed == 0
+
+
+DATABASE = (
+    "# a database of three lines\n"
+    "02 ooBoooooBoooAABooooooooooooooooooooo 14\n"
+    "04 oooooooooooxAAoooEoooooEoCCDDDoooooo 22\n"
+    "06 BBBxooooIoooAAIoooHDDEEEHoooooFFFGGo 68\n"
+)
+
+
+def test_cli_from_db_recorded_command_makes_the_same_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The command in the header of a document drawn from a database holds the options of the output
+    too (--sort, --name, --title, --out), as a generated document's does."""
+    db, out = tmp_path / "db.txt", tmp_path / "drawn.txt"
+    db.write_text(DATABASE)
+    argv = ["generate", "--from-db", str(db), "--min-moves", "1", "--count", "3", "--seed", "1"]
+    argv += ["--sort", "--name", "lvl", "--title", "Drawn ones", "--out", str(out), "-q"]
+    status, _, _ = run(capsys, *argv)
+    first = out.read_text()
+    header = next(line for line in first.splitlines() if line.startswith("# command: "))
+    assert status == 0 and " --sort --name lvl --title 'Drawn ones' --out " in header
+    out.unlink()
+    status, _, _ = run(capsys, *shlex.split(header[len("# command: rushhour ") :]))
+    assert status == 0 and out.read_text() == first
+
+
+def test_cli_from_db_refuses_wrap(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = tmp_path / "db.txt"
+    db.write_text(DATABASE)
+    status, out, err = run(capsys, "generate", "--from-db", str(db), "--min-moves", "1", "--wrap")
+    assert status == 2 and out == ""
+    assert err.startswith("error: --wrap shapes puzzles being made: it does not go with --from-db")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "02 ooBoooooBoooAABooooooooooooooooooooo 99",
+            "db.txt, line 3: the database gives ooBoooooBoooAABooooooooooooooooooooo a reachable set of 99 "
+            "positions, the analysis finds 14",
+        ),
+        (
+            "02 ooBoooooBoooAABooooooooooooooooooooo 5",
+            "db.txt, line 3: the database gives ooBoooooBoooAABooooooooooooooooooooo a reachable set of 5 "
+            "positions, the analysis finds more than 5",
+        ),
+        ("02 ooBoooooBoooAABoooooooooooooooooooo 14", "db.txt, line 3: a Fogleman board is square: 35 characters"),
+        ("02 ooBoooooooooAABooooBoooooooooooooooo 14", "db.txt, line 3, column 6: vehicle B appears twice"),
+        (
+            "03 ooBoooooBoooAABooooooooooooooooooooo 14",
+            "db.txt, line 3: the database gives ooBoooooBoooAABooooooooooooooooooooo 3 moves, the solver "
+            "finds 2 moves",
+        ),
+    ],
+)
+def test_a_wrong_database_line_is_named_by_its_file_and_line(tmp_path: Path, line: str, message: str) -> None:
+    """Every line drawn is checked against the solver and the analysis (its moves and its cluster, which
+    the puzzle's header repeats), and a wrong one is named where it is in the file."""
+    db = tmp_path / "db.txt"
+    db.write_text(f"# one line\n\n{line}\n")
+    with pytest.raises(RushHourError) as caught:
+        generator.from_database(str(db), min_moves=1, max_moves=None, count=1, seed=1)
+    assert str(caught.value).startswith(f"{tmp_path}/{message}")  # the file named as it was given

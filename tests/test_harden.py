@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rushhour.board import Board
-from rushhour.errors import LimitReachedError, RushHourError
+from rushhour.errors import LimitReachedError, ParameterError, RushHourError
 from rushhour.formats import read_file
 from rushhour.generator import Settings, packed_bag, random_bag
 from rushhour.harden import changed, harden, hardest_position, improvements
@@ -254,6 +254,34 @@ def test_max_vehicles_keeps_harden_from_adding_past_it(capsys: pytest.CaptureFix
     assert not out.exists()
 
 
+def full_board() -> Board:
+    """A 16x16 board of 60 vehicles, as many as the grid format names: six rows of cars, three cars
+    across the goal car's row, a last row of cars, and room between for more."""
+    names = "BCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnpqrstuvwy"
+    rows = ["".join(c * 2 for c in names[8 * r : 8 * r + 8]) for r in range(6)]
+    rows += ["....z...0...1...", "AA..z...0...1...", *["." * 16] * 7, "2233445566778899"]
+    return Board.from_text("/".join(rows))
+
+
+def test_harden_adds_no_vehicle_past_the_names_of_the_grid_format(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    board = full_board()
+    assert len(board.vehicles) == 60
+    rng = random.Random(1)
+    grown = [changed(board, rng) for _ in range(300)]
+    assert all(b is None or len(b.vehicles) <= 60 for b in grown)
+    assert any(b is not None and len(b.vehicles) == 59 for b in grown)  # other changes still happen
+    # a 61st vehicle (named V60) made a longer board that no format could write: the run failed
+    start, out = tmp_path / "full.txt", tmp_path / "best.txt"
+    start.write_text("\n".join(board.rows()) + "\n")
+    argv = ("harden", str(start), "--max-tries", "1500", "--seed", "1", "--out", str(out), "--no-color")
+    status, _, err = run_cli(capsys, *argv)
+    best = read_file(str(out))[0]
+    assert status == 0 and "error" not in err and len(best.board.vehicles) <= 60
+    assert int(best.meta["moves"]) == reference_length(best.board)
+
+
 def test_harden_calls_back_and_can_be_cancelled() -> None:
     seen = []
     calls = []
@@ -279,6 +307,32 @@ def test_the_search_says_how_far_it_went() -> None:
 def test_bad_harden_arguments_are_refused() -> None:
     with pytest.raises(RushHourError, match="time_limit"):
         harden(Board.from_text(SMALL), time_limit=0)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda b: harden(b, time_limit="5", max_tries=3), "time_limit"),  # type: ignore[arg-type]
+        (lambda b: harden(b, time_limit=float("inf"), max_tries=3), "time_limit"),
+        (lambda b: harden(b, max_tries="3"), "max_tries"),  # type: ignore[arg-type]
+        (lambda b: harden(b, max_tries=2.5, time_limit=None), "max_tries"),  # type: ignore[arg-type]
+        (lambda b: harden(b, max_tries=True, time_limit=None), "max_tries"),
+        (lambda b: harden(b, max_vehicles="3", max_tries=3), "max_vehicles"),  # type: ignore[arg-type]
+        (lambda b: harden(b, seed=1.5, max_tries=3), "seed"),  # type: ignore[arg-type]
+        (lambda b: harden(b, seed=[1], max_tries=3), "seed"),  # type: ignore[arg-type]
+        (lambda b: harden(b, max_tries=3, on_improvement=5), "on_improvement"),  # type: ignore[arg-type]
+        (lambda b: harden(b, max_tries=3, should_stop=5), "should_stop"),  # type: ignore[arg-type]
+        (lambda b: harden(SMALL, max_tries=3), "board"),  # type: ignore[arg-type]
+        (lambda b: improvements(None), "board"),  # type: ignore[arg-type]
+        (lambda b: hardest_position(SMALL), "board"),  # type: ignore[arg-type]
+        (lambda b: changed(b, None), "rng"),  # type: ignore[arg-type]
+        (lambda b: changed(SMALL, random.Random(1)), "board"),  # type: ignore[arg-type]
+    ],
+)
+def test_harden_arguments_of_the_wrong_type_are_parameter_errors(call: Callable[[Board], object], name: str) -> None:
+    """The library raises its own errors, naming the argument, before any search."""
+    with pytest.raises(ParameterError, match=rf"^{name} must be"):
+        call(Board.from_text(SMALL))
 
 
 def test_cli_harden_text_json_and_out(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

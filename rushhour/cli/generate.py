@@ -42,6 +42,7 @@ from rushhour.generator import (
     default_vehicles,
     from_database,
     max_walls,
+    seconds_text,
 )
 from rushhour.numbers import whole_or_none
 from rushhour.text import plural
@@ -208,6 +209,13 @@ def command_line(s: Settings, count: int, fmt: str = "grid") -> str:
 def exact_command(args: argparse.Namespace, s: Settings, count: int) -> str:
     """The command as given: the puzzles' options (:func:`command_line`, with the seed even when it
     was drawn) and the options of the output."""
+    extra = _output_options(args)
+    return command_line(s, count, args.fmt) + ("" if not extra else " " + shlex.join(extra))
+
+
+def _output_options(args: argparse.Namespace) -> list[str]:
+    """The options of a command that do not shape the puzzles but what is written (and how long the
+    run may take), as given."""
     extra: list[str] = ["--sort"] if args.sort else []
     if args.fmt not in ("grid", "fogleman"):  # fogleman is in command_line: it caps the vehicles
         extra += ["--format", args.fmt]
@@ -225,10 +233,10 @@ def exact_command(args: argparse.Namespace, s: Settings, count: int) -> str:
     if args.max_tries is not None:
         extra += ["--max-tries", str(args.max_tries)]
     if args.time_limit is not None:
-        extra += ["--time-limit", f"{args.time_limit:g}"]
+        extra += ["--time-limit", seconds_text(args.time_limit)]
     if args.out:
         extra += ["--out", args.out]
-    return command_line(s, count, args.fmt) + ("" if not extra else " " + shlex.join(extra))
+    return extra
 
 
 def _check_format(fmt: str, s: Settings, count: int, to_dir: bool) -> None:
@@ -384,7 +392,7 @@ def check_generate_options(args: argparse.Namespace) -> None:
     if args.from_db is not None:
         refuse_given(
             args,
-            ("size", "vehicles", "trucks", "walls", "method", "jobs", "max_tries", "time_limit"),
+            ("size", "vehicles", "trucks", "walls", "wrap", "method", "jobs", "max_tries", "time_limit"),
             "shapes puzzles being made: it does not go with --from-db (the puzzles come from the database)",
         )
     if args.fmt != "grid" or _is_dir(args.out):
@@ -449,7 +457,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         if args.max_tries is not None and stats.tries >= args.max_tries:
             why = f"reached --max-tries {args.max_tries}"
         elif args.time_limit is not None and why and "time limit" in why:
-            why = f"reached --time-limit {args.time_limit:g} s"
+            why = f"reached --time-limit {seconds_text(args.time_limit)} s"
         print(f"only {stats.made} of {count} puzzles made ({why}): {advice(settings)}", file=sys.stderr)
         status = EXIT_SHORT
     return status
@@ -496,7 +504,11 @@ def _generate_from_database(args: argparse.Namespace, seed: int) -> int:
     command = ["rushhour generate", f"--from-db {shlex.quote(args.from_db)}", f"--min-moves {args.min_moves}"]
     if args.max_moves is not None:
         command.append(f"--max-moves {args.max_moves}")
-    writer.header["command"] = " ".join([*command, f"--count {args.count}", f"--seed {seed}"])
+    if args.fmt == "fogleman":  # as command_line spells it; the other formats are output options
+        command.append("--format fogleman")
+    command += [f"--count {args.count}", f"--seed {seed}"]
+    extra = _output_options(args)
+    writer.header["command"] = " ".join(command) + ("" if not extra else " " + shlex.join(extra))
     for puzzle in puzzles:
         writer.add(puzzle)
     writer.close()

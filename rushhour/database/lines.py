@@ -7,8 +7,7 @@ of a line.
 from __future__ import annotations
 
 import itertools
-import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from rushhour.board import Board
 from rushhour.database.definitions import EnumerateError
@@ -36,16 +35,21 @@ def merge(results: Sequence[Sequence[str]]) -> list[str]:
 
 def read_database(path: str) -> list[tuple[int, str, int]]:
     """``(moves, board, cluster)`` of every line of a database file (blank and ``#`` lines skipped)."""
-    from rushhour.formats import read_board_text
+    return [entry for _, _, entry in database_lines(path)]
+
+
+def database_lines(path: str) -> Iterator[tuple[int, str, tuple[int, str, int]]]:
+    """Each line of a database file with its number and its fields ``(moves, board, cluster)``; blank
+    and ``#`` lines skipped, errors naming the file as given and the line."""
+    from rushhour.formats import read_board_text, source_name
+    from rushhour.formats.lines import split_lines
 
     # a regular file of text within the size a board file may have: a device, a FIFO, a binary file
     # is refused before it is read, as every file the program reads
     text = read_board_text(path)
-    out = []
-    for k, line in enumerate(text.splitlines(), 1):
+    for k, line in enumerate(split_lines(text), 1):
         if line.strip() and not line.lstrip().startswith("#"):
-            out.append(read_line(line, source=os.path.basename(path), line=k))
-    return out
+            yield k, line, read_line(line, source=source_name(path), line=k)
 
 
 def board_of(board_text: str) -> Board:

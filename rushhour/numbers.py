@@ -65,8 +65,11 @@ def is_negative(text: str) -> bool:
 
 
 def _refused(text: str, body: str, what: str, kind: str, least: int | None = None) -> NumberError:
-    if _DIGITS_RE.match(body):  # digits, only too many of them
-        return NumberError(f"{what} {quoted(text)} is too large")
+    if _DIGITS_RE.match(body) and "." in body and kind == "a whole number":
+        return NumberError(f"{what} {quoted(text)} is not a whole number")
+    if _DIGITS_RE.match(body):  # digits, only too many of them: before the point, or after it
+        large = len(body.partition(".")[0]) > MAX_DIGITS
+        return NumberError(f"{what} {quoted(text)} {'is too large' if large else 'has too many digits'}")
     if is_negative(body):
         bound = "negative" if least is None else f"below {least}"
         return NumberError(f"{what} {quoted(text)} is {bound}")

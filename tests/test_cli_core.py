@@ -223,3 +223,23 @@ def test_show_refuses_labels_with_json(capsys: pytest.CaptureFixture[str]) -> No
     code, out, err = run(capsys, "show", "classic:1", "--labels", "--json")
     assert (code, out) == (2, "")
     assert err.startswith("error: --labels numbers the drawing's rows and columns: it does not go with --json")
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["generate", "--seed", "1.5"], "the number '1.5' is not a whole number"),
+        (["solve", "classic:1", "--max-states", "2.0"], "the number '2.0' is not a whole number"),
+        (["generate", "--count", "3.25"], "the number '3.25' is not a whole number"),
+        (["solve", "classic:1", "--max-states", "9" * 30], f"the number '{'9' * 30}' is too large"),
+        (["solve", "classic:1", "--time-limit", "1." + "5" * 30], "has too many digits"),
+    ],
+)
+def test_a_number_with_a_point_where_a_whole_one_is_wanted_is_said_so(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    """``--seed 1.5`` (and every count) said the number '1.5' is too large."""
+    from tests.cli import run
+
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "") and words in err and len(err.splitlines()) == 1

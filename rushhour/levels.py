@@ -220,7 +220,8 @@ def check_user_pack_name(name: str) -> str:
 
 
 def add_to_user_pack(name: str, board: Board, meta: dict[str, str] | None = None) -> int:
-    """Add ``board`` as the last level of the user pack ``name`` (made when new); its level number."""
+    """Add ``board`` as the last level of the user pack ``name`` (made when new); its level number.  A
+    board the pack holds already is refused, naming its level."""
     from rushhour.files import locked, make_folder, reason, write_text_atomic
 
     check_user_pack_name(name)
@@ -240,6 +241,10 @@ def add_to_user_pack(name: str, board: Board, meta: dict[str, str] | None = None
             old = _read_pack(path, str(path))
             records = [(e.board, e.meta) for e in old.levels]
             header = old.meta
+        there = next((k for k, (b, _) in enumerate(records, 1) if b == board), None)
+        if there is not None:  # twice in a pack, it would be played twice
+            level = f"{path.stem}:{there}"
+            raise RushHourError(f"this board is level {there} of your pack {path.stem} already ({level})")
         records.append((board, dict(meta or {})))
         write_text_atomic(path, grid.write_document(records, header), what="the pack ")
     return len(records)

@@ -492,16 +492,20 @@ def test_user_packs_are_offered_beside_the_built_in_ones(tmp_path: Path, monkeyp
     assert [p.name for p in user_packs()] == ["mine"]
     assert all_packs()[-1].name == "mine" and len(pack("MINE").levels) == 2
     assert resolve_board("mine:2").board == board.apply("A+1")
+    # a board the pack holds already: played twice, so refused, naming its level (k pressed twice)
+    with pytest.raises(RushHourError, match=r"this board is level 2 of your pack mine already \(mine:2\)"):
+        add_to_user_pack("Mine", board.apply("A+1"))
+    assert len(pack("mine").levels) == 2
     with pytest.raises(BoardNotFoundError, match="classic is the name of a built-in pack"):
         add_to_user_pack("classic", board)
     with pytest.raises(BoardNotFoundError, match="cannot name a pack"):
         add_to_user_pack("../evil", board)
 
 
-def _add_when_told(name: str, ready: object, go: object) -> None:
+def _add_when_told(name: str, number: int, ready: object, go: object) -> None:
     ready.release()  # type: ignore[attr-defined]
     go.wait()  # type: ignore[attr-defined]
-    add_to_user_pack(name, Board.from_text(START))
+    add_to_user_pack(name, resolve_board(f"classic:{number}").board)  # four boards: a pack holds each once
 
 
 def test_players_adding_one_pack_in_several_cases_at_once_make_one_pack(
@@ -517,7 +521,9 @@ def test_players_adding_one_pack_in_several_cases_at_once_make_one_pack(
     for trial in range(3):
         names = [f"{n}{trial}" for n in ("Mine", "mine", "MINE", "mIne")]
         ready, go = context.Semaphore(0), context.Event()
-        workers = [context.Process(target=_add_when_told, args=(n, ready, go)) for n in names]
+        workers = [
+            context.Process(target=_add_when_told, args=(n, k, ready, go)) for k, n in enumerate(names, 1)
+        ]
         for w in workers:
             w.start()
         for _ in workers:

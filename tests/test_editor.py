@@ -670,3 +670,19 @@ def test_the_command_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit) as stop:
         main(["edit", "--size", "40x40"])
     assert stop.value.code == 2 and "out of range" in capsys.readouterr().err
+
+
+def test_a_save_says_what_the_format_changes(tmp_path: Path) -> None:
+    """Saved as Fogleman, the vehicles were renamed A, B... and the file's name left out, while the save
+    said only 'saved to x (fogleman)': reopened, the board had other names than the ones drawn."""
+    path = tmp_path / "mine.txt"
+    path.write_text("# name: mine\n..p...\n..p...\nAAp...\n......\n.qq...\n......\n")
+    entry = read_file(str(path))[0]
+    ed = make(Draft.of(entry.board), path=str(path), fmt="grid", saved=True, meta=dict(entry.meta))
+    assert ed.save(str(path), "grid") and ed.message == f"saved to {path} (grid)"  # it keeps everything
+    assert ed.save(str(path), "fogleman")
+    assert ed.message == (
+        f"saved to {path} (fogleman); the vehicles are named as the format names them (A, B, C); "
+        "the format has no place for the board's name"
+    )
+    assert sorted(read_file(str(path))[0].board.names) == ["A", "B", "C"]

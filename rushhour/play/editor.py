@@ -154,6 +154,22 @@ def parse_save(text: str) -> tuple[str, str]:
     return path, SUFFIX_FORMATS.get(Path(path).suffix.lower(), "grid")
 
 
+def _what_changes(board: Board, header: dict[str, str], text: str, fmt: str) -> str:
+    """What a format does to the board it writes, read back from ``text``, for the save's message: the
+    vehicles it names its own way (the Fogleman format: A for the goal, B, C...), the header lines it
+    has no place for; '' when it keeps everything."""
+    from rushhour.formats import parse_text
+
+    again = parse_text(text, fmt=fmt)[0]
+    said = []
+    if sorted(again.board.names) != sorted(board.names):
+        said.append(f"the vehicles are named as the format names them ({', '.join(again.board.names)})")
+    lost = [key for key, value in header.items() if str(again.meta.get(key)) != str(value)]
+    if lost:
+        said.append(f"the format has no place for the board's {', '.join(lost)}")
+    return "; " + "; ".join(said) if said else ""
+
+
 class Editor:
     """The editor's state: the draft, its history, the cursor and selection, the live check."""
 
@@ -706,13 +722,14 @@ class Editor:
                 return False
         header = self.header(board, path)
         try:
-            write_text_atomic(path, write_board(board, fmt, header), what="")
+            text = write_board(board, fmt, header)
+            write_text_atomic(path, text, what="")
         except RushHourError as err:
             self.message = f"not saved: {err}"
             return False
         self.path, self.fmt, self.saved_draft = path, fmt, self.draft
         self.meta, self.opened = header, self.draft  # the file's header now, of the board as saved
-        self.message = f"saved to {path} ({fmt})"
+        self.message = f"saved to {path} ({fmt}){_what_changes(board, header, text, fmt)}"
         self._forget_kept()
         return True
 

@@ -1217,3 +1217,17 @@ def test_a_wrong_database_line_is_named_by_its_file_and_line(tmp_path: Path, lin
     with pytest.raises(RushHourError) as caught:
         generator.from_database(str(db), min_moves=1, max_moves=None, count=1, seed=1)
     assert str(caught.value).startswith(f"{tmp_path}/{message}")  # the file named as it was given
+
+
+def test_cli_a_name_too_long_for_the_files_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With --out DIR/, a --name the file system cannot hold in a file name was refused only at the first
+    puzzle's write, after the work, and the puzzle was lost; the folder was made too."""
+    out = tmp_path / "made"
+    status, text, err = run(capsys, "generate", "--count", "2", "--out", f"{out}/", "--name", "a" * 250)
+    assert (status, text) == (2, "") and not out.exists()
+    assert err == (
+        f"error: --name is too long for the files of {out}/: a file name there has at most 255 bytes, "
+        "and the puzzles' would have 257\n"
+    )

@@ -286,6 +286,24 @@ def option_level_name(text: str) -> str:
     return text
 
 
+def _check_file_names(folder: str, longest: str) -> None:
+    """Refuse, before any work or folder is made, a --name whose files' names (``longest`` the longest)
+    the file system of ``folder`` cannot hold: else the first puzzle made would be lost at its write."""
+    where = os.path.abspath(folder)
+    while not os.path.isdir(where) and os.path.dirname(where) != where:  # the folder may not be there yet
+        where = os.path.dirname(where)
+    try:
+        most = os.pathconf(where, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # not a POSIX system: the common limit
+        most = 255
+    size = len(os.fsencode(longest))
+    if size > most:
+        raise RushHourError(
+            f"--name is too long for the files of {folder}: a file name there has at most {most} bytes, "
+            f"and the puzzles' would have {size}"
+        )
+
+
 class _Writer:
     """Where the puzzles go: stdout (streamed), one FILE (written at the end) or one file each in DIR."""
 
@@ -308,6 +326,7 @@ class _Writer:
         self.header["seed"] = str(settings.seed)
         self.header["command"] = exact_command(args, settings, count)
         if self.to_dir and self.out is not None:
+            _check_file_names(self.out, f"{self.prefix}-{count:02d}.{EXTENSIONS[self.fmt]}")
             try:
                 os.makedirs(self.out, exist_ok=True)
             except OSError as err:

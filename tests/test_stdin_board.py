@@ -122,6 +122,7 @@ def test_play_and_edit_take_the_board_from_a_pipe_and_the_keys_from_the_terminal
         child.send("C")  # a key of the terminal: C selected
         _screen_of(child, screen, stream, "C selected")
     else:
-        _screen_of(child, screen, stream, "optimum: 2 moves")
+        text = _screen_of(child, screen, stream, "optimum: 2 moves")
+        assert "rushhour edit: stdin" in text  # the title names where the board came from
     child.send("q")
     child.expect("status=0", timeout=30)

@@ -99,6 +99,14 @@ def starting_draft(args: argparse.Namespace) -> Start:
     return Start(Draft.of(boards[-1]), None, False, note + ")", kept=boards[-1])
 
 
+def _label(board: str) -> str:
+    """What the title calls a board without a file: its BOARD argument (classic:12), or stdin."""
+    from rushhour.formats import source_name
+    from rushhour.levels import reads_stdin
+
+    return source_name("-") + board[1:] if reads_stdin(board) else board
+
+
 def file_format(path: str | None) -> str | None:
     """The format of an existing board file (saved back in it), None for a new one."""
     from rushhour.formats import detect
@@ -135,7 +143,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
         hardener=worker_for(optimal_plan),
         path=start.path,
         fmt=fmt,
-        label=args.board if args.board is not None and start.path is None else "new board",
+        label=_label(args.board) if args.board is not None and start.path is None else "new board",
         saved=start.saved,
         kept=KeptBoards(),
         opened_kept=start.kept,

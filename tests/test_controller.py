@@ -331,6 +331,25 @@ def test_esc_cancels_a_hint_and_nothing_is_counted() -> None:
     c.close()
 
 
+@pytest.mark.parametrize("keys", [("u",), ("ctrl-z",), ("ctrl-r", "y")])
+def test_taking_moves_back_stops_waiting_for_a_plan_of_the_position_left(keys: tuple[str, ...]) -> None:
+    """The solution asked for after a move, then the move taken back: the search is for a position no
+    longer shown.  It used to go on, and the optimum's search from the start then opened the playback
+    by itself, counted as help (no PERFECT for a win without help)."""
+    c = make_beside(UNKNOWN, slow_solver)
+    press(c, "C", "left", "s")
+    assert c.waiting == "solution"
+    press(c, *keys)
+    assert not c.waiting and c.game.moves_played == 0 and not c.busy_text()
+    settle(c)
+    settle(c)
+    assert c.mode is Mode.PLAY and c.optimal_label == "optimal 2"
+    assert not c.game.result().solution_shown and c.game.hints_used == 0
+    press(c, "B", "up", "A", "right", "right", "right")
+    assert c.mode is Mode.WON and c.result is not None and c.result.perfect
+    c.close()
+
+
 def test_an_unknown_optimum_is_searched_beside_the_game_and_filled_in() -> None:
     c = make_beside(UNKNOWN, slow_solver)
     assert c.optimal_label == "optimal ..." and c.busy  # playable at once
@@ -418,6 +437,39 @@ def test_solution_playback_steps_animates_and_returns() -> None:
     press(c, "esc")
     assert c.mode is Mode.PLAY and c.game.history == (Move("C", -1),)
     assert c.game.result().solution_shown
+
+
+def test_the_keys_of_the_game_work_during_the_solution_playback() -> None:
+    """? opens the help over the playback and goes back to it; a key of the game (undo, reset, a hint,
+    a vehicle) leaves the playback for your own position and does what it does there.  They did
+    nothing at all."""
+    c, _ = make()
+    press(c, "C", "left", "s", "right")
+    shown = c.board
+    press(c, "?")
+    assert c.mode is Mode.HELP and c.board == shown
+    press(c, "x")
+    assert c.mode is Mode.PLAYBACK and c.playback_index == 1 and c.board == shown
+    press(c, "u")
+    assert c.mode is Mode.PLAY and c.game.moves_played == 0 and c.message == "undid C-1"
+    press(c, "r", "s", "ctrl-r")
+    assert c.mode is Mode.CONFIRM_RESET
+    press(c, "y", "s", "B")
+    assert c.mode is Mode.PLAY and c.selected == "B" and not c.playback
+    press(c, "s", "h")
+    assert c.mode is Mode.PLAY and c.hint == Move("B", -1)
+    press(c, "s", "?", "q")
+    assert c.mode is Mode.QUIT  # q in the help over the playback leaves, as q in the playback does
+
+
+def test_the_help_opens_over_the_win_and_goes_back_to_it() -> None:
+    c, _ = make()
+    press(c, "B", "up", "A", "right", "right", "right")
+    assert c.mode is Mode.WON
+    press(c, "?")
+    assert c.mode is Mode.HELP
+    press(c, "down", "x")
+    assert c.mode is Mode.WON and c.result is not None and c.result.perfect
 
 
 def test_the_stopwatch_waits_while_help_or_the_menu_is_open() -> None:

@@ -570,3 +570,43 @@ def test_at_40x13_the_help_scrolls_to_every_key(tmp_path: Path, level: Path) -> 
     p.send("x")
     p.send("q")
     left_cleanly(p)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_the_exit_mark_fits_beside_the_board_at_every_width(side: str) -> None:
+    """A centred board used to leave too few columns for ``exit <`` (which then covered the frame and
+    the first column) or for ``> exit`` (cut to ``> exi`` at the smallest width)."""
+    text = f"# exit: {side}\n......\n......\n..AA..\n......\n......\n......\n"
+    board_ = parse_text(text, source="t", fmt="grid")[0].board
+    need_cols, need_lines = needed_size(board_)
+    for cols in range(need_cols, 100):
+        geo = geometry(board_, need_lines + 10, cols)
+        assert geo is not None
+        right = geo.left + board_.width * geo.cell_w  # the right frame's column
+        if side == "left":
+            assert geo.left - 7 >= 0 and right < cols, cols  # `exit <` then the frame, left of the cells
+        else:
+            assert geo.left - 1 >= 0 and right + len("> exit") <= cols, cols
+
+
+@pytest.mark.parametrize(
+    ("text", "below"),
+    [
+        ("# name: down\n# exit: bottom\n......\n..A...\n..A...\n......\n......\n......\n", "exit"),
+        ("# name: torus\n# wrap: yes\n......\n......\nAA....\n......\n......\n......\n", "(2,5) heading east"),
+    ],
+)
+def test_the_line_under_the_board_is_never_covered_by_the_message(tmp_path: Path, text: str, below: str) -> None:
+    """The word ``exit`` under a bottom exit, and a wrap-around board's goal, were written over by the
+    status line when the message took two lines."""
+    path = tmp_path / "board.txt"
+    path.write_text(text)
+    p = Player(tmp_path, str(path))  # a first game: the long goal message
+    p.resize(20, 40)
+    p.wait_for("moves 0")
+    p.settle()
+    lines = p.text.splitlines()
+    frame = max(k for k, line in enumerate(lines) if line.strip().startswith("+"))
+    assert below in lines[frame + 1] and "Goal:" in p.text
+    p.send("q")
+    left_cleanly(p)

@@ -196,6 +196,7 @@ class Controller:
         self.help_top = 0  # the first line of the help shown (it scrolls in a small terminal)
         self.box_hidden = False  # the win's box put away to see the final position
         self.logic_open = False  # the logic view beside the board (e)
+        self._help_from = Mode.PLAY  # where the help goes back to
         self._start(level)
 
     @property
@@ -245,7 +246,8 @@ class Controller:
     @property
     def board(self) -> Board:
         """The position shown: the game's, or the solution's during playback."""
-        if self.mode is Mode.PLAYBACK and self.playback_index:
+        watching = self.mode is Mode.PLAYBACK or (self.mode is Mode.HELP and self._help_from is Mode.PLAYBACK)
+        if watching and self.playback_index:
             return self.playback[self.playback_index - 1][1]
         return self.game.position
 
@@ -540,8 +542,7 @@ class Controller:
         elif command == "leave":
             self.quit()
         elif command == "help":
-            self.help_top = 0
-            self._set_mode(Mode.HELP)
+            self.open_help()
         elif command == "menu":
             self.open_menu()
         elif command == "next":
@@ -554,8 +555,7 @@ class Controller:
             self.typed = ""
             self._set_mode(Mode.NAME)
         elif command == "undo":
-            self.message = f"undid {game.undo()}"
-            game.options()  # the oracle is asked for every position shown
+            self._undo()
         elif command == "redo":
             move = game.redo()
             self.message = f"redid {move}"
@@ -611,6 +611,7 @@ class Controller:
         self._set_mode(Mode.PLAY)
         if name in ("y", "Y", "enter"):
             count = self.game.reset()
+            self.cancel_wait("")  # a hint or the solution searched for is for another position now
             self.game.options()
             self.message = f"back to the start ({plural(count, 'move')} taken back; r replays them)"
         elif name in ("ctrl-c", "ctrl-d"):
@@ -620,6 +621,13 @@ class Controller:
         else:
             self.message = "reset cancelled"
 
+    def open_help(self) -> None:
+        """``?``: the help over the game, the solution's playback or the win; any key goes back there."""
+        self.help_top = 0
+        self.animating = False
+        self._help_from = self.mode if self.mode in (Mode.PLAYBACK, Mode.WON) else Mode.PLAY
+        self._set_mode(Mode.HELP)
+
     def _key_help(self, name: str) -> None:
         steps = {"up": -1, "down": 1, "pgup": -10, "pgdn": 10, "home": -1000, "end": 1000}
         if name in steps:  # the screen keeps it within the help's length
@@ -627,10 +635,10 @@ class Controller:
         elif name in ("ctrl-c", "ctrl-d"):
             self.quit()
         elif name == "q":
-            self._set_mode(Mode.PLAY)
-            self._quit_key()
+            self._set_mode(self._help_from)
+            self.key("q")  # as q means where the help was opened
         else:
-            self._set_mode(Mode.PLAY)
+            self._set_mode(self._help_from)
 
     def _key_playback(self, name: str) -> None:
         if name in ("right", "down", " ", "enter"):
@@ -652,21 +660,33 @@ class Controller:
                     self.playback_index = 0
                 self._next_frame = self._now() + ANIMATION_SECONDS
         elif name in ("esc", "s"):
-            self.animating = False
-            self.playback, self.playback_index = [], 0
-            self._set_mode(Mode.PLAY)
+            self._close_playback()
             self.message = "back where you were: play on"
         elif name in ("ctrl-c", "ctrl-d"):
             self.quit()
         elif name == "q":
-            self.animating = False
-            self.playback, self.playback_index = [], 0
-            self._set_mode(Mode.PLAY)
+            self._close_playback()
             self._quit_key()
+        elif name == "?":
+            self.open_help()
+        elif name in _COMMANDS or name in ("tab", "shift-tab") or (name.isalnum() and not name.islower()):
+            # a key of the game (undo, a hint, the next level, a vehicle...): back to your own position,
+            # where the key does what it always does
+            self._close_playback()
+            self._key_play(name)
+
+    def _close_playback(self) -> None:
+        """Leave the solution's playback: the position shown is the game's again."""
+        self.animating = False
+        self.playback, self.playback_index = [], 0
+        self._set_mode(Mode.PLAY)
 
     def _key_won(self, name: str) -> None:
         if name == "v":  # the final position without the box over it, and back
             self.box_hidden = not self.box_hidden
+            return
+        if name == "?":
+            self.open_help()
             return
         if name in ("u", "ctrl-z") and self.settling:  # no win any more: nothing to save
             self.settling = False
@@ -681,7 +701,7 @@ class Controller:
         elif name in ("u", "ctrl-z"):
             self.result = None
             self._set_mode(Mode.PLAY)  # the stopwatch runs again
-            self.message = f"undid {self.game.undo()}"
+            self._undo()
         elif name in ("q", "ctrl-c", "ctrl-d"):
             self.quit()
 
@@ -815,6 +835,13 @@ class Controller:
         self.game.options()  # re-encode the position and ask the oracle for its legal moves
         if self.game.won:
             self._win()
+
+    def _undo(self) -> None:
+        """Take back the last move; a hint or the solution searched for is for another position now."""
+        move = self.game.undo()
+        self.cancel_wait("")
+        self.game.options()  # the oracle is asked for every position shown
+        self.message = f"undid {move}"
 
     def _ask_hint(self) -> None:
         if self.game.won:

@@ -70,12 +70,16 @@ def cell_sizes(board: Board) -> list[tuple[int, int]]:
 def geometry(board: Board, lines: int, cols: int) -> Geometry | None:
     """The largest cell size that fits the terminal, the board centred; None when even the smallest
     does not fit."""
+    side = board.exit.side if board.exit is not None else ""
+    # the columns left of the first cell and right of the last one that the frame and the exit mark take
+    before, after = (7, 1) if side == "left" else (1, 6) if side == "right" else (1, 1)
     for cell_w, cell_h in cell_sizes(board):
         width = board.width * cell_w + CHROME_COLS
         height = board.height * cell_h + CHROME_ROWS
         if width <= cols and height <= lines:
             top = max(2, (lines - height) // 2 + 2)
-            left = max(1, (cols - board.width * cell_w) // 2)
+            centred = (cols - board.width * cell_w) // 2
+            left = max(before, min(centred, cols - board.width * cell_w - after))
             return Geometry(cell_w, cell_h, top, left)
     return None
 
@@ -309,6 +313,8 @@ class Screen:
         self.draw_board(board, geo)
         status = " | ".join(ctrl.status_parts()[1:])
         below_board = geo.top + board.height * geo.cell_h + 1  # the first row under the frame
+        if board.target is not None or (board.exit is not None and board.exit.side == "bottom"):
+            below_board += 1  # that row says where the goal car wins: the message never covers it
         said = message_lines(self.message_text(), cols - 2, lines - 3 - below_board)
         self.put(lines - 2 - len(said), 1, status)
         for k, line in enumerate(said):
@@ -351,7 +357,14 @@ class Screen:
         self.draw_labels(board, geo)
         if board.target is not None:  # a wrap-around board has no exit: say where the goal car wins
             t = board.target
-            goal = f"{board.goal} wins with its front at ({t.row},{t.col}) heading {t.heading} (* when empty)"
+            room = self.window.getmaxyx()[1] - left
+            said = (
+                f"{board.goal} wins with its front at ({t.row},{t.col}) heading {t.heading} (* when empty)",
+                f"{board.goal} wins with its front at ({t.row},{t.col}) heading {t.heading}",
+                f"goal: {board.goal} at ({t.row},{t.col}) heading {t.heading}",
+                f"goal: ({t.row},{t.col}) {t.heading}",
+            )
+            goal = next((line for line in said if len(line) <= room), said[-1])
             self.put(top + board.height * h + 1, left - 1, goal)
         highlighted = ctrl.highlighted
         reachable = ctrl.reachable()

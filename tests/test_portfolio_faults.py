@@ -5,7 +5,9 @@
   began and the portfolio stopped with "every engine ended" and exit status 3, without any limit;
 * at ``--time-limit`` the caller waited 1.5 s past the deadline for a worker busy in a last improve
   restart (of at least 0.5 s, whatever the time left) or SAT planning: the portfolio overshot its
-  limit by 0.6 to 1.2 s where the other engines stop within 0.1 to 0.4 s.
+  limit by 0.6 to 1.2 s where the other engines stop within 0.1 to 0.4 s;
+* the upper worker's improve restarts had no memory budget: ``solve full16 --max-memory 1`` ran them
+  for 60 s after bfs had stopped at its share and peaked at 1.1 GB (each restart grows the tables).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from rushhour.search import frontier as frontier_module
 from rushhour.search import native, solve, verify
 from rushhour.search import portfolio as portfolio_module
 from rushhour.search.bfs import Limits
+from rushhour.search.memory import MemoryBudget
 from rushhour.search.tables import tables_for
 from tests.native import needs_native
 
@@ -198,3 +201,50 @@ def test_a_stopped_portfolio_walks_once(monkeypatch: pytest.MonkeyPatch) -> None
     assert str(caught.value).startswith("stopped at the time limit of 1 s;")
     assert len(walks) == 1
     assert not multiprocessing.active_children()
+
+
+# --- fault 3: the improve restarts beyond the memory limit ------------------------------------------
+
+
+class _Spent(MemoryBudget):
+    """A budget the worker has grown past already."""
+
+    def exceeded(self) -> bool:
+        return True
+
+
+def test_improve_restarts_keep_to_the_workers_memory_budget() -> None:
+    """Each restart ran with ``Limits(None, seconds, None)``, whatever the worker's budget: with the
+    budget spent, no restart runs and nothing is offered."""
+    board = Board.from_text(SMALL)
+    share = multiprocessing.get_context("fork").Array("q", [1, 0, 0], lock=False)
+    out: list[Any] = []
+
+    class _Out:
+        def put(self, message: Any) -> None:
+            out.append(message)
+
+    limits = Limits(None, 4.0, None)
+    limits.memory = _Spent(1)
+    began = time.perf_counter()
+    portfolio_module._restarts(board, "moves", share, _Out(), limits, 0)
+    assert out == []
+    assert time.perf_counter() - began < 0.5
+    limits.memory = None  # without a budget, a restart offers its solution (the test can fail)
+    portfolio_module._restarts(board, "moves", share, _Out(), Limits(None, 2.0, None), 0)
+    assert out and out[0][0] == "best"
+
+
+def test_quick_improve_restarts_never_overflow_their_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart's seconds were ``4 * 2**k``: past 1,024 quick restarts (a board improve settles at
+    once) that is no float, and the worker died of an OverflowError."""
+    calls: list[int] = []
+
+    def instant(board: Board, metric: str, limits: Limits, seed: int) -> tuple[list[Any], int]:
+        calls.append(seed)
+        raise LimitReachedError("no solution in time")
+
+    monkeypatch.setattr(portfolio_module, "improve_search", instant)
+    share = multiprocessing.get_context("fork").Array("q", [1, 0, 0], lock=False)
+    portfolio_module._restarts(Board.from_text(SMALL), "moves", share, None, Limits(None, 2.0, None), 0)
+    assert len(calls) > 1100

@@ -14,7 +14,10 @@ from rushhour.formats import fogleman
 from rushhour.search import ENGINES, HEURISTICS, analyze, improve, solve, verify
 from rushhour.search.bfs import Limits, layers, reachable, shortest_python
 from rushhour.search.heuristics import IMPOSSIBLE, heuristic
+from rushhour.search.memory import MemoryBudget
+from rushhour.search.shorten import _keys, neighbourhood, shortcuts
 from rushhour.search.tables import Tables
+from rushhour.search.walk import improve_search, random_walk
 
 from .test_search_core import boards_of_every_kind
 
@@ -132,6 +135,34 @@ def test_improve_cuts_loops_and_merges_slides() -> None:
     assert [str(m) for m in improve(board, clumsy)] == ["B+3", "A+4"]
     steps = [Move.parse(m) for m in ("B+1", "B+1", "B-1", "B+1", "B+1", "A+1", "A+1", "A+1", "A+1")]
     assert len(improve(board, steps, "steps")) == 7
+
+
+class _Spent(MemoryBudget):
+    """A memory budget the process has grown past already (the improve engine's passes must stop)."""
+
+    def exceeded(self) -> bool:
+        return True
+
+
+def test_improve_stops_shortening_past_its_memory_budget() -> None:
+    """The improve engine kept to its walks' memory only: its extra walks and the shortening passes
+    (tables, neighbourhoods of up to 50,000 positions, shortcut searches) ignored ``max_memory``, so
+    ``solve full16 --engine improve --max-memory 100`` grew the process by about 180 MB; past the
+    budget it now makes no more walks and cuts the passes short, the solution so far replayed."""
+    board = fogleman.parse_line("ooBoooooBoooAABooooooooooooooooooooo")[0]
+    tables = Tables(board.layout, "moves")
+    limits = Limits(None, 30.0, None)
+    limits.memory = _Spent(1)
+    moves, made = improve_search(board, "moves", limits, 7)
+    verify(board, moves)
+    _, first = random_walk(tables, tables.pack(board.state), Limits(None, 30.0, None), 7)
+    assert made == first  # the first walk alone: no other walk once the budget is spent
+    clumsy = [Move.parse(m) for m in ("B+1", "B-1", "B+1", "B+1", "B+1", "A+2", "A+2")]
+    keys = _keys(tables, board, clumsy)
+    # the passes that search (neighbourhoods, shortcuts) do nothing once the budget is spent
+    assert neighbourhood(tables, keys, 50_000, None, _Spent(1)) == neighbourhood(tables, keys, 0, None)
+    assert shortcuts(tables, keys, 3_000, None, _Spent(1)) == keys
+    assert len(shortcuts(tables, keys, 3_000, None)) < len(keys)
 
 
 def test_random_gives_up_cleanly() -> None:

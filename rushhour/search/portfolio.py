@@ -506,13 +506,14 @@ def _upper_worker(
         time.sleep(min(POLL, max(0.0, start_at - time.perf_counter())))
     if share[1] and share[0] >= share[1]:
         return
-    mine = _limits_from_now(limits, None)
+    # the restarts and SAT planning share what the passes leave of the memory, measured from here
+    mine = _limits_from_now(limits, _share(memory, 1 - FRONTIER_MEMORY))
     try:
         _restarts(board, metric, share, out, mine, seed)
         if SAT_PLANNING and not share[2]:  # else the lower worker plans (_no_passes)
             if SAT_NICE:
                 os.nice(SAT_NICE)
-            _plans(board, metric, share, out, mine, _share(memory, 1 - FRONTIER_MEMORY))
+            _plans(board, metric, share, out, mine, mine.memory)
     except RushHourError as err:
         out.put((_STOPPED, str(err), "improve and sat"))
 
@@ -533,14 +534,16 @@ def _lower_worker(
     del seed, start_at
     _worker_start(owner)
     try:
-        _plans(board, metric, share, out, _limits_from_now(limits, None), _share(memory, 1 - FRONTIER_MEMORY))
+        mine = _limits_from_now(limits, _share(memory, 1 - FRONTIER_MEMORY))
+        _plans(board, metric, share, out, mine, mine.memory)
     except RushHourError as err:
         out.put((_STOPPED, str(err), "sat planning"))
 
 
 def _restarts(board: Board, metric: str, share: Any, out: Any, limits: Limits, seed: int) -> None:
     """The improve engine with seeds ``seed``, ``seed + 1``, ...: 4, 8, 16... seconds each, while the
-    restarts' share of the time lasts (and the bounds have not met)."""
+    restarts' share of the time lasts (and the bounds have not met), within the memory budget of
+    ``limits``: a restart stops shortening when the process has grown past it, and none follows."""
     began = time.perf_counter()
     budget = IMPROVE_SECONDS
     if limits.time_limit is not None:
@@ -549,14 +552,19 @@ def _restarts(board: Board, metric: str, share: Any, out: Any, limits: Limits, s
     while time.perf_counter() - began < budget:
         if share[1] and share[0] >= share[1]:
             return
-        # 4 s, 8 s, 16 s, ...: a long walk needs time to be shortened on a busy machine
-        seconds = max(0.5, min(RESTART_SECONDS * 2**k, budget - (time.perf_counter() - began)))
+        if limits.memory is not None and limits.memory.exceeded():
+            return
+        # 4 s, 8 s, 16 s, ...: a long walk needs time to be shortened on a busy machine (the exponent
+        # capped: quick restarts of a small board are many, and 2**k past 1023 is no float)
+        seconds = max(0.5, min(RESTART_SECONDS * 2 ** min(k, 16), budget - (time.perf_counter() - began)))
         if limits.deadline is not None:  # never past the deadline: the caller stops there
             seconds = min(seconds, limits.deadline - time.perf_counter())
             if seconds <= 0.01:
                 return
+        restart = Limits(None, seconds, None)
+        restart.memory = limits.memory  # the worker's budget, measured from its start
         try:
-            moves, _ = improve_search(board, metric, Limits(None, seconds, None), seed + k)
+            moves, _ = improve_search(board, metric, restart, seed + k)
             verify(board, moves)  # replayed by the rules before it is offered
         except LimitReachedError:
             moves = []
@@ -565,11 +573,13 @@ def _restarts(board: Board, metric: str, share: Any, out: Any, limits: Limits, s
         k += 1
 
 
-def _plans(board: Board, metric: str, share: Any, out: Any, limits: Limits, memory: int | None) -> None:
-    """SAT planning from the best lower bound known, its lengths capped by the best solution known."""
+def _plans(
+    board: Board, metric: str, share: Any, out: Any, limits: Limits, budget: MemoryBudget | None
+) -> None:
+    """SAT planning from the best lower bound known, its lengths capped by the best solution known,
+    stopped when the process has grown past ``budget`` (None: no bound)."""
     from rushhour.logic.planner import plan
 
-    budget = None if memory is None else MemoryBudget(memory)
     told = [share[0]]
 
     def watch(refuted: int) -> tuple[int, int | None]:

@@ -19,8 +19,8 @@ of them shortens the solution any more (a fixed point) or the work budget is spe
   moves; the segment between them is replaced by the shorter route.
 
 The passes are deterministic: the same solution gives the same answer on every machine (budgets are
-counts of positions, not seconds; a ``deadline`` only cuts the work short).  These are the
-improvement passes of the planning literature (action elimination and plan neighbourhood graph
+counts of positions, not seconds; a ``deadline``, or a memory budget spent, only cuts the work short).
+These are the improvement passes of the planning literature (action elimination and plan neighbourhood graph
 search, Nakhost and Mueller, ICAPS 2010).
 """
 
@@ -30,6 +30,7 @@ import time
 from collections.abc import Sequence
 
 from rushhour.board import Board, Layout, Move
+from rushhour.search.memory import MemoryBudget
 from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import FIELD, Tables
 
@@ -40,6 +41,13 @@ NEIGHBOURHOOD_BUDGET = 50_000
 SHORTCUT_BUDGET = 3_000
 #: action elimination tries single moves only on solutions at most this long (it is quadratic)
 ELIMINATION_LIMIT = 3_000
+
+
+def _over(deadline: float | None, memory: MemoryBudget | None) -> bool:
+    """Whether the work must stop: ``deadline`` passed, or the process grew past ``memory``."""
+    if deadline is not None and time.perf_counter() > deadline:
+        return True
+    return memory is not None and memory.exceeded()
 
 
 class _Rules:
@@ -141,7 +149,13 @@ def steps_of(board: Board, moves: Sequence[Move]) -> list[Step]:
     return out
 
 
-def eliminate(rules: _Rules, start: Sequence[int], steps: list[Step], deadline: float | None) -> list[Step]:
+def eliminate(
+    rules: _Rules,
+    start: Sequence[int],
+    steps: list[Step],
+    deadline: float | None,
+    memory: MemoryBudget | None = None,
+) -> list[Step]:
     """Action elimination: drop every move of one vehicle, then single moves, while the rest still
     wins (see the module notes); repeated until nothing drops."""
     current = rules.replay(start, steps, set()) or steps
@@ -156,7 +170,7 @@ def eliminate(rules: _Rules, start: Sequence[int], steps: list[Step], deadline: 
             break
         k = 0
         while k < len(current):
-            if deadline is not None and time.perf_counter() > deadline:
+            if _over(deadline, memory):
                 return current
             trial = rules.replay(start, current, {k})
             if trial is not None and len(trial) < len(current):
@@ -191,13 +205,15 @@ def shortest_within(tables: Tables, start: int, allowed: set[int]) -> list[int] 
     return None
 
 
-def neighbourhood(tables: Tables, keys: list[int], budget: int, deadline: float | None) -> list[int]:
+def neighbourhood(
+    tables: Tables, keys: list[int], budget: int, deadline: float | None, memory: MemoryBudget | None = None
+) -> list[int]:
     """The shortest chain through the positions within r moves of ``keys``, r growing while the
     neighbourhood holds fewer than ``budget`` positions (the last ring may be partial)."""
     allowed = set(keys)
     frontier = list(keys)
     while frontier and len(allowed) < budget:
-        if deadline is not None and time.perf_counter() > deadline:
+        if _over(deadline, memory):
             break
         nxt = []
         for z in frontier:
@@ -212,14 +228,16 @@ def neighbourhood(tables: Tables, keys: list[int], budget: int, deadline: float 
     return keys if found is None or len(found) >= len(keys) else found
 
 
-def shortcuts(tables: Tables, keys: list[int], budget: int, deadline: float | None) -> list[int]:
+def shortcuts(
+    tables: Tables, keys: list[int], budget: int, deadline: float | None, memory: MemoryBudget | None = None
+) -> list[int]:
     """Bounded breadth-first searches from each position of ``keys`` for a later one that is nearer
     than the path makes it (see the module notes); the path with every shortcut found."""
     path = list(keys)
     where = {z: j for j, z in enumerate(path)}  # the last index of each position of the path
     i = 0
     while i < len(path) - 2:
-        if deadline is not None and time.perf_counter() > deadline:
+        if _over(deadline, memory):
             break
         parent = {path[i]: -1}
         frontier = [path[i]]
@@ -260,10 +278,12 @@ def shorten(
     deadline: float | None = None,
     neighbourhood_budget: int = NEIGHBOURHOOD_BUDGET,
     shortcut_budget: int = SHORTCUT_BUDGET,
+    memory: MemoryBudget | None = None,
 ) -> list[Move]:
     """A solution no longer than ``moves`` (which must solve ``board``), by the passes of the module
     notes repeated to a fixed point.  In the steps metric (``tables.metric``) every move of the
-    answer is a single step."""
+    answer is a single step.  ``deadline`` and ``memory`` (a budget the process must not grow past)
+    cut the passes short: the shortest solution so far is returned."""
     rules = _Rules(board.layout)
     start = board.state
     steps_metric = tables.metric == "steps"
@@ -274,14 +294,12 @@ def shorten(
         keys = shortest_within(tables, keys[0], set(keys)) or keys
         if not steps_metric:
             current = moves_of_path(tables, keys)
-            current = rules.moves(start, eliminate(rules, start, steps_of(board, current), deadline))
+            current = rules.moves(start, eliminate(rules, start, steps_of(board, current), deadline, memory))
             keys = _keys(tables, board, current)
-        keys = neighbourhood(tables, keys, neighbourhood_budget, deadline)
-        keys = shortcuts(tables, keys, shortcut_budget, deadline)
+        keys = neighbourhood(tables, keys, neighbourhood_budget, deadline, memory)
+        keys = shortcuts(tables, keys, shortcut_budget, deadline, memory)
         current = moves_of_path(tables, keys)
-        if solution_length(current, steps_metric) >= before or (
-            deadline is not None and time.perf_counter() > deadline
-        ):
+        if solution_length(current, steps_metric) >= before or _over(deadline, memory):
             return current
 
 

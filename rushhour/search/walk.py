@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from rushhour.board import Board, Move
 from rushhour.errors import LimitReachedError
 from rushhour.search.bfs import Limits
+from rushhour.search.memory import MemoryBudget
 from rushhour.search.shorten import shorten, shortest_within, solution_length
 from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import FIELD, Tables, tables_for
@@ -78,11 +79,16 @@ def random_walk(tables: Tables, start: int, limits: Limits, seed: int | None) ->
 
 
 def improve(
-    board: Board, moves: Sequence[Move], metric: str = "moves", deadline: float | None = None
+    board: Board,
+    moves: Sequence[Move],
+    metric: str = "moves",
+    deadline: float | None = None,
+    memory: MemoryBudget | None = None,
 ) -> list[Move]:
     """A solution no longer than ``moves`` (which must solve ``board``), usually much shorter: the
-    passes of :mod:`rushhour.search.shorten` to a fixed point (``deadline`` cuts them short)."""
-    return shorten(board, moves, tables_for(board.layout, metric), deadline=deadline)
+    passes of :mod:`rushhour.search.shorten` to a fixed point (``deadline``, or the process grown past
+    the ``memory`` budget, cuts them short)."""
+    return shorten(board, moves, tables_for(board.layout, metric), deadline=deadline, memory=memory)
 
 
 def walks(
@@ -92,18 +98,22 @@ def walks(
     walk, shortest first; and the moves the walks made.  The first walk is the ``random`` engine's own
     (same seed, same limits); then up to :data:`IMPROVE_WALKS` - 1 more, each with a seed drawn from
     ``seed`` and at most :data:`WALK_MOVES` moves, while the clock is before ``until`` and ``limits``
-    allow."""
+    allow (their memory budget too)."""
     path, made = random_walk(tables, start, limits, seed)
     found = [shortest_within(tables, start, set(path)) or path]
     draw = random.Random(seed)
     for _ in range(IMPROVE_WALKS - 1):
         if until is not None and time.perf_counter() > until:
             break
+        if _spent(limits):
+            break
         room = WALK_MOVES if limits.max_states is None else min(WALK_MOVES, limits.max_states - made)
         if room <= 0:
             break
+        mine = Limits(room, None, None)
+        mine.memory = limits.memory  # the same budget, measured from where it was set
         try:
-            path, more = random_walk(tables, start, Limits(room, None, None), draw.getrandbits(32))
+            path, more = random_walk(tables, start, mine, draw.getrandbits(32))
         except LimitReachedError as err:
             made += err.explored or 0
             continue
@@ -113,10 +123,14 @@ def walks(
     return found, made
 
 
+def _spent(limits: Limits) -> bool:
+    return limits.memory is not None and limits.memory.exceeded()
+
+
 def improve_search(board: Board, metric: str, limits: Limits, seed: int | None) -> tuple[list[Move], int]:
     """The improve engine: random walks to a win, each shortened (:func:`improve`) until the limits'
-    deadline (:data:`IMPROVE_SECONDS` when they have none); the shortest solution found and how many
-    positions the walks visited."""
+    deadline (:data:`IMPROVE_SECONDS` when they have none) or until the process has grown past their
+    memory budget; the shortest solution found and how many positions the walks visited."""
     tables = tables_for(board.layout, metric)
     deadline = limits.deadline
     if deadline is None:
@@ -126,9 +140,9 @@ def improve_search(board: Board, metric: str, limits: Limits, seed: int | None) 
     best: list[Move] | None = None
     steps = metric == "steps"
     for path in chains[:IMPROVE_CHAINS]:
-        if best is not None and time.perf_counter() > deadline:
+        if best is not None and (time.perf_counter() > deadline or _spent(limits)):
             break
-        moves = improve(board, moves_of_path(tables, path), metric, deadline)
+        moves = improve(board, moves_of_path(tables, path), metric, deadline, limits.memory)
         if best is None or solution_length(moves, steps) < solution_length(best, steps):
             best = moves
     assert best is not None

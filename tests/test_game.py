@@ -19,6 +19,7 @@ from rushhour.board import Board, Move
 from rushhour.errors import GameError, IllegalMoveError, MoveError, RushHourError, UnknownVehicleError
 from rushhour.formats import parse_text
 from rushhour.play.game import Game
+from tests.native import needs_native
 
 DATA = Path(__file__).parent / "data" / "fogleman_slice_play.txt"
 
@@ -380,6 +381,21 @@ def test_random_sessions_keep_history_and_position_consistent(actions: list[obje
         ahead = game.position
         for move in game.redo_moves:
             ahead = ahead.apply(move)
+
+
+@needs_native  # the portfolio runs only compiled
+def test_the_games_solver_answers_a_16x16_board_as_the_command_does() -> None:
+    """The game's hint and solution searched by breadth-first search alone: on full16 (16x16, 60
+    vehicles) it stopped at its memory limit of 1 GiB ("optimal ?", no hint), where `rushhour solve`
+    answers 9 moves, proven, in seconds. The game now asks the command's solver."""
+    from rushhour.formats import read_file
+    from rushhour.play.sources import optimal_plan
+    from rushhour.search import solve, verify
+
+    board = read_file(str(Path(__file__).parent / "data" / "full16.txt"))[0].board
+    plan = optimal_plan(board)
+    assert plan is not None and len(plan) == 9 == solve(board, engine="portfolio").length
+    verify(board, tuple(plan))
 
 
 @pytest.mark.parametrize("index", [0, 3, 9, 17, 30])

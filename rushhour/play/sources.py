@@ -79,10 +79,13 @@ def oracle_moves(board: Board) -> list[Move]:
 
 
 def optimal_plan(board: Board) -> list[Move] | None:
-    """An optimal solution from ``board`` (None when it cannot be solved), by the solver."""
+    """An optimal solution from ``board`` (None when it cannot be solved), by the solver ``rushhour
+    solve`` uses: the portfolio (breadth-first search on small boards; on large ones the frontier
+    passes, SAT planning and the improve walks together, which answer a 16x16 board that breadth-first
+    search alone cannot hold in the memory allowed)."""
     from rushhour.search import solve
 
-    solution = solve(board, time_limit=SOLVER_SECONDS, max_memory=SOLVER_MEMORY)
+    solution = solve(board, engine="portfolio", time_limit=SOLVER_SECONDS, max_memory=SOLVER_MEMORY)
     return list(solution.moves) if solution.solved else None
 
 

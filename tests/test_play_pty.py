@@ -221,11 +221,15 @@ def test_end_of_input_leaves_cleanly(tmp_path: Path, level: Path) -> None:
     assert "bye" in finish(child)
 
 
-def test_a_line_mode_game_killed_outright_is_continued_where_it_was(tmp_path: Path, level: Path) -> None:
-    """kill -9 lost the game: its position was saved on leaving only; it is now saved before each
-    question."""
+def _killed_then_won(tmp_path: Path, level: Path, *first: tuple[str, str]) -> pexpect.spawn:
+    """A line-mode game of ``level`` given ``first`` (each a line and what it answers), then B-1, then
+    killed outright (SIGKILL); played again, continued where it was and won by A+3: that game."""
     child = spawn(tmp_path, "play", str(level))
     child.expect(PROMPT)
+    for line, answer in first:
+        child.sendline(line)
+        child.expect(answer)
+        child.expect(PROMPT)
     child.sendline("B-1")
     child.expect("moves 1 \\| steps 1")
     child.expect(PROMPT)
@@ -236,28 +240,20 @@ def test_a_line_mode_game_killed_outright_is_continued_where_it_was(tmp_path: Pa
     again.expect(PROMPT)
     again.sendline("A+3")
     again.expect("SOLVED")
-    finish(again)
+    return again
+
+
+def test_a_line_mode_game_killed_outright_is_continued_where_it_was(tmp_path: Path, level: Path) -> None:
+    """kill -9 lost the game: its position was saved on leaving only; it is now saved before each
+    question."""
+    finish(_killed_then_won(tmp_path, level))
 
 
 def test_the_solution_seen_in_a_line_mode_game_killed_outright_counts_with_the_next_win(
     tmp_path: Path, level: Path
 ) -> None:
     """kill -9 after `s`: the position came back, the solution seen did not, and the win was PERFECT."""
-    child = spawn(tmp_path, "play", str(level))
-    child.expect(PROMPT)
-    child.sendline("s")
-    child.expect("That was the solution")
-    child.expect(PROMPT)
-    child.sendline("B-1")
-    child.expect("moves 1 \\| steps 1")
-    child.expect(PROMPT)
-    child.kill(signal.SIGKILL)
-    child.close()
-    again = spawn(tmp_path, "play", str(level))
-    again.expect("continued where you left it \\(1 move\\)")
-    again.expect(PROMPT)
-    again.sendline("A+3")
-    again.expect("SOLVED")
+    again = _killed_then_won(tmp_path, level, ("s", "That was the solution"))
     again.expect("not PERFECT")
     again.expect("Help in earlier games of this level: the solution")
     finish(again)

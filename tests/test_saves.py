@@ -419,3 +419,28 @@ def test_levels_lists_the_readable_progress_of_a_file_with_a_bad_value(
     path.write_text("{not json")  # unreadable as a whole: then it is listed without progress
     status, out, err = run(capsys, "levels", "classic")
     assert status == 0 and "solved in 4" not in out and err.rstrip().endswith("listed without progress")
+
+
+def test_a_file_that_cannot_be_put_aside_is_left_as_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corrupt file, or one with a value that cannot be read, is moved or copied aside before a fresh
+    one is written; when that fails (a full disk, a folder that cannot be written) the file is left as
+    it is and nothing is saved over it."""
+    import shutil
+
+    def refuse(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    path = tmp_path / "progress.json"
+    path.write_text("{not json")
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(SaveFileError, match=r"could not be moved aside \(No space left on device\); it is left"):
+        Saves.load(path)
+    assert path.read_text() == "{not json"
+    monkeypatch.undo()
+    good = json.dumps({"board": board_key(ONE), "solved": True, "best": 4, "wins": 1})
+    content = f'{{"format": "rushhour-progress", "version": 1, "levels": {{"a:1": [], "classic:1": {good}}}}}'
+    path.write_text(content)
+    monkeypatch.setattr(shutil, "copyfile", refuse)
+    with pytest.raises(SaveFileError, match=r"could not be copied aside \(No space left on device\); it is left"):
+        Saves.load(path)
+    assert path.read_text() == content

@@ -241,14 +241,8 @@ def read_levels(
             raise SaveFileError(
                 f"the progress file {path} is corrupt ({reason}); it is left as it is"
             ) from None
-        aside = aside_name(path)
-        try:
-            os.replace(path, aside)
-        except OSError as move_err:
-            raise SaveFileError(
-                f"the progress file {path} is corrupt ({reason}) and could not be moved aside "
-                f"({move_err.strerror or move_err}); it is left as it is"
-            ) from None
+        failed = f"the progress file {path} is corrupt ({reason}) and could not be moved"
+        aside = _aside(path, failed, copy=False)
         raise SaveFileError(
             f"the progress file {path} was corrupt ({reason}); it was moved to {aside.name} "
             "and a fresh one is started",
@@ -268,6 +262,17 @@ def write_levels(path: Path, levels: Mapping[str, LevelRecord]) -> None:
     write_text_atomic(path, text, what="the progress file ", error=SaveFileError)
 
 
+def _aside(path: Path, failed: str, *, copy: bool) -> Path:
+    """``path`` moved aside (or, with ``copy``, copied) to ``progress.json.corrupt-...``: where it went.
+    Raises :class:`SaveFileError` saying ``failed``, why, and that the file is left as it is."""
+    aside = aside_name(path)
+    try:
+        (shutil.copyfile if copy else os.replace)(path, aside)
+    except OSError as err:
+        raise SaveFileError(f"{failed} aside ({err.strerror or err}); it is left as it is") from None
+    return aside
+
+
 def _left_out(path: Path, problems: list[str], copy: bool) -> tuple[str, str | None]:
     """What to say of the values of the progress file left out, and where the file as it was was
     copied: with ``copy`` only (raising :class:`SaveFileError` when it cannot be)."""
@@ -275,13 +280,7 @@ def _left_out(path: Path, problems: list[str], copy: bool) -> tuple[str, str | N
     what = f"the progress file {path} holds values that cannot be read ({problems[0]}{more})"
     if not copy:
         return f"{what}; they are left out here, and the file is left as it is", None
-    aside = aside_name(path)
-    try:
-        shutil.copyfile(path, aside)
-    except OSError as err:
-        raise SaveFileError(
-            f"{what} and could not be copied aside ({err.strerror or err}); it is left as it is"
-        ) from None
+    aside = _aside(path, f"{what} and could not be copied", copy=True)
     kept = f"{what}; they are left out, the rest is kept, and the file as it was is copied to {aside.name}"
     return kept, str(aside)
 

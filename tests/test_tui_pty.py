@@ -12,6 +12,7 @@ The level is TINY of tests/boards.py (B-1 then A+3 wins in 2 moves):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -610,3 +611,26 @@ def test_the_line_under_the_board_is_never_covered_by_the_message(tmp_path: Path
     assert below in lines[frame + 1] and "Goal:" in p.text
     p.send("q")
     left_cleanly(p)
+
+
+def test_the_column_numbers_of_a_wide_board_in_narrow_cells_do_not_run_together(tmp_path: Path) -> None:
+    """full16 in cells two columns wide: its numbers ran together (``0123456789101112131415``); every
+    other column is numbered there."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLORTERM")}
+    env.update(XDG_DATA_HOME=str(tmp_path / "data"), TERM="xterm-256color", PYTHONIOENCODING="utf-8")
+    full16 = str(Path(__file__).parent / "data" / "full16.txt")
+    child = spawn_program(
+        [sys.executable, "-m", "rushhour", "play", full16, "--no-save"],
+        env=env, encoding="utf-8", dimensions=(30, 50), cwd=str(tmp_path),
+    )
+    screen = pyte.Screen(50, 30)
+    stream = pyte.Stream(screen)
+    end = time.monotonic() + TIMEOUT
+    while not any("moves 0" in line for line in screen.display):
+        assert time.monotonic() < end, "\n".join(screen.display)
+        with contextlib.suppress(pexpect.TIMEOUT):
+            stream.feed(child.read_nonblocking(65536, 0.1))
+    numbers = next(line for line in screen.display if line.strip().startswith("0 "))
+    assert numbers.split() == ["0", "2", "4", "6", "8", "10", "12", "14"], numbers
+    child.send("q")
+    child.expect(pexpect.EOF, timeout=TIMEOUT)

@@ -24,6 +24,7 @@ from rushhour.play.screen import (
     CELL_SIZES,
     Geometry,
     Painter,
+    column_labels,
     label_row,
     message_lines,
     put_clipped,
@@ -214,8 +215,8 @@ class EditScreen:
         for y in range(top, top + d.height * h):
             self.put(y, left - 1, side)
             self.put(y, left + d.width * w, side)
-        for c in range(d.width):
-            self.put(top - 2, left + c * w + (w - 1) // 2, str(c)[:w], curses.A_DIM)
+        for offset, text in column_labels(d.width, w):
+            self.put(top - 2, left + offset, text, curses.A_DIM)
         for r in range(d.height):
             self.put(top + r * h + label_row(h), 0, f"{r:>2}", curses.A_DIM)
         self.draw_exit(geo)

@@ -105,6 +105,24 @@ def label_row(cell_h: int) -> int:
     return cell_h // 2 if cell_h >= 3 else 0
 
 
+def column_labels(width: int, cell_w: int) -> list[tuple[int, str]]:
+    """The column numbers over a board of ``width`` columns ``cell_w`` wide: each number's offset from
+    the board's left edge, centred in its column.  Where the numbers would run together (two digits in
+    cells two wide: ``101112``), every other column is numbered.
+
+    >>> column_labels(4, 3)
+    [(1, '0'), (4, '1'), (7, '2'), (10, '3')]
+    >>> [text for _, text in column_labels(16, 2)]
+    ['0', '2', '4', '6', '8', '10', '12', '14']
+    """
+    step = 1 if len(str(width - 1)) < cell_w else 2
+    out = []
+    for c in range(0, width, step):
+        text = str(c)[:cell_w * step]
+        out.append((c * cell_w + (cell_w - len(text) + 1) // 2, text))
+    return out
+
+
 def needed_size(board: Board) -> tuple[int, int]:
     """The smallest terminal (columns, lines) the board fits."""
     cell_w, cell_h = cell_sizes(board)[-1]
@@ -431,10 +449,8 @@ class Screen:
         side = board.exit.side if board.exit is not None else ""
         if geo.top < 3 or geo.left < numbers + 2 or side in ("top", "left"):
             return
-        for c in range(board.width):
-            text = str(c)[: geo.cell_w]
-            x = geo.left + c * geo.cell_w + (geo.cell_w - len(text) + 1) // 2
-            self.put(geo.top - 2, x, text, curses.A_DIM)
+        for offset, text in column_labels(board.width, geo.cell_w):
+            self.put(geo.top - 2, geo.left + offset, text, curses.A_DIM)
         for r in range(board.height):
             y = geo.top + r * geo.cell_h + label_row(geo.cell_h)
             self.put(y, geo.left - 2 - numbers, f"{r:>{numbers}}", curses.A_DIM)

@@ -472,6 +472,17 @@ def test_the_help_opens_over_the_win_and_goes_back_to_it() -> None:
     assert c.mode is Mode.WON and c.result is not None and c.result.perfect
 
 
+def test_ctrl_r_on_the_win_plays_the_level_again_from_its_start() -> None:
+    """The help lists Ctrl-R as "reset to the start"; on the win screen it did nothing."""
+    c, _ = make()
+    start = c.game.position
+    press(c, "B", "up", "A", "right", "right", "right")
+    assert c.mode is Mode.WON and c.result is not None
+    press(c, "ctrl-r")
+    assert c.mode is Mode.PLAY and c.result is None and c.game.position == start and not c.game.won
+    assert c.message == "the level again from the start (your win is kept)"
+
+
 def test_the_stopwatch_waits_while_help_or_the_menu_is_open() -> None:
     c, clock = make()
     clock.now += 3

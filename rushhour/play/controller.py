@@ -702,6 +702,10 @@ class Controller:
             self.result = None
             self._set_mode(Mode.PLAY)  # the stopwatch runs again
             self._undo()
+        elif name == "ctrl-r":  # the level again from its start: the win is saved, nothing is lost
+            self._stop_settling()
+            self.go_to(self.level)
+            self.message = "the level again from the start (your win is kept)"
         elif name in ("q", "ctrl-c", "ctrl-d"):
             self.quit()
 

@@ -472,6 +472,14 @@ def test_the_help_opens_over_the_win_and_goes_back_to_it() -> None:
     assert c.mode is Mode.WON and c.result is not None and c.result.perfect
 
 
+def test_enter_without_a_hint_says_what_it_does() -> None:
+    """Enter plays the hint shown; without one it said "enter is neither a key of the game nor a vehicle
+    here", of a key the help lists."""
+    c, _ = make()
+    press(c, "enter")
+    assert c.message == "Enter plays a hint: h asks for one" and c.game.moves_played == 0
+
+
 def test_ctrl_r_on_the_win_plays_the_level_again_from_its_start() -> None:
     """The help lists Ctrl-R as "reset to the start"; on the win screen it did nothing."""
     c, _ = make()

@@ -498,6 +498,9 @@ class Controller:
             self.selected = hint.vehicle
             self._play(hint)
             return
+        if name == "enter":  # it plays a hint shown: there is none
+            self.message = "Enter plays a hint: h asks for one"
+            return
         if name in ("tab", "shift-tab"):
             self._cycle(1 if name == "tab" else -1)
             return

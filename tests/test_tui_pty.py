@@ -186,6 +186,7 @@ def test_a_win_without_help_is_perfect_and_saved(tmp_path: Path, level: Path) ->
     screen = p.wait_for("*** SOLVED ***")
     assert "Solved in 2 moves (4 steps)." in screen and "PERFECT: 2 moves, the optimum!" in screen
     assert "Time: 0:0" in screen and "Progress saved." in screen
+    assert screen.splitlines()[-1].strip().startswith("Enter next level  v the board  u undo")  # the win's keys
     p.send("q")
     left_cleanly(p)
     (record,) = progress(tmp_path).values()
@@ -227,7 +228,9 @@ def test_solution_playback_steps_and_returns(tmp_path: Path, level: Path) -> Non
     p = Player(tmp_path, str(level), "--no-save")
     p.wait_for("moves 0")
     p.send("s")
-    p.wait_for("solution: position 0 of 2")
+    screen = p.wait_for("solution: position 0 of 2")
+    # the key line says the playback's keys (it listed the game's, Tab select and arrows slide)
+    assert screen.splitlines()[-1].strip().startswith("right step  left back  p animate  Esc your position")
     p.send(RIGHT)
     p.wait_for("solution: position 1 of 2, 1. B-1 (B up 1)")
     p.send(" ")

@@ -39,6 +39,17 @@ FOOTERS = (
     "Tab select  arrows slide  u undo  h hint  s solve  ? help  q quit",
     "? help  q quit",
 )
+#: the key reminder over a win, and during the solution's playback
+WON_FOOTERS = (
+    "Enter next level  v the board  u undo  Ctrl-R play again  l levels  ? help  q quit",
+    "Enter next level  v the board  u undo  ? help  q quit",
+    "? help  q quit",
+)
+PLAYBACK_FOOTERS = (
+    "right step  left back  p animate  Esc your position  a game key plays on  ? help  q quit",
+    "right step  left back  p animate  Esc your position  ? help  q quit",
+    "? help  q quit",
+)
 
 
 @dataclass(frozen=True)
@@ -337,7 +348,8 @@ class Screen:
         self.put(lines - 2 - len(said), 1, status)
         for k, line in enumerate(said):
             self.put(lines - 1 - len(said) + k, 1, line, curses.A_BOLD)
-        footer = next((f for f in FOOTERS if len(f) < cols - 1), "")
+        footers = {Mode.WON: WON_FOOTERS, Mode.PLAYBACK: PLAYBACK_FOOTERS}.get(ctrl.mode, FOOTERS)
+        footer = next((f for f in footers if len(f) < cols - 1), "")
         self.put(lines - 1, 1, footer, curses.A_DIM)
 
     def message_text(self) -> str:

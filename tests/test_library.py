@@ -17,8 +17,10 @@ import rushhour
 import rushhour.api
 import rushhour.board
 import rushhour.formats.fogleman
+import rushhour.formats.lines
 import rushhour.formats.single
 import rushhour.logic
+import rushhour.play.screen
 import rushhour.search.analysis
 from rushhour import Board, Move
 from rushhour.cli import main
@@ -38,7 +40,7 @@ def test_the_guide_runs() -> None:
 
 
 @pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.formats.fogleman, rushhour.formats.single, rushhour.logic,
-                                    rushhour.search.analysis])
+                                    rushhour.search.analysis, rushhour.formats.lines, rushhour.play.screen])
 def test_the_docstring_examples_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

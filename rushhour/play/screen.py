@@ -134,6 +134,33 @@ def column_labels(width: int, cell_w: int) -> list[tuple[int, str]]:
     return out
 
 
+#: the status line's words in a terminal too narrow for them: each part keeps its figure
+_SHORT_WORDS = (("moves ", "mv "), ("steps ", "st "), ("optimal ", "opt "), ("hints ", "h "), ("time ", ""))
+
+
+def fitted_status(parts: list[str], width: int) -> str:
+    """The status line's parts (``moves 3``, ``steps 5``...) in ``width`` columns: as they are, else
+    with short words, so that the hints and the stopwatch are not the parts cut off.
+
+    >>> parts = ["moves 12", "steps 20", "optimal 51", "hints 1", "time 1:05"]
+    >>> fitted_status(parts, 80)
+    'moves 12 | steps 20 | optimal 51 | hints 1 | time 1:05'
+    >>> fitted_status(parts, 40)
+    'mv 12 | st 20 | opt 51 | h 1 | 1:05'
+    """
+    text = " | ".join(parts)
+    if len(text) <= width:
+        return text
+    short = []
+    for part in parts:
+        for word, brief in _SHORT_WORDS:
+            if part.startswith(word):
+                part = brief + part[len(word) :]
+                break
+        short.append(part)
+    return " | ".join(short)
+
+
 def needed_size(board: Board) -> tuple[int, int]:
     """The smallest terminal (columns, lines) the board fits."""
     cell_w, cell_h = cell_sizes(board)[-1]
@@ -340,7 +367,7 @@ class Screen:
         if busy:
             self.put(0, len(ctrl.level.title) + 4, busy)
         self.draw_board(board, geo)
-        status = " | ".join(ctrl.status_parts()[1:])
+        status = fitted_status(ctrl.status_parts()[1:], cols - 2)
         below_board = geo.top + board.height * geo.cell_h + 1  # the first row under the frame
         if board.target is not None or (board.exit is not None and board.exit.side == "bottom"):
             below_board += 1  # that row says where the goal car wins: the message never covers it

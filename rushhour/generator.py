@@ -41,7 +41,6 @@ from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from typing import NamedTuple
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell, Move, Target, Vehicle
@@ -63,7 +62,7 @@ from rushhour.search.bfs import Limits
 from rushhour.search.frontier import frontier_available, frontier_wanted, one_pass
 from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import Tables, tables_for
-from rushhour.text import plural
+from rushhour.text import plural, seconds_text
 from rushhour.workers import awaited, interrupt_as_flag, may_start_processes, owned_pool
 
 METHODS = ("anneal", "rewind", "walk")
@@ -132,17 +131,6 @@ SOLVER_SCRAMBLE = 200
 #: and the step between their bounds
 SHORTER_SHARE = 0.5
 SHORTER_STEP = 2
-
-
-def seconds_text(seconds: float) -> str:
-    """``seconds`` as ``--time-limit`` reads them back, the same number: every digit, no exponent
-    (which the option refuses: ``1e+06``).
-
-    >>> seconds_text(1_000_000.0), seconds_text(2.1234567), seconds_text(0.5), seconds_text(1e-05)
-    ('1000000', '2.1234567', '0.5', '0.00001')
-    """
-    text = format(Decimal(repr(float(seconds))), "f")
-    return text.removesuffix(".0")
 
 
 def cluster_limit(width: int, height: int) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 
 from rushhour.board import Move
 
@@ -29,6 +30,17 @@ def plural(count: int, noun: str, *, many: str | None = None, grouped: bool = Tr
     if count == 1:
         return f"{number} {noun}"
     return f"{number} {many if many is not None else noun + 's'}"
+
+
+def seconds_text(seconds: float) -> str:
+    """``seconds`` as ``--time-limit`` reads them back, the same number: every digit, no exponent
+    (which the option refuses: ``1e+06``).
+
+    >>> seconds_text(1_000_000.0), seconds_text(2.1234567), seconds_text(0.5), seconds_text(1e-05)
+    ('1000000', '2.1234567', '0.5', '0.00001')
+    """
+    text = format(Decimal(repr(float(seconds))), "f")
+    return text.removesuffix(".0")
 
 
 def ordinal(count: int) -> str:

@@ -135,9 +135,9 @@ def test_distances_that_are_not_numbers_are_refused_by_the_fogleman_writer() -> 
     with pytest.raises(FormatError, match="distances"):
         write_board(entry.board, "fogleman", {**entry.meta, "distances": "4,x"})
     # nor distances no database line can have: what is written must read back
-    with pytest.raises(FormatError, match="cannot hold distances 4,8,4 go to distance 2, not to MOVES 3"):
+    with pytest.raises(FormatError, match="can be written: its distances 4,8,4 go to distance 2, not to MOVES 3"):
         write_board(entry.board, "fogleman", {**entry.meta, "distances": "4,8,4"})
-    with pytest.raises(FormatError, match="cannot hold cluster 0"):
+    with pytest.raises(FormatError, match="can be written: its cluster 0 holds no position"):
         write_board(entry.board, "fogleman", {**entry.meta, "cluster": "0", "distances": "0"})
 
 

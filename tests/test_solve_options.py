@@ -206,3 +206,15 @@ def test_a_batch_by_an_engine_that_proves_nothing_is_not_held_to_the_optimum(
     code, out, _ = run(capsys, "solve", "--batch", "beginner", "--engine", "random", "--seed", "1")
     assert code == 0 and "(the file says" not in out
     assert out.rstrip().endswith("40/40 lengths agree with the file")
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_a_stop_message_gives_its_time_limit_as_written_and_counts_in_their_number(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """``--time-limit 0.00001`` was said "the time limit of 1e-05 s after 1 positions"."""
+    from tests.cli import run
+
+    status, _, err = run(capsys, command, "classic:1", "--time-limit", "0.00001")
+    assert status == 3
+    assert err.startswith("stopped at the time limit of 0.00001 s after 1 position without an answer")

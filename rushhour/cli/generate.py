@@ -42,10 +42,9 @@ from rushhour.generator import (
     default_vehicles,
     from_database,
     max_walls,
-    seconds_text,
 )
 from rushhour.numbers import whole_or_none
-from rushhour.text import plural
+from rushhour.text import plural, seconds_text
 
 EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
 TRIES_PER_PUZZLE = 1000

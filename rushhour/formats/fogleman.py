@@ -204,6 +204,6 @@ def write_line(board: Board, meta: dict[str, str] | None = None) -> str:
         counts = None if distances is None else tuple(int(d) for d in distances.split(","))
         why = _senseless(int(meta["moves"]), int(meta["cluster"]), counts)
         if why is not None:
-            raise FormatError(f"a Fogleman database line cannot hold {why}")
+            raise FormatError(f"no Fogleman database line can be written: its {why}")
         return DatabaseLine(int(meta["moves"]), text, int(meta["cluster"]), counts).text()
     return text

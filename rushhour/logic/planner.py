@@ -74,7 +74,7 @@ from rushhour.board import Board, Layout, Move, check_metric
 from rushhour.errors import IllegalMoveError, LimitReachedError, SolverError
 from rushhour.logic.sat import INTERRUPTIBLE, Backend, new_backend
 from rushhour.search.heuristics import relaxed_bound
-from rushhour.text import plural
+from rushhour.text import plural, seconds_text
 
 __all__ = ["PlanResult", "plan", "relaxed_bound"]
 
@@ -497,8 +497,9 @@ def plan(
                     raise LimitReachedError("time limit")
                 sat = formula.solve(k, remaining)
             except LimitReachedError:
+                limit = seconds_text(time_limit or 0.0)  # the only limit of a plan: its time
                 raise LimitReachedError(
-                    f"time limit of {time_limit:g} s reached: {_refuted(bound, claimed, told)}",
+                    f"time limit of {limit} s reached: {_refuted(bound, claimed, told)}",
                     explored=solved,
                     lower_bound=max(bound, claimed) + 1,
                 ) from None

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rushhour.errors import LimitReachedError, SolverError
+from rushhour.text import seconds_text
 
 #: the python-sat solver used: CaDiCaL 1.5.3 (incremental, assumptions, unsatisfiable cores)
 PYSAT_SOLVER = "cadical153"
@@ -176,8 +177,8 @@ class PySatBackend(Backend):
             if timer is not None:
                 timer.cancel()
                 self._solver.clear_interrupt()
-        if result is None and fired.is_set():
-            raise LimitReachedError(f"time limit of {time_limit:g} s reached")
+        if result is None and fired.is_set():  # the timer fired: there was a time limit
+            raise LimitReachedError(f"time limit of {seconds_text(time_limit or 0.0)} s reached")
         return None if result is None else bool(result)
 
     def conflicts(self) -> int:
@@ -227,7 +228,7 @@ class KissatBackend(Backend):
             return False
         if proc.returncode != 10:
             if time_limit is not None and proc.returncode == 0:
-                raise LimitReachedError(f"time limit of {time_limit:g} s reached")
+                raise LimitReachedError(f"time limit of {seconds_text(time_limit)} s reached")
             raise SolverError(f"kissat failed with exit status {proc.returncode}")
         values = [False] * nvars
         for line in proc.stdout.splitlines():

@@ -20,7 +20,7 @@ from rushhour.search import native
 from rushhour.search.contract import BATCH  # the compiled searches use the same batches
 from rushhour.search.memory import DEFAULT_MAX_MEMORY, MemoryBudget
 from rushhour.search.tables import ONE, TWO, Tables
-from rushhour.text import plural
+from rushhour.text import plural, seconds_text
 
 
 class Limits:
@@ -59,21 +59,22 @@ class Limits:
     def check(self, count: int, what: str = "positions") -> None:
         if self.report is not None:
             self.report(count, what)
+        counted = plural(count, what.removesuffix("s"), many=what)  # "1 position", "2 timed states"
         if self.max_states is not None and count > self.max_states:
             raise LimitReachedError(
-                f"stopped after {count:,} {what} (the limit is {self.max_states:,}) without an answer",
+                f"stopped after {counted} (the limit is {self.max_states:,}) without an answer",
                 explored=count,
             )
         if self.deadline is not None and time.perf_counter() > self.deadline:
+            assert self.time_limit is not None
             raise LimitReachedError(
-                f"stopped at the time limit of {self.time_limit:g} s after {count:,} {what} "
+                f"stopped at the time limit of {seconds_text(self.time_limit)} s after {counted} "
                 "without an answer",
                 explored=count,
             )
         if self.memory is not None and self.memory.exceeded():
             raise LimitReachedError(
-                f"stopped at the memory limit of {self.memory.describe()} after {count:,} {what} "
-                "without an answer",
+                f"stopped at the memory limit of {self.memory.describe()} after {counted} without an answer",
                 explored=count,
             )
 

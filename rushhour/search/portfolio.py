@@ -69,7 +69,7 @@ from rushhour.search.solution import moves_of_path, verify
 from rushhour.search.tables import tables_for
 from rushhour.search.walk import improve_search
 from rushhour.search.watch import Bound, Bounds
-from rushhour.text import plural
+from rushhour.text import plural, seconds_text
 from rushhour.workers import may_start_processes, owned_by
 
 #: seconds of the first improve restart (each one after takes twice the one before), and of all of
@@ -417,8 +417,9 @@ def _take(board: Board, state: _State, share: Any, message: tuple[Any, ...]) -> 
 def _stop(state: _State, limits: Limits, metric: str) -> LimitReachedError:
     """The error of a portfolio stopped before its bounds met: what every engine learned."""
     unit = "moves" if metric == "moves" else "steps"
-    if limits.deadline is not None and time.perf_counter() >= limits.deadline:
-        why = f"stopped at the time limit of {limits.time_limit:g} s"
+    stopped_by_time = limits.deadline is not None and time.perf_counter() >= limits.deadline
+    if stopped_by_time and limits.time_limit is not None:
+        why = f"stopped at the time limit of {seconds_text(limits.time_limit)} s"
     else:
         why = "; ".join(state.stopped)
         if not why:

@@ -118,3 +118,15 @@ def test_a_band_that_runs_backwards_is_one_error_line(database: Path, capsys: py
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err == "error: --max-moves 5 is below --min-moves 10: no length fits\n"
+
+
+def test_a_band_too_narrow_describes_the_puzzles_drawn(database: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With fewer boards in the band than asked, the header described the count asked for ("5 puzzles")
+    over the one drawn."""
+    band = [line for line in database.read_text().splitlines() if int(line.split()[0]) >= 13]
+    assert 0 < len(band) < 500
+    assert main(["generate", "--from-db", str(database), "--min-moves", "13", "--count", "500", "-q"]) == 1
+    out = capsys.readouterr().out
+    description = next(line for line in out.splitlines() if line.startswith("# description:"))
+    assert description == f"# description: {len(band)} puzzle{'s' if len(band) > 1 else ''} of 13+ moves on 5x5"
+    assert "--count 500" in out  # the command recorded is the one given

@@ -518,7 +518,7 @@ def _generate_from_database(args: argparse.Namespace, seed: int) -> int:
         seed=seed,
     )
     _check_format(args.fmt, settings, args.count, _is_dir(args.out))
-    writer = _Writer(args, settings, args.count)
+    writer = _Writer(args, settings, len(puzzles))  # as many as were drawn: the header describes them
     command = ["rushhour generate", f"--from-db {shlex.quote(args.from_db)}", f"--min-moves {args.min_moves}"]
     if args.max_moves is not None:
         command.append(f"--max-moves {args.max_moves}")

@@ -77,12 +77,11 @@ def test_convert_keeps_what_standard_input_held() -> None:
     assert done.stdout == TWO
 
 
-def test_play_without_a_terminal_for_the_keys_says_so() -> None:
-    done = rushhour("play", "-", "--no-save", stdin=ONE, start_new_session=True)  # no controlling terminal
-    assert (done.returncode, done.stderr) == (
-        2,
-        "error: the board came on standard input, and there is no terminal for the keys\n",
-    )
+@pytest.mark.parametrize("command", [["play", "-", "--no-save"], ["edit", "-"]])
+def test_play_and_edit_without_a_terminal_for_the_keys_say_so(command: list[str]) -> None:
+    done = rushhour(*command, stdin=ONE, start_new_session=True)  # no controlling terminal
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: the board came on standard input, and there is no terminal for the keys")
 
 
 def _screen_of(child: pexpect.spawn, screen: pyte.Screen, stream: pyte.Stream, words: str) -> str:

@@ -130,8 +130,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
     start = starting_draft(args)
     fmt = file_format(start.path)
-    if args.board is not None and reads_stdin(args.board):
-        keys_from_terminal()  # the board came on standard input: the keys come from the terminal
+    if args.board is not None and reads_stdin(args.board) and not keys_from_terminal():
+        raise UsageError("the board came on standard input, and there is no terminal for the keys")
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("the editor is full screen: run it in a terminal (a terminal's input and output)")
     problem = tui.unusable_reason()

@@ -607,7 +607,7 @@ def test_the_line_under_the_board_is_never_covered_by_the_message(tmp_path: Path
     path.write_text(text)
     p = Player(tmp_path, str(path))  # a first game: the long goal message
     p.resize(20, 40)
-    p.wait_for("moves 0")
+    p.wait_for("mv 0")  # the status line in 40 columns: short words
     p.settle()
     lines = p.text.splitlines()
     frame = max(k for k, line in enumerate(lines) if line.strip().startswith("+"))
@@ -629,7 +629,7 @@ def test_the_column_numbers_of_a_wide_board_in_narrow_cells_do_not_run_together(
     screen = pyte.Screen(50, 30)
     stream = pyte.Stream(screen)
     end = time.monotonic() + TIMEOUT
-    while not any("moves 0" in line for line in screen.display):
+    while not any("mv 0" in line for line in screen.display):  # the status line in 50 columns
         assert time.monotonic() < end, "\n".join(screen.display)
         with contextlib.suppress(pexpect.TIMEOUT):
             stream.feed(child.read_nonblocking(65536, 0.1))

@@ -22,6 +22,7 @@ import rushhour.formats.single
 import rushhour.logic
 import rushhour.play.screen
 import rushhour.search.analysis
+import rushhour.search.memory
 from rushhour import Board, Move
 from rushhour.cli import main
 from rushhour.play.game import Game
@@ -40,7 +41,8 @@ def test_the_guide_runs() -> None:
 
 
 @pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.formats.fogleman, rushhour.formats.single, rushhour.logic,
-                                    rushhour.search.analysis, rushhour.formats.lines, rushhour.play.screen])
+                                    rushhour.search.analysis, rushhour.formats.lines, rushhour.play.screen,
+                                    rushhour.search.memory])
 def test_the_docstring_examples_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

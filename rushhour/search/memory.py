@@ -85,7 +85,15 @@ class MemoryBudget:
         return self.used() > self.limit
 
     def describe(self) -> str:
-        return f"{self.limit / MEGABYTE:,.0f} MB"
+        """The limit in megabytes, as people write them; below 1 MB in kilobytes or bytes (a quarter
+        of ``--max-memory 1`` is ``256 KB``, not ``0 MB``).
+
+        >>> [MemoryBudget(n).describe() for n in (3 * MEGABYTE, MEGABYTE // 4, 100)]
+        ['3 MB', '256 KB', '100 bytes']
+        """
+        if self.limit >= MEGABYTE:
+            return f"{self.limit / MEGABYTE:,.0f} MB"
+        return f"{self.limit / 1024:,.0f} KB" if self.limit >= 1024 else f"{self.limit} bytes"
 
 
 __all__ = [

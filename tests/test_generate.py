@@ -1101,6 +1101,9 @@ def test_every_vehicle_of_the_longest_9x9_puzzle_matters_by_the_bfs_engine() -> 
         ("--name", "x\ny", "error: argument --name: the grid format cannot hold the header 'name'"),
         ("--name", "../esc", "error: argument --name: '../esc' cannot start level and file names"),
         ("--order", "x", "error: argument --order: the number 'x' is not a whole number"),
+        # an empty one was taken for the option left out, and the default written
+        ("--title", "", "error: argument --title: the title is empty: give one, or leave the option out"),
+        ("--description", " ", "error: argument --description: the description is empty"),
     ],
 )
 def test_header_values_are_refused_before_any_puzzle_is_made(

@@ -265,6 +265,8 @@ def option_header(key: str) -> Callable[[str], str]:
     rather than when the puzzles are written."""
 
     def parse(text: str) -> str:
+        if not text.strip():  # else taken for the option left out, and the default written
+            raise argparse.ArgumentTypeError(f"the {key} is empty: give one, or leave the option out")
         try:
             grid.header_line(key, text)
         except FormatError as err:

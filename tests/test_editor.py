@@ -686,3 +686,15 @@ def test_a_save_says_what_the_format_changes(tmp_path: Path) -> None:
         "the format has no place for the board's name"
     )
     assert sorted(read_file(str(path))[0].board.names) == ["A", "B", "C"]
+
+
+def test_undoing_a_rename_keeps_the_vehicle_selected() -> None:
+    """The selection was dropped when an undo or a redo took a rename back: the vehicle selected had
+    another name."""
+    ed = make(Draft.of(Board.from_text("..B.../..B.../AAB.../....../....../......")))
+    keys(ed, "B", "n", *"TR", "enter")
+    assert ed.selected == "TR"
+    keys(ed, "u")
+    assert ed.draft.names == ("A", "B") and ed.selected == "B"
+    keys(ed, "r")
+    assert ed.draft.names == ("A", "TR") and ed.selected == "TR"

@@ -387,7 +387,7 @@ class Editor:
             return
         self.redo_stack.append(self.draft)
         self.draft = self.undo_stack.pop()
-        self._after_history("undone")
+        self._after_history("undone", self.redo_stack[-1])
 
     def redo(self) -> None:
         if not self.redo_stack:
@@ -395,11 +395,15 @@ class Editor:
             return
         self.undo_stack.append(self.draft)
         self.draft = self.redo_stack.pop()
-        self._after_history("redone")
+        self._after_history("redone", self.undo_stack[-1])
 
-    def _after_history(self, said: str) -> None:
+    def _after_history(self, said: str, before: Draft) -> None:
+        """After an undo or a redo from ``before``: a selected vehicle gone under its name (a rename
+        taken back) stays selected under the name it has now, the vehicle where it stood."""
         if self.selected is not None and self.draft.vehicle(self.selected) is None:
-            self.selected = None
+            was = before.vehicle(self.selected)
+            here = self.draft.at(before.cells_of(was)[0]) if was is not None else None
+            self.selected = here if here not in (None, "#") else None
         self.message = said
         self.recheck()
 

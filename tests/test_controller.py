@@ -925,3 +925,18 @@ def test_the_win_lines_count_one_move_in_the_singular() -> None:
     text = "\n".join(win_lines(Result(1, 1, 1, 0, False)))
     assert "Solved in 1 move (1 step)." in text and "PERFECT: 1 move, the optimum!" in text
     assert "1 moves" not in text
+
+
+def test_the_level_menus_columns_line_up_when_one_record_is_long() -> None:
+    """Each line chose its own columns: the one with a long record dropped its name column alone, and
+    the columns of the menu no longer lined up."""
+    from rushhour.play.controller import MenuRow, menu_layout
+
+    short = MenuRow("", columns=("classic:2", "classic-02", "6x6", "8 moves", ""))
+    long = MenuRow("", columns=("classic:1", "classic-01", "6x6", "4 moves", "solved in 4, perfect, best 0:02"))
+    layout = menu_layout([short, long], 76)
+    lines = [row.fitted(76, layout) for row in (short, long)]
+    assert all(len(line) <= 76 for line in lines)
+    assert lines[0].index("8 moves") == lines[1].index("4 moves")  # one column for the optimum
+    assert "classic-01" not in lines[1] and "classic-02" not in lines[0]  # the name left out of both
+    assert short.fitted(76) != lines[0]  # alone, the short line would have kept its name

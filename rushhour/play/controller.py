@@ -136,20 +136,39 @@ class MenuRow:
     # name, then the size, when the terminal is narrow
     columns: tuple[str, ...] = ()
 
-    def fitted(self, width: int) -> str:
-        """The line in at most ``width`` columns, leaving out the columns that matter least first."""
+    def layouts(self) -> list[str]:
+        """The line with all its columns, then without the name, then without the size too."""
+        where, name, size, optimal, state = self.columns
+        return [
+            " ".join(parts).rstrip()
+            for parts in (
+                (f"{where:<14}", f"{name:<18}", f"{size:>5}", optimal, state),
+                (f"{where:<14}", f"{size:>5}", optimal, state),
+                (f"{where:<12}", optimal, state),
+            )
+        ]
+
+    def fitted(self, width: int, layout: int | None = None) -> str:
+        """The line in at most ``width`` columns, leaving out the columns that matter least first; with
+        ``layout`` (:func:`menu_layout`), the columns every line of the menu shows, so that they line up."""
         if not self.columns:
             return self.text
-        where, name, size, optimal, state = self.columns
-        for parts in (
-            (f"{where:<14}", f"{name:<18}", f"{size:>5}", optimal, state),
-            (f"{where:<14}", f"{size:>5}", optimal, state),
-            (f"{where:<12}", optimal, state),
-        ):
-            line = " ".join(parts).rstrip()
-            if len(line) <= width:
-                return line
-        return line
+        lines = self.layouts()
+        if layout is not None:
+            return lines[layout]
+        return next((line for line in lines if len(line) <= width), lines[-1])
+
+
+def menu_layout(rows: list[MenuRow], width: int) -> int:
+    """The columns the level menu's lines show in ``width`` columns: the most that every level's line
+    can show, one layout for all so that the columns line up (a long record no longer drops its own
+    line's name column alone)."""
+    most = 0
+    for row in rows:
+        if row.columns:
+            lines = row.layouts()
+            most = max(most, next((k for k, line in enumerate(lines) if len(line) <= width), len(lines) - 1))
+    return most
 
 
 def record_text(record: LevelRecord | None) -> str:

@@ -14,7 +14,7 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 
 from rushhour.board import EMPTY, WALL, Board, Cell
-from rushhour.play.controller import KEYS, Controller, Mode
+from rushhour.play.controller import KEYS, Controller, Mode, menu_layout
 from rushhour.play.logic_view import LogicView
 from rushhour.render.palette import (
     BASIC,
@@ -587,6 +587,7 @@ class Screen:
         ctrl = self.controller
         self.put(0, 1, "Levels: up/down choose, Enter plays, Esc returns", curses.A_BOLD)
         rows = ctrl.menu_rows
+        layout = menu_layout(rows, cols - 4)
         room = max(1, lines - 3)
         first = max(0, min(ctrl.menu_index - room // 2, len(rows) - room))
         for k, row in enumerate(rows[first : first + room]):
@@ -596,4 +597,4 @@ class Screen:
                 continue
             mark = ">" if index == ctrl.menu_index else " "
             attr = curses.A_REVERSE if index == ctrl.menu_index else 0
-            self.put(2 + k, 1, f"{mark} {row.fitted(cols - 4)}", attr)
+            self.put(2 + k, 1, f"{mark} {row.fitted(cols - 4, layout)}", attr)

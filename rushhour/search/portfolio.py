@@ -220,12 +220,17 @@ class _News:
     def wait_for_last(self, limits: Limits) -> None:
         """After the caller's own engine ended without the bounds meeting: the workers' news until the
         bounds meet or every worker has ended, for at most :data:`GRACE` seconds past the deadline
-        (each engine in a worker stops at the deadline by itself)."""
+        (each engine in a worker stops at the deadline by itself; no read of the queue outlasts the
+        grace).  Without a time limit the wait is the workers': their memory budget and the
+        restarts' :data:`IMPROVE_SECONDS` bound it."""
         while not self.state.met and any(worker.is_alive() for worker, _ in self.workers):
-            if limits.deadline is not None and time.perf_counter() > limits.deadline + GRACE:
-                break
+            wait = POLL
+            if limits.deadline is not None:
+                wait = min(POLL, limits.deadline + GRACE - time.perf_counter())
+                if wait <= 0:
+                    break
             try:
-                self.take(self.out.get(timeout=POLL))
+                self.take(self.out.get(timeout=wait))
             except queue.Empty:
                 continue
         self.poll()
@@ -308,7 +313,8 @@ def _no_passes(
     the optimum, or that the board is unsolvable; where it does not (its share of the memory used up)
     the workers go on.  Without workers (in a pool's worker) the caller plans after bfs.  False when
     the time limit stopped bfs, or when bfs ended and the workers are left to finish; True when the
-    bounds met or ``--max-states`` stopped bfs (the portfolio then stops, as the passes do)."""
+    bounds met or ``--max-states`` stopped bfs (the portfolio then stops, as the passes do).  Planning
+    in the caller keeps to the workers' share of the memory, measured from its start, as theirs does."""
     news.share[2] = 1  # the upper worker: start now, and leave SAT planning to the lower worker
     context, args = fork
     if news.workers:
@@ -324,8 +330,9 @@ def _no_passes(
         ended = limits.max_states is not None and (err.explored or 0) >= limits.max_states
     if ended or news.workers:
         return ended
-    try:  # alone: SAT planning in the caller, its news taken at once
-        _plans(board, metric, news.share, _Caller(news), _limits_from_now(limits, None), None)
+    try:  # alone: SAT planning in the caller, its news taken at once, within the workers' share
+        mine = _limits_from_now(limits, _share(args[5], 1 - FRONTIER_MEMORY))  # args[5]: max_memory
+        _plans(board, metric, news.share, _Caller(news), mine, mine.memory)
     except LimitReachedError as err:
         news.take((_STOPPED, str(err), "sat planning"))
     return news.state.met or not _out_of_time(limits, 0)

@@ -9,7 +9,9 @@ shifted, moved elsewhere, turned, made longer or shorter, added or removed; a wa
 the hardest position of the changed board's reachable set is not shorter, by chance when it is (on
 boards larger than 6x6: when its energy is not worse, see :data:`SIZE_WEIGHT`), and each board whose
 hardest position is longer than every one before is verified (solved again from scratch, its solution
-replayed) and reported as an improvement.  With ``keep_vehicles`` only the places change: the same
+replayed) and reported as an improvement.  Every search, the verifying solves included, keeps to what is
+left of ``time_limit``: a board found too late to be solved again in time is not reported
+(:attr:`Hardening.unverified` says its length).  With ``keep_vehicles`` only the places change: the same
 vehicles (names, lengths) and the same walls.  An improvement is never shorter than the start: the
 first report is the start's own hardest position.
 
@@ -42,6 +44,7 @@ from rushhour.formats.cells import VEHICLE_CHARS
 from rushhour.generator import PACKED_FROM, SECONDARY
 from rushhour.search import Analysis, analyze, solve
 from rushhour.search.analysis import KnownClusters
+from rushhour.text import plural, seconds_text
 
 #: the positions a candidate's reachable set may hold: this many times the start's (at least
 #: :data:`MIN_CANDIDATE_STATES`), so that a change cannot make a search much longer than the start's
@@ -101,23 +104,39 @@ def hardest_position(
     >>> h.length, h.reachable, h.board.rows()[0]
     (2, 18, 'AA.B..')
 
-    Raises :class:`~rushhour.errors.LimitReachedError` when a limit stops the exploration."""
+    Raises :class:`~rushhour.errors.LimitReachedError` when a limit stops the exploration, or when
+    ``time_limit`` runs out before the hardest position is solved again."""
     expect(board, Board, "board", "a Board")
     return _explored(board, max_states, time_limit)[0]
 
 
 def _explored(board: Board, max_states: int | None, time_limit: float | None) -> tuple[Hardest, Analysis]:
-    """:func:`hardest_position`, and the analysis it comes from."""
+    """:func:`hardest_position`, and the analysis it comes from, both within ``time_limit``."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     a = analyze(board, max_states=max_states, time_limit=time_limit)
     if not a.solvable:
         return Hardest(board, -1, (), a.cluster_size), a
-    return _verified(a.hardest, a.hardest_distance, a.cluster_size), a
+    try:
+        return _verified(a.hardest, a.hardest_distance, a.cluster_size, deadline), a
+    except LimitReachedError:
+        if deadline is None or time_limit is None or time.perf_counter() < deadline:
+            raise  # another limit of the solve (its memory): as it says it
+        raise LimitReachedError(
+            f"stopped at the time limit of {seconds_text(time_limit)} s while the hardest position found "
+            f"({plural(a.hardest_distance, 'move')} by the analysis of {plural(a.cluster_size, 'position')}) "
+            "was solved again",
+            explored=a.cluster_size,
+        ) from None
 
 
-def _verified(board: Board, length: int, reachable: int) -> Hardest:
+def _verified(board: Board, length: int, reachable: int, deadline: float | None = None) -> Hardest:
     """The hardest position of an analysis, solved again (the solver replays its answer), which must
-    agree with the analysis."""
-    solution = solve(board)
+    agree with the analysis; the solve stops at ``deadline`` (:data:`time.perf_counter` seconds, None:
+    no limit) with :class:`~rushhour.errors.LimitReachedError`."""
+    left = None if deadline is None else deadline - time.perf_counter()
+    if left is not None and left <= 0:
+        raise LimitReachedError("no time left to solve the hardest position again")
+    solution = solve(board, time_limit=left)
     if not solution.solved or solution.length != length:
         raise SolverError(
             f"the solver needs {solution.length} moves on a position the analysis puts at {length}: "
@@ -211,7 +230,9 @@ def improvements(
 
 class Hardening(Iterator[Improvement]):
     """One run of :func:`improvements`: iterating it searches.  ``tried`` counts the candidate boards
-    tried so far and ``seconds`` the time since the search began (0 before the first report)."""
+    tried so far and ``seconds`` the time since the search began (0 before the first report);
+    ``unverified``, once it has ended, the length (by its analysis) of a board longer than every one
+    reported that could not be solved again within the limits, and so was not reported (None: none)."""
 
     def __init__(
         self,
@@ -240,6 +261,13 @@ class Hardening(Iterator[Improvement]):
         if self._began is None:
             return 0.0
         return (self._ended or time.perf_counter()) - self._began
+
+    @property
+    def unverified(self) -> int | None:
+        search = self._search
+        if search is None or search.unverified is None or search.unverified <= search.best.length:
+            return None
+        return search.unverified
 
     def __next__(self) -> Improvement:
         return next(self._steps)
@@ -280,6 +308,7 @@ class _Annealing:
         self.tried = self.step_in_round = 0
         self.seen: set[tuple[str, ...]] = {tuple(start.board.rows())}
         self.clusters = KnownClusters()  # the annealing meets the same candidates again and again
+        self.unverified: int | None = None  # the longest board found that could not be solved again
 
     def energy_of(self, a: Analysis) -> float:
         """How bad a board is (lower is better): minus its hardest length, and on a large board (see
@@ -319,7 +348,11 @@ class _Annealing:
         if length <= self.best.length or tuple(hardest.rows()) in self.seen:
             return None
         self.seen.add(tuple(hardest.rows()))
-        self.best = self.current = _verified(hardest, length, reachable)
+        try:  # within the time left: a board that cannot be verified in time is not reported
+            self.best = self.current = _verified(hardest, length, reachable, self.deadline)
+        except LimitReachedError:
+            self.unverified = max(length, self.unverified or 0)
+            return None
         self.best_energy = energy
         return self.best
 

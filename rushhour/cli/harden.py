@@ -107,7 +107,7 @@ def cmd_harden(args: argparse.Namespace) -> int:
     except LimitReachedError as err:  # the exploration of BOARD itself: every report so far is kept
         report.stopped(number, err, time.perf_counter() - began, found.tried)
         return EXIT_STOPPED
-    report.close(found)
+    report.close(number, found)
     return EXIT_DONE
 
 
@@ -155,6 +155,25 @@ class _Report:
         print(draw(h.board, self.color))
         print("Solution: " + " ".join(str(m) for m in h.moves), flush=True)
 
+    def _unverified(self, number: int, note: str, search: Hardening) -> None:
+        """The last document of a run that found a board it could not verify in time: nothing reported
+        (``board``, ``length`` and ``reachable`` null), the note in ``message``."""
+        body = {
+            "source": entry_ref(self.entry),
+            "report": number,
+            "start": False,
+            "seed": self.seed,
+            "status": "unverified",
+            "board": None,
+            "length": None,
+            "moves": [],
+            "reachable": None,
+            "tried": search.tried,
+            "seconds": round(search.seconds, 3),
+            "message": note,
+        }
+        emit("harden", body)
+
     def stopped(self, number: int, err: LimitReachedError, seconds: float, tried: int) -> None:
         """A limit stopped the work (the exploration of BOARD's reachable set): with ``--json`` a last
         document with ``status`` stopped and nothing found, else the message on stderr, as ``analyze``
@@ -178,7 +197,19 @@ class _Report:
             return
         print(f"{err} (see --time-limit)", file=sys.stderr)
 
-    def close(self, search: Hardening) -> None:
+    def close(self, number: int, search: Hardening) -> None:
+        """The run's end: a board found too late to be solved again is said (with ``--json`` in a last
+        document of ``status`` unverified), then, as text, where the search got and what it cost."""
+        late = search.unverified
+        if late is not None:
+            note = (
+                f"a board of {plural(late, 'move')} (by the analysis of its reachable set) was found but "
+                "could not be solved again within the time limit: it is not reported"
+            )
+            if self.args.json:
+                self._unverified(number, note, search)
+            else:
+                print(f"Not shown: {note}", file=sys.stderr)
         if self.args.json or self.first is None or self.last is None:
             return
         a, b = self.first.hardest.length, self.last.hardest.length

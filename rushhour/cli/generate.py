@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import random
@@ -308,7 +309,9 @@ def _check_file_names(folder: str, longest: str) -> None:
 class _Writer:
     """Where the puzzles go: stdout (streamed), one FILE (written at the end) or one file each in DIR."""
 
-    def __init__(self, args: argparse.Namespace, settings: Settings, count: int) -> None:
+    def __init__(
+        self, args: argparse.Namespace, settings: Settings, count: int, sizes: list[str] | None = None
+    ) -> None:
         self.fmt: str = args.fmt
         self.out: str | None = args.out
         self.json: bool = args.json
@@ -322,6 +325,9 @@ class _Writer:
         if args.order is not None:
             self.header["order"] = str(args.order)
         self.settings = settings
+        # the sizes the puzzles have, when they are not the settings' (drawn from a database): each
+        # size is named ("on 6x6 and 7x7"), none when there are no puzzles
+        self.sizes = sizes
         self.described = args.description is None  # the description says how many: kept true
         self.header["description"] = args.description or self.describe(count)
         self.header["seed"] = str(settings.seed)
@@ -367,7 +373,9 @@ class _Writer:
         settings = self.settings
         least, most = settings.min_moves, settings.max_moves
         span = f"{least}+" if most is None else f"{least}-{most}"
-        return f"{plural(count, 'puzzle')} of {span} moves on {settings.width}x{settings.height}"
+        sizes = [f"{settings.width}x{settings.height}"] if self.sizes is None else self.sizes
+        on = "" if not sizes else " on " + _and(sizes)
+        return f"{plural(count, 'puzzle')} of {span} moves{on}"
 
     def text(self) -> str:
         if self.described:  # a run stopped early (Ctrl-C, --time-limit) made fewer than asked
@@ -504,8 +512,21 @@ def advice(s: Settings) -> str:
     return "try a wider --min-moves/--max-moves range, other --vehicles, or more --max-tries"
 
 
+def _and(words: list[str]) -> str:
+    """``6x6``, ``6x6 and 7x7``, ``6x6, 7x7 and 8x8``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _sizes(puzzles: list[Puzzle]) -> list[str]:
+    """The sizes of ``puzzles``, smallest first: ``["6x6", "7x7"]``."""
+    shapes = sorted({(p.board.width, p.board.height) for p in puzzles}, key=lambda s: (s[0] * s[1], s))
+    return [f"{w}x{h}" for w, h in shapes]
+
+
 def _generate_from_database(args: argparse.Namespace, seed: int) -> int:
-    """``generate --from-db FILE``: puzzles drawn from a database rather than rewound."""
+    """``generate --from-db FILE``: puzzles drawn from a database rather than rewound.  A file of
+    boards of several sizes (databases joined) is drawn from as one: the header's description names
+    every size the puzzles drawn have, and the summary how many of each."""
     puzzles, band = from_database(
         args.from_db, min_moves=args.min_moves, max_moves=args.max_moves, count=args.count, seed=seed
     )
@@ -520,7 +541,8 @@ def _generate_from_database(args: argparse.Namespace, seed: int) -> int:
         seed=seed,
     )
     _check_format(args.fmt, settings, args.count, _is_dir(args.out))
-    writer = _Writer(args, settings, len(puzzles))  # as many as were drawn: the header describes them
+    sizes = _sizes(puzzles)
+    writer = _Writer(args, settings, len(puzzles), sizes)  # as many as were drawn: the header describes them
     command = ["rushhour generate", f"--from-db {shlex.quote(args.from_db)}", f"--min-moves {args.min_moves}"]
     if args.max_moves is not None:
         command.append(f"--max-moves {args.max_moves}")
@@ -534,6 +556,9 @@ def _generate_from_database(args: argparse.Namespace, seed: int) -> int:
     writer.close()
     if not args.quiet:
         drawn = plural(len(puzzles), "puzzle")
+        if len(sizes) > 1:  # a file of several sizes: how many of each
+            each = collections.Counter(f"{p.board.width}x{p.board.height}" for p in puzzles)
+            drawn += " (" + ", ".join(f"{each[size]:,} on {size}" for size in sizes) + ")"
         print(f"{drawn} drawn from {band:,} in the band (seed {seed})", file=sys.stderr)
     if len(puzzles) < args.count:
         print(

@@ -25,6 +25,7 @@ from rushhour.errors import (
     ArgumentTypeError,
     BoardError,
     BoardNotFoundError,
+    EnumerateError,
     FormatError,
     GameError,
     IllegalMoveError,
@@ -38,22 +39,29 @@ from rushhour.errors import (
 )
 from rushhour.version import __version__
 
-if TYPE_CHECKING:
-    from rushhour import logic
-    from rushhour.search import Analysis, Solution
-
 # ``rushhour.logic`` is imported on first use (the generator itself is :mod:`rushhour.generator`)
 _LAZY_MODULES = ("logic",)
 
+if TYPE_CHECKING:
+    # what a type checker sees of the names imported on first use; it does not see __getattr__, which
+    # would make every other name of the package (a typo, ``rushhour.slove``) a valid one of type Any
+    from rushhour import logic
+    from rushhour.search import Analysis, Solution
+else:
 
-def __getattr__(name: str) -> Any:
-    import importlib
+    def __getattr__(name: str) -> Any:
+        import importlib
 
-    if name in _LAZY_MODULES:
-        return importlib.import_module(f"rushhour.{name}")
-    if name in ("Solution", "Analysis"):
-        return getattr(importlib.import_module("rushhour.search"), name)
-    raise AttributeError(f"module 'rushhour' has no attribute {name!r}")
+        if name in _LAZY_MODULES:
+            return importlib.import_module(f"rushhour.{name}")
+        if name in ("Solution", "Analysis"):
+            return getattr(importlib.import_module("rushhour.search"), name)
+        raise AttributeError(f"module 'rushhour' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # the names imported on first use are listed too, as completion and help() look for them here
+    return sorted(set(globals()) | set(__all__))
 
 
 __all__ = [
@@ -63,6 +71,7 @@ __all__ = [
     "BoardError",
     "BoardNotFoundError",
     "Database",
+    "EnumerateError",
     "Exit",
     "FormatError",
     "GameError",

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from rushhour.board import Board
-from rushhour.errors import expect
+from rushhour.errors import expect, expect_whole
 from rushhour.text import plural
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def solve(
         heuristic=heuristic,
         max_moves=max_moves,
         progress=progress,
-        **({} if max_memory == "auto" else {"max_memory": max_memory}),
+        **_memory_bound(max_memory),
     )
 
 
@@ -131,8 +131,19 @@ def analyze(
         max_states=max_states,
         time_limit=time_limit,
         progress=progress,
-        **({} if max_memory == "auto" else {"max_memory": max_memory}),
+        **_memory_bound(max_memory),
     )
+
+
+def _memory_bound(max_memory: object) -> dict[str, Any]:
+    """The keyword that passes ``max_memory`` on to the search: none for ``"auto"`` (the search's own
+    default), else the bound, refused by name unless it is a whole number of bytes or None."""
+    if isinstance(max_memory, str) and max_memory == "auto":
+        return {}
+    if max_memory is not None:
+        what = "a whole number of bytes or None (or 'auto', the default)"
+        expect_whole(max_memory, "max_memory", what=what)
+    return {"max_memory": max_memory}
 
 
 def generate_puzzles(
@@ -223,8 +234,12 @@ def enumerate_database(
     workers: int = 1,
     out: str | None = None,
 ) -> Database:
-    """Every interesting puzzle of a ``size`` x ``size`` board (what ``rushhour enumerate`` writes):
-    one line per cluster whose hardest position is minimal, hardest first.
+    """Every interesting puzzle of a ``size`` x ``size`` board, 3 to 8 (what ``rushhour enumerate``
+    writes): one line per cluster whose hardest position is minimal, hardest first.  ``goal_row`` is the
+    goal car's row (by default ``(size - 1) // 2``), ``walls`` the least and most walls (a pair),
+    ``distances`` adds each line's positions at each distance from a win, ``workers`` runs the parts in
+    that many processes (the same lines), and ``out`` names a folder (made when missing) where the parts
+    are saved as they finish, a run resumes from the parts found there, and ``database.txt`` is written.
 
     >>> database = enumerate_database(4)
     >>> len(database), database.lines[0]

@@ -30,6 +30,7 @@ from rushhour.errors import (
     BoardError,
     IllegalMoveError,
     MoveError,
+    ParameterError,
     UnknownVehicleError,
     expect,
     whole_number,
@@ -45,6 +46,12 @@ def _formats() -> ModuleType:
     from rushhour.formats import single
 
     return single
+
+
+def _format_names() -> str:
+    """The text formats' names as messages list them: ``grid, fogleman, csv, json or rows``."""
+    *first, last = _formats().TEXT_FORMATS
+    return f"{', '.join(first)} or {last}"
 
 Metric = Literal["moves", "steps"]
 
@@ -328,6 +335,8 @@ class Board:
         target: Target | None = None,
         wrap: bool = False,
     ) -> None:
+        expect(vehicles, Iterable, "vehicles", "Vehicle records (a list or another iterable)")
+        expect(walls, Iterable, "walls", "cells (row, column) (a list or another iterable)")
         layout, state = _validate(width, height, list(vehicles), walls, goal, exit, target, wrap)
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "state", state)
@@ -348,8 +357,9 @@ class Board:
 
         Every format the project reads is read: ``grid`` (rows, optionally after ``# key: value``
         headers), ``fogleman`` (a string or a database line), ``csv``, ``json``, and ``rows``: grid rows
-        joined by ``/`` on one line.  Raises :class:`~rushhour.errors.ParseError` (with the line and
-        column) or :class:`BoardError`; a text holding several boards is refused too.
+        joined by ``/`` on one line; a format's name matches without regard to case.  Raises
+        :class:`~rushhour.errors.ParseError` (with the line and column) or :class:`BoardError`; a text
+        holding several boards is refused too.
 
         >>> board = Board.from_text("AA...B/.....B/CC.D../...D../EEE.../......")
         >>> board.width, board.height, board.goal, board.names
@@ -358,12 +368,17 @@ class Board:
         Vehicle(name='A', orientation='H', length=2, row=2, col=3)
         """
         expect(text, str, "text", "a str")
-        return _formats().read_one(text, format)
+        expect(format, (str, type(None)), "format", f"a format's name ({_format_names()}) or None")
+        board: Board = _formats().read_one(text, format)
+        return board
 
     def to_text(self, format: str = "grid") -> str:
         """The board written in ``format``: ``grid``, ``fogleman``, ``csv``, ``json`` or ``rows``
-        (grid rows joined by ``/``).  :meth:`from_text` reads every one of them back as this board;
-        a format that cannot hold it raises :class:`~rushhour.errors.FormatError`.
+        (grid rows joined by ``/``).  :meth:`from_text` reads every one of them back as this board,
+        except that the Fogleman format names the goal ``A`` and the others ``B``, ``C``... when the
+        names are not single capitals with the goal ``A`` (the same cells, relabelled); a format that
+        cannot hold the board (walls in CSV, a wrap-around board in Fogleman) raises
+        :class:`~rushhour.errors.FormatError`.
 
         >>> board = Board.from_text("AA...B/.....B/CC.D../...D../EEE.../......")
         >>> board.to_text("fogleman")
@@ -377,11 +392,17 @@ class Board:
         ......
         >>> Board.from_text(board.to_text("json")) == board
         True
+        >>> small = Board(4, 4, [Vehicle("car", "H", 2, 1, 0), Vehicle("Z", "V", 2, 0, 3)], goal="car")
+        >>> small.to_text("fogleman"), Board.from_text(small.to_text("fogleman")).names
+        ('oooBAAoBoooooooo', ('A', 'B'))
         """
-        return _formats().write_one(self, format)
+        expect(format, str, "format", f"a format's name ({_format_names()})")
+        text: str = _formats().write_one(self, format)
+        return text
 
     def with_state(self, state: Iterable[int], *, check: bool = True) -> Board:
         """The same layout at other offsets; with ``check`` the position is validated."""
+        expect(state, Iterable, "state", "offsets, one a vehicle in the order of names")
         state = tuple(state)
         if check:
             if len(state) != len(self.layout.names):
@@ -503,7 +524,11 @@ class Board:
         return None if v == EMPTY else self.layout.names[v]
 
     def rows(self, empty: str = ".") -> list[str]:
-        """The grid as text rows; vehicle names longer than one character show their first letter."""
+        """The grid as text rows; vehicle names longer than one character show their first letter, a
+        wall is ``x`` and an empty cell ``empty`` (one character)."""
+        expect(empty, str, "empty", "one character (a str)")
+        if len(empty) != 1:
+            raise ParameterError(f"{{empty}} must be one character, not {len(empty)} characters")
         occ = self.occupancy()
         w = self.width
         symbols = [name[0] for name in self.layout.names]
@@ -588,8 +613,17 @@ class Board:
     def replay(self, moves: Iterable[Move | str] | str) -> Board:
         """The position after ``moves`` (or a str of moves between spaces or commas: ``"B+1 A+4"``),
         each checked by the rules of :meth:`apply`.  The occupancy is updated move by move instead of
-        rebuilt, so long solutions replay quickly.  An illegal move raises the error :meth:`apply`
-        gives, prefixed with the move's number."""
+        rebuilt, so long solutions replay quickly.  An illegal or unreadable move raises the error
+        :meth:`apply` gives, prefixed with the move's number.
+
+        >>> board = Board.from_text("AA.B/...B/CC../....")
+        >>> board.replay("B+1 A+2").is_won()
+        True
+        >>> board.replay("B+1, A+1, A2")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+          ...
+        rushhour.errors.MoveError: move 3: cannot read move 'A2': write a vehicle and a signed distance...
+        """
         if isinstance(moves, str):
             moves = moves.replace(",", " ").split()
         expect(moves, Iterable, "moves", "moves (Move or 'A+2') or one str of them")
@@ -599,7 +633,10 @@ class Board:
         for count, move in enumerate(moves, start=1):
             expect(move, (Move, str), "move", "a Move or a str like 'A+2'")
             if isinstance(move, str):
-                move = Move.parse(move)
+                try:
+                    move = Move.parse(move)
+                except MoveError as err:  # which of a long list it is, as for an illegal one
+                    raise type(err)(f"move {count}: {err}") from None
             try:
                 i = position._checked(move, occ)
             except MoveError as err:
@@ -729,7 +766,10 @@ def _check_types(
 def _check_sides(width: int, height: int) -> None:
     """Both sides are whole numbers from MIN_SIDE to MAX_SIDE."""
     for label, side in (("width", width), ("height", height)):
-        if not whole_number(side) or not MIN_SIDE <= side <= MAX_SIDE:
+        if not whole_number(side):  # quoted: a width '6' is no 6
+            sides = f"sides are whole numbers {MIN_SIDE} to {MAX_SIDE}"
+            raise BoardError(f"board {label} {_shown(side)} is out of range: {sides}")
+        if not MIN_SIDE <= side <= MAX_SIDE:
             raise BoardError(f"board {label} {side} is out of range: sides are {MIN_SIDE} to {MAX_SIDE}")
 
 

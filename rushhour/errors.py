@@ -133,6 +133,10 @@ class SaveFileError(RushHourError):
         super().__init__(message)
 
 
+class EnumerateError(RushHourError):
+    """A database request that cannot run: a bad size, wall range or board, or a directory of another job."""
+
+
 class ParameterError(RushHourError):
     """A library argument out of range.
 

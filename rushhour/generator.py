@@ -204,9 +204,10 @@ class Settings:
         w, h = self.width, self.height
         for label, side in (("width", w), ("height", h)):
             if not MIN_SIDE <= side <= MAX_SIDE:
-                raise RushHourError(f"board {label} {side} is out of range: sizes are 5x5 to 12x12")
+                raise ParameterError(f"board {label} {side} is out of range: sizes are 5x5 to 12x12")
         if self.method not in METHODS:
-            raise RushHourError(f"unknown method {self.method!r}: use {' or '.join(METHODS)}")
+            *others, last = METHODS
+            raise ParameterError(f"unknown {{method}} {self.method!r}: use {', '.join(others)} or {last}")
         if self.min_moves < 1:
             raise ParameterError(f"{{min_moves}} must be at least 1, not {self.min_moves}")
         if self.max_moves is not None and self.max_moves < self.min_moves:

@@ -189,7 +189,7 @@ def test_from_text_detects_each_format() -> None:
 def test_from_text_refuses_clearly() -> None:
     with pytest.raises(rushhour.ParseError, match="2 boards, not one"):
         Board.from_text("AAoBoooBCCoooooo\nAAoBoooBooCCoooo\n")
-    with pytest.raises(rushhour.RushHourError, match="unknown format 'fen'"):
+    with pytest.raises(rushhour.ParameterError, match="unknown format 'fen'"):
         Board.from_text(SMALL, "fen")
     with pytest.raises(rushhour.ParseError, match="line 2"):
         Board.from_text("AA.B/..B/....")

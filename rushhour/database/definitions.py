@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from rushhour.board import HORIZONTAL, Board
-from rushhour.errors import ArgumentTypeError, RushHourError, expect, expect_whole, whole_number
+from rushhour.errors import ArgumentTypeError, EnumerateError, expect, expect_whole, whole_number
 from rushhour.search.native import compiled
 from rushhour.text import plural
 
@@ -20,10 +20,6 @@ MIN_SIDE = 3
 MAX_SIDE: int = getattr(compiled, "ENUM_MAX_SIDE", 8)
 
 Seq = tuple[int, ...]  # the lengths of a lane's vehicles, in order along it
-
-
-class EnumerateError(RushHourError):
-    """A database request that cannot run: a bad size, wall range or board, or a directory of another job."""
 
 
 class PartStats(NamedTuple):

@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from rushhour.board import Board
-from rushhour.errors import FormatError, ParseError, RushHourError
+from rushhour.errors import FormatError, ParameterError, ParseError, RushHourError
 from rushhour.formats import parse_text, write_board
 from rushhour.formats.fogleman import fogleman_names
 from rushhour.formats.inline import SOURCE as INLINE
@@ -46,7 +46,7 @@ def read_one(text: str, format: str | None = None) -> Board:
     case, as everywhere else."""
     format = _format_name(format)
     if format is not None and format not in TEXT_FORMATS:
-        raise RushHourError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
+        raise ParameterError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
     if format == "rows" or (format is None and _rows_text(text)):
         text, format = rows_as_grid(text), "grid"  # what the screen draws is read as on the command line
     entries = parse_text(text, fmt=format)
@@ -75,7 +75,7 @@ def write_one(board: Board, format: str = "grid") -> str:
             )
         return text
     if format not in TEXT_FORMATS:
-        raise RushHourError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
+        raise ParameterError(f"unknown format {format!r}: use one of {', '.join(TEXT_FORMATS)}")
     return write_board(board, format)
 
 

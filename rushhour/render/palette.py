@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rushhour.board import Board
-from rushhour.errors import ParameterError
+from rushhour.errors import ParameterError, expect
 
 BASIC = 16
 XTERM_256 = 256
@@ -206,6 +206,7 @@ def color_depth(environ: Mapping[str, str]) -> int:
     >>> color_depth({"COLORTERM": "truecolor"}) == TRUE_COLOR, color_depth({"TERM": "xterm-256color"})
     (True, 256)
     """
+    expect(environ, Mapping, "environ", "a mapping of names to values, like os.environ")
     if environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
         return TRUE_COLOR
     if "256color" in environ.get("TERM", ""):
@@ -245,6 +246,7 @@ def _contacts(
 
 def contact_graph(board: Board) -> dict[str, set[str]]:
     """For every vehicle, the vehicles it touches (an edge-adjacent cell)."""
+    expect(board, Board, "board", "a Board")
     return _contacts(board, {name: board.cells_of(name) for name in board.names}, diagonal=False)
 
 
@@ -273,6 +275,7 @@ def _smallest_last(graph: Mapping[str, set[str]], order: list[str]) -> list[str]
 def vehicle_colors(board: Board, depth: int = BASIC) -> dict[str, Colour]:
     """A colour for every vehicle of ``board``: the goal red, touching vehicles in different hue
     families, at ``depth`` (:data:`BASIC`, :data:`XTERM_256` or :data:`TRUE_COLOR`)."""
+    expect(board, Board, "board", "a Board")
     choices = palette(_check_depth(depth))
     others = [name for name in board.names if name != board.goal]
     cells = {name: board.cells_of(name) for name in board.names}

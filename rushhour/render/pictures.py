@@ -17,7 +17,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from rushhour.board import WALL, Board
-from rushhour.errors import ParameterError, RushHourError, expect_whole
+from rushhour.errors import ParameterError, RushHourError, expect, expect_whole
 from rushhour.render.palette import ink_for
 
 #: the name of one frame of :func:`write_svg_frames`
@@ -80,8 +80,21 @@ def _check_cell(cell: int) -> None:
         raise ParameterError(f"{{cell}} must be from {MIN_CELL} to {MAX_CELL} pixels, not {cell}")
 
 
+def _drawn(board: Board, highlight: str | None) -> str | None:
+    """The board's own spelling of the vehicle ``highlight`` names (``a`` is ``A``), or None; a board
+    that is no Board, or a name of no vehicle of it, is refused here rather than drawn without its mark."""
+    expect(board, Board, "board", "a Board (rushhour.load gives the board of a name)")
+    expect(highlight, (str, type(None)), "highlight", "a vehicle name or None")
+    return None if highlight is None else board.layout.vehicle_name(highlight)
+
+
 def _check_frames(positions: Sequence[Board], highlights: Sequence[str | None] | None) -> None:
-    """One picture a position: at least one position, and one highlight (or None) for each."""
+    """One picture a position: at least one position, and one highlight (or None) for each, naming a
+    vehicle of its position."""
+    expect(positions, Sequence, "positions", "a sequence of Boards")
+    expect(highlights, (Sequence, type(None)), "highlights", "a sequence of vehicle names (or None) or None")
+    for k, board in enumerate(positions):
+        _drawn(board, None if highlights is None or k >= len(highlights) else highlights[k])
     if not positions:
         raise ParameterError("{positions} is empty: there is no position to draw")
     if highlights is not None and len(highlights) != len(positions):
@@ -158,8 +171,11 @@ def _exit_marks(board: Board, cell: int) -> tuple[Rect | None, list[tuple[int, i
 
 
 def svg(board: Board, *, cell: int = CELL, highlight: str | None = None, title: str | None = None) -> str:
-    """The board as a standalone SVG document."""
+    """The board as a standalone SVG document; ``highlight`` names the vehicle to outline, ``title``
+    is the document's title."""
     _check_cell(cell)
+    highlight = _drawn(board, highlight)
+    expect(title, (str, type(None)), "title", "a str or None")
     width, height = _size(board, cell)
     w, h = board.width * cell, board.height * cell
     out = [
@@ -258,6 +274,7 @@ def frame(board: Board, *, cell: int = CELL, highlight: str | None = None) -> ob
     from PIL import Image, ImageDraw
 
     _check_cell(cell)
+    highlight = _drawn(board, highlight)
     width, height = _size(board, cell)
     w, h = board.width * cell, board.height * cell
     image = Image.new("RGB", (width, height), "white")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -78,6 +79,10 @@ class HelpFormatter(argparse.HelpFormatter):
         return "\n".join(out)
 
 
+#: a word that is a value even though it begins with a dash: a negative number, cell, range or size
+_DASHED_VALUE = re.compile(r"-\.?[0-9]")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line in the house style, ``error: ...`` with a hint to the
     command's ``--help``, and exit status 2, for the top level and every subcommand alike."""
@@ -85,6 +90,16 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
+
+    def _parse_optional(self, arg_string: str) -> Any:
+        """As argparse, but a word that begins with ``-`` and a digit or ``.`` followed by a digit
+        (``-1,2``, ``-1e6``, ``-3-5``, ``-.5``, ``-6x6``) is a value, never an option: ``--cell -1,2``
+        gives the option its value and the option's own check says what is wrong with it, where
+        argparse took only plain negative numbers (``-1``, ``-0.5``) so and said ``expected one
+        argument`` for the rest.  No option of this program is a dash and a digit."""
+        if _DASHED_VALUE.match(arg_string) and arg_string not in self._option_string_actions:
+            return None
+        return super()._parse_optional(arg_string)
 
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"error: {message}; try '{self.prog} --help'\n")

@@ -266,6 +266,17 @@ def parse_cell(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+def _option_cell(text: str, shape: Shape) -> tuple[int, int]:
+    """The cell of ``--cell``, on the board of ``shape``; an error names the option, as ``--about``'s."""
+    try:
+        row, col = parse_cell(text)
+    except RushHourError as err:
+        raise RushHourError(f"--cell: {err}") from None
+    if not (row < shape.height and col < shape.width):
+        raise RushHourError(f"--cell: cell ({row},{col}) is off the {shape.width}x{shape.height} board")
+    return row, col
+
+
 #: the options of ``encoding`` that print constraints rather than the figures
 CONSTRAINT_OPTIONS = ("constraints", "family", "cell", "about", "latex")
 
@@ -287,7 +298,7 @@ def cmd_constraints(args: argparse.Namespace, entry: Any) -> int:
         if not isinstance(formula, notation.Atom):
             raise RushHourError(f"--about {quoted(args.about)}: name one proposition, like 'CMR(2,4)'")
         about = formula.name
-    cell = parse_cell(args.cell) if args.cell is not None else None
+    cell = _option_cell(args.cell, rules.shape) if args.cell is not None else None
     chosen = rules.select(args.family, cell, about)
     if args.json:
         emit("constraints", constraints_document(entry, rules, chosen))

@@ -506,7 +506,10 @@ def _left_out(entries: list[Entry], written: list[str], fmt: str, header: dict[s
         if not entry.meta:
             continue
         kept = parse_text(text, fmt=fmt)[0].meta
+        line = write_board(entry.board, fmt, {}).strip() if fmt == "fogleman" else None
         for key, value in entry.meta.items():
+            if str(value) == line:  # the board's own line (the classic pack's `fogleman`): written
+                continue
             if key not in kept or str(kept[key]) != str(value):
                 lost[key] = lost.get(key, 0) + 1
     parts = []

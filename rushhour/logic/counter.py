@@ -35,8 +35,9 @@ def check_size(width: int, height: int) -> None:
     """Refuse a shape larger than :data:`MAX_CELLS` cells, with the reason."""
     cells = width * height
     if cells > MAX_CELLS:
+        article = "an" if width in (8, 11) else "a"  # an 8x6, an 11x3
         raise RushHourError(
-            f"a {width}x{height} board has {cells} cells: exact counts go up to {MAX_CELLS} "
+            f"{article} {width}x{height} board has {cells} cells: exact counts go up to {MAX_CELLS} "
             "cells (7x6 or 6x7); larger shapes take the counter minutes to hours"
         )
 

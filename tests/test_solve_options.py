@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from rushhour.board import Board
 from rushhour.errors import LimitReachedError, ParameterError
 from rushhour.levels import resolve_board
 from rushhour.search import solve
@@ -58,22 +59,22 @@ def test_the_library_refuses_min_moves_above_max_moves() -> None:
 def test_lengths_refuted_from_an_untried_start_prove_no_lower_bound(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # classic:1 (4 moves): from 40 the planner refutes 40, a length with plans, since shorter ones exist
-    code, out, err = run(
-        capsys, "solve", "classic:1", "--engine", "sat", "--min-moves", "40", "--max-moves", "40"
-    )
+    # one move wins, and no plan of exactly 2 moves exists: refuting 2 from an untried start proves
+    # nothing about the lengths below it
+    board = "AA./.../..."
+    code, out, err = run(capsys, "solve", board, "--engine", "sat", "--min-moves", "2", "--max-moves", "2")
     assert code == 3 and out == ""
-    assert "proves nothing" in err and "no solution is shorter than 41" not in err
+    assert "proves nothing" in err and "no solution is shorter than 3" not in err
     [proven] = [line for line in err.splitlines() if line.startswith("Proven:")]
-    assert int(proven.split()[-2]) <= 4
+    assert int(proven.split()[-2]) <= 1
     code, out, _ = run(
-        capsys, "solve", "classic:1", "--engine", "sat", "--min-moves", "40", "--max-moves", "40", "--json"
+        capsys, "solve", board, "--engine", "sat", "--min-moves", "2", "--max-moves", "2", "--json"
     )
     [body] = documents(out)
-    assert code == 3 and body["status"] == "stopped" and body["lower_bound"] <= 4
+    assert code == 3 and body["status"] == "stopped" and body["lower_bound"] <= 1
     with pytest.raises(LimitReachedError) as caught:
-        solve(resolve_board("classic:1").board, engine="sat", min_moves=40, max_moves=40)
-    assert caught.value.lower_bound is not None and caught.value.lower_bound <= 4
+        solve(Board.from_text(board), engine="sat", min_moves=2, max_moves=2)
+    assert caught.value.lower_bound is not None and caught.value.lower_bound <= 1
 
 
 def test_a_time_limit_after_an_untried_start_proves_no_lower_bound(

@@ -98,6 +98,7 @@ class Game:
         self._options: tuple[Board, list[Move]] | None = None
         self._plans: dict[Board, tuple[Move, ...] | None] = {}
         self.hints_used = 0
+        self._hinted: set[Board] = set()  # the positions a hint was given in: each counts once
         self.solutions_shown = 0
 
     # --- what the player sees --------------------------------------------------------------------
@@ -310,14 +311,21 @@ class Game:
                 self._plans.setdefault(here, plan[k + 1 :])
 
     def hint(self) -> Move | None:
-        """The next move of an optimal solution from here (counted as a hint); None when no win can
-        be reached from this position."""
+        """The next move of an optimal solution from here; None when no win can be reached from this
+        position.
+
+        A hint counts once per position of the game: asked again in a position it was given in (at
+        once, or after moves, undos or a reset brought the game back there) it tells nothing new and
+        is not counted again.
+        """
         if self.won:
             raise GameError("the level is already solved")
         plan = self._plan(self.position)
         if plan is None:
             return None
-        self.hints_used += 1
+        if self.position not in self._hinted:
+            self._hinted.add(self.position)
+            self.hints_used += 1
         return plan[0]
 
     def solution(self) -> list[tuple[Move, Board]] | None:

@@ -34,10 +34,12 @@ from rushhour.play.session import Signalled, leave_on_signals
 from rushhour.play.tui import (
     EOF_ERRORS,
     TICK_MS,
+    MouseReport,
     full_screen,
     key_name,
     mouse_motion,
     pointer_steps,
+    read_key,
     setup_window,
 )
 from rushhour.render.palette import Colour, vehicle_colors, wall_color
@@ -306,7 +308,7 @@ def _main(window: curses.window, editor: Editor, color: bool) -> None:
         screen.draw()
         while editor.mode is not Mode.QUIT:
             try:
-                key: int | str = window.get_wch()
+                key = read_key(window)  # a click in the classic encoding whole, never as keys
             except curses.error:
                 errors = _wait(editor, screen, errors)
                 if errors < 0:
@@ -358,7 +360,10 @@ def _wait(editor: Editor, screen: EditScreen, errors: int) -> int:
 HIDDEN_BOARD_KEYS = frozenset({"q", "ctrl-c", "ctrl-d", "s", "k", "?", "esc"})
 
 
-def _one_key(key: int | str, editor: Editor, screen: EditScreen) -> None:
+def _one_key(key: int | str | MouseReport, editor: Editor, screen: EditScreen) -> None:
+    if isinstance(key, MouseReport):
+        _pointer(screen, editor, key)
+        return
     if key == curses.KEY_RESIZE:
         curses.update_lines_cols()
         return
@@ -378,10 +383,14 @@ def _mouse(screen: EditScreen, editor: Editor) -> None:
         _, x, y, _, state = curses.getmouse()
     except curses.error:
         return
+    _pointer(screen, editor, MouseReport(x, y, state))
+
+
+def _pointer(screen: EditScreen, editor: Editor, report: MouseReport) -> None:
     geo = screen.geometry
     d = editor.draft
-    cell = None if geo is None else geo.cell_at(_shape_only(d), y, x)
-    for step in pointer_steps(state):
+    cell = None if geo is None else geo.cell_at(_shape_only(d), report.y, report.x)
+    for step in pointer_steps(report.state):
         if step == "release":
             editor.release(cell)
         elif cell is not None:

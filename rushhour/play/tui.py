@@ -21,8 +21,10 @@ import select
 import signal
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -281,7 +283,7 @@ def _main(window: curses.window, controller: Controller, color: bool, awake: Awa
             if lost:  # the process was stopped: that time was not played
                 controller.not_played(lost)
             try:
-                key: int | str = window.get_wch()
+                key = read_key(window)
             except curses.error:
                 search = controller.worker.fileno()
                 waits = [sys.stdin] if search is None else [sys.stdin, search]
@@ -302,6 +304,8 @@ def _main(window: curses.window, controller: Controller, color: bool, awake: Awa
             errors = 0
             if key == curses.KEY_RESIZE:
                 curses.update_lines_cols()
+            elif isinstance(key, MouseReport):
+                _pointer(screen, controller, key)
             elif key == curses.KEY_MOUSE:
                 _mouse(screen, controller)
             else:
@@ -354,13 +358,113 @@ def _mouse(screen: Screen, controller: Controller) -> None:
         _, x, y, _, state = curses.getmouse()
     except curses.error:
         return
+    _pointer(screen, controller, MouseReport(x, y, state))
+
+
+def _pointer(screen: Screen, controller: Controller, report: MouseReport) -> None:
     geo = screen.geometry
-    cell = None if geo is None else geo.cell_at(controller.board, y, x)
-    for step in pointer_steps(state):
+    cell = None if geo is None else geo.cell_at(controller.board, report.y, report.x)
+    for step in pointer_steps(report.state):
         if step == "release":
             controller.release()
         elif cell is not None:
             (controller.press if step == "press" else controller.drag)(cell)
+
+
+# --- mouse reports curses hands over as keys ------------------------------------------------------
+@dataclass(frozen=True)
+class MouseReport:
+    """A mouse report: the screen column ``x`` and line ``y`` (from 0) and what the button did, in the
+    bits of curses's ``getmouse`` state (0: nothing the game uses, as a wheel or another button)."""
+
+    x: int
+    y: int
+    state: int
+
+
+#: the start of a mouse report in the classic (X10) encoding, after Esc: ``CSI M`` and three bytes
+X10_START = ("[", "M")
+#: how long the rest of a report begun is waited for (it comes in the same write but for a slow link), ms
+X10_WAIT_MS = 100
+#: keys read after an Esc to see whether a report followed, that were not one: they come next
+_AHEAD: deque[int | str] = deque()
+
+
+def read_key(window: curses.window) -> int | str | MouseReport:
+    """The next key, as ``window.get_wch()`` reads it (``curses.error`` when there is none), but a mouse
+    report in the classic encoding (``CSI M`` and three bytes: button + 32, column + 33, line + 33) is
+    read whole as one :class:`MouseReport`.
+
+    curses decodes the reports of the one encoding the terminfo entry names (``kmous``): where that is
+    SGR (``TERM=xterm``, ``xterm-256color``) but the terminal ignores the SGR mode (1006) and answers in
+    the classic encoding, curses hands each byte of a click over as a key (Esc, ``[``, ``M``, then
+    bytes that may be ``q`` or ``u``).  Here they make the click they are.
+    """
+    if _AHEAD:
+        return _AHEAD.popleft()
+    key = window.get_wch()
+    if key != "\x1b":
+        return key
+    read: list[int | str] = []
+    for expected in X10_START:
+        following = _next_key(window, wait=bool(read))
+        if following is None:
+            break
+        read.append(following)
+        if following != expected:
+            break
+    else:
+        return x10_report([_next_byte(window) for _ in range(3)])
+    _AHEAD.extend(read)
+    return key
+
+
+def _next_key(window: curses.window, *, wait: bool) -> int | str | None:
+    """The next key already sent (``wait``: or sent within :data:`X10_WAIT_MS`), else None."""
+    if wait:
+        window.timeout(X10_WAIT_MS)
+    try:
+        return window.get_wch()
+    except curses.error:
+        return None
+    finally:
+        if wait:
+            window.nodelay(True)
+
+
+def _next_byte(window: curses.window) -> int:
+    """The next byte as it came (-1: none within :data:`X10_WAIT_MS`).  A report's coordinates past
+    column or line 94 are bytes from 128 up, which ``get_wch`` would try to read as the start of a
+    character in the locale's encoding, swallowing the bytes after them."""
+    window.timeout(X10_WAIT_MS)
+    try:
+        return window.getch()
+    finally:
+        window.nodelay(True)
+
+
+def x10_report(body: list[int]) -> MouseReport:
+    """The three bytes after ``CSI M`` (as numbers) as a report; one that cannot be read (cut short:
+    -1) is a report of nothing, so that its bytes are never taken for keys.
+
+    >>> x10_report([32, 43, 37])  # button 1 pressed at column 10, line 4 (from 0)
+    MouseReport(x=10, y=4, state=2)
+    >>> x10_report([35, 43, 37]).state == curses.BUTTON1_RELEASED
+    True
+    >>> x10_report([32, 43, -1])
+    MouseReport(x=-1, y=-1, state=0)
+    """
+    if len(body) != 3 or not all(33 <= b <= 255 for b in body[1:]) or not 32 <= body[0] <= 255:
+        return MouseReport(-1, -1, 0)
+    code, column, line = body[0] - 32, body[1] - 33, body[2] - 33
+    state = 0
+    if code & 64:  # the wheel
+        state = 0
+    elif code & 3 == 3:  # a release (the classic encoding does not say of which button)
+        state = curses.BUTTON1_RELEASED
+    elif code & 3 == 0:  # the first button: pressed, or moved while held down (mode 1002)
+        state = curses.REPORT_MOUSE_POSITION if code & 32 else curses.BUTTON1_PRESSED
+    return MouseReport(column, line, state)
 
 
 def setup_window(window: curses.window) -> None:
@@ -399,6 +503,7 @@ def mouse_motion(on: bool) -> None:
 __all__ = [
     "CLICKS",
     "Awake",
+    "MouseReport",
     "full_screen",
     "give_back",
     "key_name",
@@ -406,9 +511,11 @@ __all__ = [
     "play",
     "pointer_steps",
     "play_in",
+    "read_key",
     "run",
     "say",
     "setup_window",
     "unusable_reason",
     "usable",
+    "x10_report",
 ]

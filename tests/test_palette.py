@@ -121,6 +121,9 @@ def test_ink_reads_on_its_background() -> None:
         ({"COLORTERM": "24bit"}, TRUE_COLOR),
         ({"TERM": "xterm-256color"}, XTERM_256),
         ({"TERM": "screen-256color", "COLORTERM": ""}, XTERM_256),
+        ({"TERM": "xterm-direct"}, TRUE_COLOR),  # a direct-colour entry: its colours are 24-bit
+        ({"TERM": "konsole-direct16"}, TRUE_COLOR),
+        ({"TERM": "xterm-directory"}, BASIC),
         ({"TERM": "xterm"}, BASIC),
         ({}, BASIC),
     ],

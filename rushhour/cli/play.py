@@ -40,12 +40,17 @@ def _warn(text: str) -> None:
 
 def full_screen_wanted(args: argparse.Namespace) -> bool:
     """Full screen when both stdin and stdout are terminals that can show it, unless ``--plain`` asks
-    for lines."""
+    for lines.  A terminal whose TERM cannot show it (unset, no terminfo entry, no cursor motion) gets
+    the line mode with a note on stderr that says why."""
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return False
     from rushhour.play import tui
 
-    return tui.usable()
+    problem = tui.unusable_reason()
+    if problem is not None:
+        _warn(f"note: {problem}; playing in the line mode (--plain chooses it without this note)")
+        return False
+    return True
 
 
 def play_full_screen(

@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import colorsys
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -199,15 +200,24 @@ def wall_color(depth: int) -> Colour:
     return Colour("dark grey", "wall", 240, (88, 88, 88), depth)
 
 
+#: a terminfo entry of direct colour (ncurses: ``NAME-direct``, ``NAME-direct2``, ``NAME-direct16``...)
+_DIRECT_TERM = re.compile(r"-direct[0-9]*$")
+
+
 def color_depth(environ: Mapping[str, str]) -> int:
     """The colour depth a terminal offers, from ``COLORTERM`` (``truecolor``/``24bit``) and ``TERM``
-    (containing ``256color``); the 16 basic colours otherwise.
+    (a direct-colour entry, ``xterm-direct`` or ``konsole-direct16``; containing ``256color``); the
+    16 basic colours otherwise.
 
     >>> color_depth({"COLORTERM": "truecolor"}) == TRUE_COLOR, color_depth({"TERM": "xterm-256color"})
     (True, 256)
+    >>> color_depth({"TERM": "xterm-direct"}) == TRUE_COLOR
+    True
     """
     expect(environ, Mapping, "environ", "a mapping of names to values, like os.environ")
     if environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return TRUE_COLOR
+    if _DIRECT_TERM.search(environ.get("TERM", "")):
         return TRUE_COLOR
     if "256color" in environ.get("TERM", ""):
         return XTERM_256

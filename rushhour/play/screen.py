@@ -584,17 +584,39 @@ class Screen:
         return most
 
     def draw_menu(self, lines: int, cols: int) -> None:
+        """The level menu: a line a level, its columns fitted to the width; the other lines (pack
+        titles, the files of the player's packs left out and why) folded to it.  The chosen level is
+        kept in the middle where the lines around it allow; the last one goes up as far as the notes
+        after it need."""
         ctrl = self.controller
         self.put(0, 1, "Levels: up/down choose, Enter plays, Esc returns", curses.A_BOLD)
         rows = ctrl.menu_rows
         layout = menu_layout(rows, cols - 4)
-        room = max(1, lines - 3)
-        first = max(0, min(ctrl.menu_index - room // 2, len(rows) - room))
-        for k, row in enumerate(rows[first : first + room]):
-            index = first + k
+        shown: list[tuple[int, str, int]] = []  # a screen line each: its row, its text, its attribute
+        for index, row in enumerate(rows):
             if row.level is None:
-                self.put(2 + k, 1, row.text, curses.A_BOLD)
+                shown += [(index, part, curses.A_BOLD) for part in fold_note(row.text, cols - 2)]
                 continue
             mark = ">" if index == ctrl.menu_index else " "
             attr = curses.A_REVERSE if index == ctrl.menu_index else 0
-            self.put(2 + k, 1, f"{mark} {row.fitted(cols - 4, layout)}", attr)
+            shown.append((index, f"{mark} {row.fitted(cols - 4, layout)}", attr))
+        room = max(1, lines - 3)
+        chosen = next((k for k, line in enumerate(shown) if line[0] == ctrl.menu_index), 0)
+        # the last level at the top if need be, so that every note after it can be read
+        last = ctrl.menu_index == max((k for k, row in enumerate(rows) if row.level is not None), default=-1)
+        first = max(0, min(chosen if last else chosen - room // 2, len(shown) - room))
+        for k, (_, text, attr) in enumerate(shown[first : first + room]):
+            self.put(2 + k, 1, text, attr)
+
+
+def fold_note(text: str, width: int) -> list[str]:
+    """A line of the level menu that is not a level, folded to ``width`` columns: its continuations
+    are indented two more than it, so that each file left out reads as one item.
+
+    >>> fold_note("  mine.txt, line 3: board height 1 is out of range", 24)
+    ['  mine.txt, line 3:', '    board height 1 is', '    out of range']
+    """
+    body = text.lstrip(" ")
+    lead = " " * (len(text) - len(body))
+    width = max(width, len(lead) + 4)  # a terminal too narrow for the indents: a few letters a line
+    return textwrap.wrap(body, width, initial_indent=lead, subsequent_indent=lead + "  ") or [text]

@@ -1,8 +1,8 @@
 """``edit``: the arguments of the board editor (everything else is in :mod:`rushhour.play.editor`).
 
 A board left unsaved is kept in ``$XDG_DATA_HOME/rushhour/editor-unsaved.txt``
-(:mod:`rushhour.play.kept`); ``rushhour edit`` with no BOARD opens the last one kept again (and forgets
-it once it is saved).
+(:mod:`rushhour.play.kept`), one that is not valid yet as the draft it is; ``rushhour edit`` with no
+BOARD opens the last one kept again (and forgets it once it is saved), an invalid one as it was left.
 """
 
 from __future__ import annotations
@@ -12,13 +12,16 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rushhour.board import Board
 from rushhour.cli.core import BOARD_HELP, UsageError, add_color_flags, color_wanted, examples
 from rushhour.cli.generate import dimensions
 from rushhour.errors import RushHourError
 from rushhour.text import plural
+
+if TYPE_CHECKING:
+    from rushhour.play.draft import Draft
 
 FIRST_KEYS = "c places a car, t a truck, ? lists the keys"
 
@@ -49,7 +52,7 @@ class Start:
     path: str | None
     saved: bool
     note: str
-    kept: Board | None = None
+    kept: Board | Draft | None = None
     meta: dict[str, str] = field(default_factory=dict)
 
 
@@ -67,7 +70,7 @@ def _in_kept_file(spec: str) -> bool:
 def starting_draft(args: argparse.Namespace) -> Start:
     from rushhour.levels import reads_stdin, resolve_board
     from rushhour.play.draft import Draft
-    from rushhour.play.kept import KeptBoards
+    from rushhour.play.kept import KeptBoards, draft_of
 
     if args.board is not None and new_file(args.board):
         width, height = args.size or (6, 6)
@@ -76,9 +79,10 @@ def starting_draft(args: argparse.Namespace) -> Start:
     if args.board is not None:
         if args.size is not None:
             raise UsageError("give either a BOARD to edit or --size for a new board, not both")
-        entry = resolve_board(args.board)
         if _in_kept_file(args.board):  # a kept board: saved elsewhere, it is forgotten there
-            return Start(Draft.of(entry.board), None, False, "", kept=entry.board)
+            kept = _kept_board(args.board)
+            return Start(draft_of(kept), None, False, _invalid_note(kept), kept=kept)
+        entry = resolve_board(args.board)
         path = args.board if os.path.isfile(args.board) and not reads_stdin(args.board) else None
         return Start(Draft.of(entry.board), path, True, "", meta=entry.meta if path else {})
     width, height = args.size or (6, 6)
@@ -89,14 +93,44 @@ def starting_draft(args: argparse.Namespace) -> Start:
     try:
         boards = store.boards()
     except RushHourError as err:
-        new.note = f"the kept unsaved boards cannot be read ({err}); a new board"
+        new.note = (
+            f"the kept unsaved boards cannot be read ({err}); the file is left as it is (moved aside, "
+            "never written over, if a board is kept this time): a new board"
+        )
         return new
     if not boards:
         return new
     note = f"the unsaved board of last time (kept in {store.path}"
     if len(boards) > 1:
         note += f", with {plural(len(boards) - 1, 'other')}: rushhour edit {store.path}:N"
-    return Start(Draft.of(boards[-1]), None, False, note + ")", kept=boards[-1])
+    invalid = _invalid_note(boards[-1])
+    note += ")" + (f"; {invalid}" if invalid else "")
+    return Start(draft_of(boards[-1]), None, False, note, kept=boards[-1])
+
+
+def _invalid_note(kept: Board | Draft) -> str:
+    """What the note adds of a kept board that is not valid yet (its reason is in the panel)."""
+    return "" if isinstance(kept, Board) else "not valid yet, as it was left: fix it, then s saves it"
+
+
+def _kept_board(spec: str) -> Board | Draft:
+    """The board ``FILE`` or ``FILE:N`` names in the kept boards' file, one not valid yet included
+    (another command refuses it); errors as for any BOARD."""
+    from rushhour.levels import resolve_board
+    from rushhour.play.kept import KeptBoards
+
+    try:
+        return resolve_board(spec).board
+    except RushHourError as err:
+        name, _, number = (spec, "", "") if os.path.isfile(spec) else spec.rpartition(":")
+        try:
+            boards = KeptBoards(Path(name)).boards()
+        except RushHourError:
+            raise err from None
+        index = int(number) if number.isdigit() else 1 if not number and len(boards) == 1 else 0
+        if not 1 <= index <= len(boards) or isinstance(boards[index - 1], Board):
+            raise
+        return boards[index - 1]
 
 
 def _label(board: str) -> str:

@@ -53,7 +53,7 @@ class Document:
     records: list[Record]
 
 
-def _parse_bool(value: str, source: str | None, line: int) -> bool:
+def parse_bool(value: str, source: str | None, line: int) -> bool:
     v = value.strip().lower()
     if v in ("yes", "true", "1", "on"):
         return True
@@ -79,7 +79,7 @@ def parse_exit(value: str, source: str | None, line: int) -> str | Exit:
     return Exit(side, index)
 
 
-def _parse_target(value: str, source: str | None, line: int) -> Target:
+def parse_target(value: str, source: str | None, line: int) -> Target:
     try:
         where, heading = value.split()
         row, col = (whole(p) for p in where.split(","))
@@ -94,7 +94,7 @@ def _parse_target(value: str, source: str | None, line: int) -> Target:
     return Target(row, col, heading.lower())
 
 
-def _parse_legend(value: str, source: str | None, line: int) -> dict[str, str]:
+def parse_legend(value: str, source: str | None, line: int) -> dict[str, str]:
     legend: dict[str, str] = {}
     for item in value.split():
         symbol, eq, name = item.partition("=")
@@ -235,11 +235,11 @@ def _record(
         elif key == "exit":
             exit_ = parse_exit(value, source, number)
         elif key == "wrap":
-            wrap = _parse_bool(value, source, number)
+            wrap = parse_bool(value, source, number)
         elif key == "target":
-            target = _parse_target(value, source, number)
+            target = parse_target(value, source, number)
         elif key == "legend":
-            legend = _parse_legend(value, source, number)
+            legend = parse_legend(value, source, number)
         else:
             meta[key] = value
     rows = [line.strip() for _, line in grid]
@@ -367,19 +367,32 @@ def header_line(key: str, value: str, fmt: str = "grid") -> str:
     return line
 
 
-def write_grid(board: Board, meta: dict[str, str] | None = None) -> str:
-    """One board as header lines and grid, ending with a newline."""
-    names = board.names
+def grid_symbols(names: Sequence[str]) -> dict[str, str]:
+    """Each vehicle's one-character symbol in a grid; :class:`FormatError` past the grid's symbols."""
     if len(names) > len(VEHICLE_CHARS):
         raise FormatError(
             f"the grid format holds at most {len(VEHICLE_CHARS)} vehicles; this board has {len(names)}"
         )
-    symbols = symbols_for(names)
+    return symbols_for(tuple(names))
+
+
+def legend_line(names: Sequence[str], symbols: dict[str, str]) -> str | None:
+    """The ``# legend:`` line that names the vehicles whose symbol is not their name (None: none)."""
     legend = {symbols[n]: n for n in names if symbols[n] != n}
+    if not legend:
+        return None
+    return "# legend: " + " ".join(f"{s}={n}" for s, n in sorted(legend.items()))
+
+
+def write_grid(board: Board, meta: dict[str, str] | None = None) -> str:
+    """One board as header lines and grid, ending with a newline."""
+    names = board.names
+    symbols = grid_symbols(names)
+    legend = legend_line(names, symbols)
     lines = [header_line(k, v) for k, v in (meta or {}).items() if k not in STRUCTURAL]
     lines += [f"# {k}: {v}" for k, v in structural_header(board).items()]
     if legend:
-        lines.append("# legend: " + " ".join(f"{s}={n}" for s, n in sorted(legend.items())))
+        lines.append(legend)
     occ = board.occupancy()
     w = board.width
     for r in range(board.height):

@@ -160,6 +160,7 @@ class Draft:
 
     def place(self, row: int, col: int, orientation: str, length: int, name: str | None = None) -> Draft:
         """A new vehicle with its first cell at (row, col); named with the first free name."""
+        row, col = self._wrapped(row, col)
         v = Vehicle(name or self.free_name(), orientation, length, row, col)
         if self.vehicle(v.name) is not None:
             raise EditError(f"there is a vehicle {v.name} already")
@@ -179,14 +180,17 @@ class Draft:
     def shift(self, name: str, drow: int, dcol: int) -> Draft:
         """Vehicle ``name`` moved by (drow, dcol) cells, in any direction."""
         v = self._need(name)
-        row, col = v.row + drow, v.col + dcol
-        if self.wrap:
-            row, col = row % self.height, col % self.width
+        row, col = self._wrapped(v.row + drow, v.col + dcol)
         return self._changed(v, replace(v, row=row, col=col))
 
     def move_to(self, name: str, row: int, col: int) -> Draft:
         v = self._need(name)
+        row, col = self._wrapped(row, col)
         return self._changed(v, replace(v, row=row, col=col))
+
+    def _wrapped(self, row: int, col: int) -> Cell:
+        """A first cell given past an edge of a wrap-around board, as the cell it stands for."""
+        return (row % self.height, col % self.width) if self.wrap else (row, col)
 
     def rotate(self, name: str) -> Draft:
         """Vehicle ``name`` turned about its first cell."""
@@ -242,6 +246,12 @@ class Draft:
         first, second = EXITS[v.orientation]
         side = self.exit if self.exit in SIDES else first
         return replace(self, exit=second if side == first else first)
+
+    def by_name(self) -> Draft:
+        """The same draft with its vehicles in the order of their names: two drafts of the same board
+        being drawn are then equal, whatever order the vehicles were placed in (as a kept draft is read
+        back)."""
+        return replace(self, vehicles=tuple(sorted(self.vehicles, key=lambda v: v.name)))
 
     def with_positions(self, board: Board) -> Draft:
         """The vehicles where ``board`` (a position of this draft's board) has them."""

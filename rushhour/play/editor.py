@@ -137,12 +137,16 @@ DESCRIBE_THE_BOARD = frozenset(
 )
 
 
+#: a kept board: a valid one as its board, one not valid yet as its draft (:mod:`rushhour.play.kept`)
+Kept = Board | Draft
+
+
 class KeptStore(Protocol):
     """Where unsaved boards are kept for next time (:class:`rushhour.play.kept.KeptBoards`)."""
 
-    def keep(self, board: Board, replacing: Board | None = None) -> str: ...
+    def keep(self, board: Kept, replacing: Kept | None = None) -> str: ...
 
-    def forget(self, board: Board) -> str: ...
+    def forget(self, board: Kept) -> str: ...
 
 
 def parse_save(text: str) -> tuple[str, str]:
@@ -184,7 +188,7 @@ class Editor:
         saved: bool = False,
         label: str = "new board",
         kept: KeptStore | None = None,
-        opened_kept: Board | None = None,
+        opened_kept: Kept | None = None,
         meta: dict[str, str] | None = None,
         add_to_pack: Callable[[str, Board, dict[str, str]], int] | None = None,
     ) -> None:
@@ -770,11 +774,16 @@ class Editor:
         self.mode = Mode.QUIT
 
     def confirm_text(self) -> str:
+        problem = self.draft.problem()
         if self.keep_failed:
             why = self.keep_failed[0].upper() + self.keep_failed[1:]
+            if problem is not None:  # s cannot save an invalid board
+                return f"{why}. y leaves without it, other keys stay"
             return f"{why}. y leaves without it, s saves and leaves, other keys stay"
-        if self.board() is None:
-            return "The board is not saved and, not valid, cannot be kept: y leaves, other keys stay"
+        if problem is not None:
+            return (
+                "The board is not saved (not valid yet): y leaves and keeps it for next time, other keys stay"
+            )
         return (
             "The board is not saved: y leaves and keeps it for next time, s saves and leaves, other keys stay"
         )
@@ -792,14 +801,16 @@ class Editor:
             self.leave_when_saved = self.mode is Mode.PROMPT
 
     def _keep_unsaved(self) -> bool:
-        """Keep the board for next time, in place of the kept board it was opened from (an invalid
-        board cannot be kept: what was kept before stays); False when keeping it failed (said)."""
+        """Keep the board for next time, in place of the kept board it was opened from: a valid board as
+        its board, one not valid yet as its draft (with its vehicles in the order of their names, as it
+        is read back); False when keeping it failed (said)."""
         board = self.board()
-        if self._kept is not None and board is not None:
-            self.message = self._kept.keep(board, self.opened_kept)
+        kept: Kept = board if board is not None else self.draft.by_name()
+        if self._kept is not None:
+            self.message = self._kept.keep(kept, self.opened_kept)
             if self.message.startswith("warning:"):
                 return False
-            self.opened_kept = board
+            self.opened_kept = kept
         return True
 
     def _forget_kept(self) -> None:

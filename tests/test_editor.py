@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from rushhour import Board
 from rushhour.board import HORIZONTAL, VERTICAL
-from rushhour.errors import BoardNotFoundError, FormatError, RushHourError
+from rushhour.errors import BoardNotFoundError, FormatError, LimitReachedError, RushHourError
 from rushhour.formats import FORMATS, read_file
 from rushhour.levels import add_to_user_pack, all_packs, pack, resolve_board, user_packs
 from rushhour.play.draft import Draft, EditError
@@ -449,6 +450,38 @@ def test_harden_runs_round_after_round_and_its_best_is_taken() -> None:
     assert board == best.board and solve(board).length == best.moves == ed.check.optimum  # type: ignore[union-attr]
     keys(ed, "u")
     assert ed.board() == Board.from_text("AA..../...B../...B../...B../....../......")
+
+
+def test_a_harden_round_too_short_to_verify_the_start_gives_way_to_a_longer_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """harden keeps to its time limit in the solve that verifies the start's hardest position: a first
+    round of 0.5 s on a board whose verification takes longer stopped harden for good."""
+    import rushhour.harden
+
+    real = rushhour.harden.solve
+    limits: list[float | None] = []
+
+    def slow_to_verify(board: Board, **options: Any) -> Any:
+        limits.append(options.get("time_limit"))
+        if (options.get("time_limit") or 0) < 0.6:  # only a round of 1 s or more verifies it
+            raise LimitReachedError("stopped at the time limit of 0.5 s")
+        return real(board, **options)
+
+    monkeypatch.setattr(rushhour.harden, "solve", slow_to_verify)
+    ed = make(Draft.of(Board.from_text("AA..../...B../...B../...B../....../......")))
+    ed.harden_seconds = 1.0
+    keys(ed, "h")
+    ed.tick()  # the second round's answer (the worker here answers in place)
+    assert ed.hardened is not None and ed.hardened.moves >= 2, ed.message
+    assert limits[0] is not None and limits[0] <= 0.5 and max(x or 0 for x in limits) > 0.6
+    # a board that no round verifies: after the last round harden stops, and says why
+    monkeypatch.setattr(rushhour.harden, "solve", lambda board, **options: slow_to_verify(board))
+    ed2 = make(Draft.of(Board.from_text("AA..../...B../...B../...B../....../......")))
+    ed2.harden_seconds = 0.5
+    keys(ed2, "h")
+    ed2.tick()
+    assert not ed2.harden_on and ed2.message == "harden stopped: stopped at the time limit of 0.5 s"
 
 
 def test_harden_says_why_it_stops_on_an_unsolvable_board() -> None:

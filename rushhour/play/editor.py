@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rushhour.board import HORIZONTAL, VERTICAL, Board, Cell
-from rushhour.errors import RushHourError, SolverError
+from rushhour.errors import LimitReachedError, RushHourError, SolverError
 from rushhour.formats import write_board
 from rushhour.play.draft import Draft, EditError, noun
 from rushhour.play.worker import Outcome, Worker
@@ -119,12 +119,17 @@ def explore(board: Board) -> tuple[int, int, Board, int]:
     return a.start_distance, a.cluster_size, a.hardest, a.hardest_distance
 
 
-def harden_round(board: Board, seed: int, seconds: float = HARDEN_ROUND) -> tuple[Board, int, int]:
+def harden_round(board: Board, seed: int, seconds: float = HARDEN_ROUND) -> tuple[Board, int, int] | str:
     """One round of harden from ``board``: the hardest position of the best board it found (verified
-    by harden: solved again and replayed), its optimum and its reachable set's size."""
+    by harden: solved again and replayed), its optimum and its reachable set's size; or, when a limit
+    stopped the round before the start's hardest position was verified (the analysis or its solve
+    took longer than ``seconds``), why, so that a longer round may try again."""
     from rushhour.harden import harden
 
-    found = harden(board, time_limit=seconds, seed=seed)
+    try:
+        found = harden(board, time_limit=seconds, seed=seed)
+    except LimitReachedError as err:
+        return str(err)
     best = found[-1].hardest
     return best.board, best.length, best.reachable
 
@@ -334,6 +339,14 @@ class Editor:
             self.harden_on = False
             self.message = f"harden stopped: {done.error}"
             return
+        if isinstance(done.value, str):  # a round too short to verify the start: a longer one, if any
+            if self._round_seconds() >= self.harden_seconds:
+                self.harden_on = False
+                self.message = f"harden stopped: {done.value}"
+                return
+            self.harden_rounds += 1
+            self._harden_next()
+            return
         assert isinstance(done.value, tuple)
         board, moves, size = done.value
         if self.hardened is None or moves > self.hardened.moves:
@@ -347,9 +360,13 @@ class Editor:
         if start is None:
             self.harden_on = False
             return
-        # rounds of 0.5, 1, 2, 4 seconds, then harden_seconds: a first best is shown soon
-        seed, seconds = self.harden_rounds, min(self.harden_seconds, 0.5 * 2**self.harden_rounds)
+        seed, seconds = self.harden_rounds, self._round_seconds()
         self.hardener.start(start, "harden", lambda b: harden_round(b, seed, seconds))
+
+    def _round_seconds(self) -> float:
+        """The time of the round under way: 0.5, 1, 2, 4 seconds, then ``harden_seconds`` (a first best
+        is shown soon)."""
+        return min(self.harden_seconds, 0.5 * 2**self.harden_rounds)
 
     def stop(self) -> bool:
         """Esc: stop the check under way; True when there was one."""

@@ -21,6 +21,8 @@ import rushhour.formats.lines
 import rushhour.formats.single
 import rushhour.logic
 import rushhour.play.screen
+import rushhour.render.palette
+import rushhour.render.text
 import rushhour.search.analysis
 import rushhour.search.memory
 from rushhour import Board, Move
@@ -42,7 +44,7 @@ def test_the_guide_runs() -> None:
 
 @pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.formats.fogleman, rushhour.formats.single, rushhour.logic,
                                     rushhour.search.analysis, rushhour.formats.lines, rushhour.play.screen,
-                                    rushhour.search.memory])
+                                    rushhour.search.memory, rushhour.render.text, rushhour.render.palette])
 def test_the_docstring_examples_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

@@ -104,7 +104,7 @@ def test_wrap_board_shows_its_target() -> None:
     lines = render(board).splitlines()
     assert lines[0] == "  +~~~~~~~~~~~~~~~+"
     assert lines[2] == "  : A  A  .  .  . :"
-    assert "A wins with its front at (1, 0) heading west" in lines[-1]
+    assert "A wins with its front at (1,0) heading west" in lines[-1]  # as the screens write a cell
     moved = render(board.apply("A+1")).splitlines()
     assert moved[2] == "  : *  A  A  .  . :"
 

@@ -43,6 +43,7 @@ from rushhour.play.tui import (
     setup_window,
 )
 from rushhour.render.palette import Colour, vehicle_colors, wall_color
+from rushhour.render.text import target_words
 from rushhour.text import plural
 
 #: columns of the panel beside the board (the live check), and the gap before it
@@ -189,7 +190,7 @@ class EditScreen:
         board = ed.board()
         if board is not None and board.target is not None:  # a wrap-around board: where the goal wins
             t = board.target
-            head.append(f"wrap-around: {d.goal} wins with its front at ({t.row},{t.col}) heading {t.heading}")
+            head.append(f"wrap-around: {target_words(d.goal, t)}")
         if ed.selected is not None:
             v = d.vehicle(ed.selected)
             if v is not None:

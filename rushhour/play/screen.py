@@ -25,6 +25,7 @@ from rushhour.render.palette import (
     vehicle_colors,
     wall_color,
 )
+from rushhour.render.text import target_words
 
 #: cell sizes to try, largest first: (columns, rows)
 CELL_SIZES = ((8, 4), (7, 3), (6, 3), (5, 2), (4, 2), (3, 1), (2, 1))
@@ -416,8 +417,8 @@ class Screen:
             t = board.target
             room = self.window.getmaxyx()[1] - left
             said = (
-                f"{board.goal} wins with its front at ({t.row},{t.col}) heading {t.heading} (* when empty)",
-                f"{board.goal} wins with its front at ({t.row},{t.col}) heading {t.heading}",
+                f"{target_words(board.goal, t)} (* when empty)",
+                target_words(board.goal, t),
                 f"goal: {board.goal} at ({t.row},{t.col}) heading {t.heading}",
                 f"goal: ({t.row},{t.col}) {t.heading}",
             )

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from colorama import Style
 
-from rushhour.board import EMPTY, WALL, Board
+from rushhour.board import EMPTY, WALL, Board, Target
 from rushhour.render.palette import BASIC, Colour, goal_color, vehicle_colors, wall_color
 from rushhour.text import plural
 
@@ -48,6 +48,15 @@ def cell_width(board: Board) -> int:
 
 def _cell_text(label: str, width: int = CELL) -> str:
     return f"{label[:width]:^{width}}"
+
+
+def target_words(goal: str, target: Target) -> str:
+    """Where a wrap-around board's goal vehicle wins, as every screen says it.
+
+    >>> target_words("A", Target(2, 5, "east"))
+    'A wins with its front at (2,5) heading east'
+    """
+    return f"{goal} wins with its front at ({target.row},{target.col}) heading {target.heading}"
 
 
 def board_summary(board: Board) -> str:
@@ -135,7 +144,6 @@ def render(
     lines.append(border("bottom"))
     if target is not None:
         lines.append(
-            f"  wrap-around board: {board.goal} wins with its front at ({target.row}, {target.col}) "
-            f"heading {target.heading} (*)"
+            f"  wrap-around board: {target_words(board.goal, target)} (*)"
         )
     return "\n".join(lines)

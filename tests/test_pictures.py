@@ -156,8 +156,10 @@ def test_solve_gif_draws_the_solution_it_prints(tmp_path: Path, capsys: pytest.C
 
 def test_gif_without_pillow_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "PIL", None)
-    with pytest.raises(RushHourError, match=r"pip install Pillow"):
+    with pytest.raises(RushHourError, match=r"pip install Pillow") as caught:
         pictures.write_gif(boards()[:1], str(tmp_path / "x.gif"))
+    # the extra by the package's name too: an install from a wheel has no source folder
+    assert "pip install 'rushhour[pictures]'" in str(caught.value)
 
 
 def test_pictures_are_written_whole_to_regular_files_only(tmp_path: Path) -> None:

@@ -49,8 +49,8 @@ PALETTE = (
     "#c5b0d5",
 )
 PICTURES_HINT = (
-    "drawing a GIF needs Pillow: install it with  pip install Pillow  "
-    "(or install rushhour with its 'pictures' extra:  pip install '.[pictures]'  in its source folder)"
+    "drawing a GIF needs Pillow: install it with  pip install Pillow  (or rushhour with its "
+    "'pictures' extra:  pip install 'rushhour[pictures]',  '.[pictures]' in its source folder)"
 )
 
 

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/sat_planning.py [--repeat N] [--only NAME,...] [--hard]
                                            [--encodings canonical,plain,canonical-alone]
+    .venv/bin/python bench/sat_planning.py --told [--repeat N]
 
 Each run is a fresh subprocess (its peak resident size, ``ru_maxrss``, is its own) that plans one
 board with ``rushhour.logic.planner.plan`` and prints one JSON record: the total wall-clock and CPU
@@ -12,6 +13,11 @@ encodings (``canonical``: the default, ``plain``: ``canonical=False``, and on re
 repeat, so that they see the same load; the table shows medians and the ratio to plain of each
 column.  ``--hard`` adds crowd12-01 from 16 moves (``min_moves=16``: the lengths 16 and 17 only;
 about 15 minutes for the plain encoding on a shared machine).
+
+``--told`` plans 6x6 boards of 20 to 41 moves from a told lower bound of 20 (``--min-moves 20``), the
+default encoding (from a told bound the plain formula first, the canonical one joining when a length
+takes more than ``HARD_CONFLICTS``) against ``told-at-once``, the rule before it and the baseline of
+that table: the canonical formula taking turns from the first length when a bound is told.
 
 The seconds per length come from the planner's ``watch`` hook, called before each length is solved:
 the time from the call for k to the call for k + 1 is the solve of k plus the building of step k + 1.
@@ -42,7 +48,13 @@ BOARDS: dict[str, tuple[str, int | None]] = {
     "crowd10-01": (f"{LARGE / 'crowded.txt'}:4", None),
 }
 HARD: dict[str, tuple[str, int | None]] = {"crowd12-01@16": (f"{LARGE / 'crowded.txt'}:1", 16)}
-ENCODINGS = ("canonical", "plain", "canonical-alone")
+#: 6x6 boards of 20 to 41 moves, each planned from 20 moves and from the relaxed bound
+TOLD: dict[str, tuple[str, int | None]] = {
+    f"{level}{at}": (level, low)
+    for level in ("advanced:15", "advanced:35", "advanced:40", "expert:1", "expert:20", "expert:40")
+    for at, low in (("@20", 20), ("", None))
+}
+ENCODINGS = ("canonical", "plain", "canonical-alone", "told-at-once")
 
 
 def child(ref: str, min_moves: int | None, encoding: str) -> None:
@@ -52,6 +64,8 @@ def child(ref: str, min_moves: int | None, encoding: str) -> None:
 
     if encoding == "canonical-alone":  # every length, no turns of the plain formula
         planner.PROBE_CONFLICTS = 0
+        planner.HARD_CONFLICTS = -1
+    if encoding == "told-at-once":  # the turns from the first length, as a told bound once brought
         planner.HARD_CONFLICTS = -1
     board = resolve_board(ref).board
     stamps: dict[int, float] = {}
@@ -92,14 +106,14 @@ def median(runs: list[dict[str, object]], key: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def row(name: str, encoding: str, runs: dict[str, list[dict[str, object]]]) -> str:
-    failed = [r for e in (encoding, "plain") for r in runs[e] if "failed" in r]
+def row(name: str, encoding: str, runs: dict[str, list[dict[str, object]]], baseline: str = "plain") -> str:
+    failed = [r for e in (encoding, baseline) for r in runs[e] if "failed" in r]
     if failed:
         return f"| {name} | {encoding} | FAILED: {failed[0]['failed']} |"
-    lengths = {str(r["length"]) for e in (encoding, "plain") for r in runs[e]}
+    lengths = {str(r["length"]) for e in (encoding, baseline) for r in runs[e]}
     cells = [name, encoding, "/".join(sorted(lengths))]
     for key, unit in (("refute", "s"), ("find", "s"), ("seconds", "s"), ("cpu", "s"), ("maxrss_mb", "MB")):
-        new, old = median(runs[encoding], key), median(runs["plain"], key)
+        new, old = median(runs[encoding], key), median(runs[baseline], key)
         if new is None or old is None:
             cells.append("-")
             continue
@@ -113,31 +127,33 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", default="", help="board names, comma-separated")
     parser.add_argument("--hard", action="store_true", help="also crowd12-01 from 16 moves")
-    parser.add_argument("--encodings", default="canonical,plain", help=f"from {', '.join(ENCODINGS)}")
+    parser.add_argument("--encodings", default=None, help=f"from {', '.join(ENCODINGS)}")
+    parser.add_argument("--told", action="store_true", help="6x6 boards from a told bound of 20 moves")
     parser.add_argument("--child", nargs=3, metavar=("REF", "MIN", "ENCODING"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         ref, low, encoding = args.child
         child(ref, int(low) or None, encoding)
         return
-    boards = dict(BOARDS) | (HARD if args.hard else {})
+    boards = TOLD if args.told else dict(BOARDS) | (HARD if args.hard else {})
     if args.only:
         boards = {name: boards[name] for name in args.only.split(",")}
     print(f"load average at the start: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    encodings = args.encodings.split(",")
-    if "plain" not in encodings:
-        parser.error("--encodings must hold plain, the baseline")
+    baseline = "told-at-once" if args.told else "plain"
+    encodings = (args.encodings or f"canonical,{baseline}").split(",")
+    if baseline not in encodings or any(e not in ENCODINGS for e in encodings):
+        parser.error(f"--encodings are from {', '.join(ENCODINGS)} and hold {baseline}, the baseline")
     print("| board | encoding | length | refute optimum-1 | find the optimum | total | CPU | peak RSS |")
     print("|---|---|---|---|---|---|---|---|")
-    print(f"| (each: encoding / plain, medians of {args.repeat}) | | | | | | | |")
+    print(f"| (each: encoding / {baseline}, medians of {args.repeat}) | | | | | | | |")
     for name, (ref, low) in boards.items():
         runs: dict[str, list[dict[str, object]]] = {e: [] for e in encodings}
         for k in range(args.repeat):
             for encoding in encodings if k % 2 == 0 else encodings[::-1]:
                 runs[encoding].append(run_one(ref, low, encoding))
         for encoding in encodings:
-            if encoding != "plain":
-                print(row(name, encoding, runs), flush=True)
+            if encoding != baseline:
+                print(row(name, encoding, runs, baseline), flush=True)
     print(f"load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -14,6 +14,10 @@ umask 022, 0600 under 077); a replaced file keeps its own.  The progress file is
 holds nothing secret (levels, move counts, dates), and a player who wants it private says so with
 the umask or ``chmod``, which later saves keep.
 
+Putting aside: :func:`put_aside` moves (or copies) a file that cannot be read whole to
+``NAME.corrupt-YYYYmmdd-HHMMSS`` beside it before it is started afresh (or rewritten without what could
+not be read), the one rule of the progress file and the editor's kept boards.
+
 Careless paths: :func:`check_path` refuses an empty or blank path and one with control characters
 (a stray newline pasted into a command), and names a loop of symbolic links as such, wherever in
 the path it is; :func:`exists` says whether a path names anything and raises for a loop, where
@@ -31,6 +35,7 @@ import errno
 import os
 import re
 import secrets
+import shutil
 import stat
 import sys
 from collections.abc import Iterator, Mapping
@@ -82,6 +87,52 @@ def aside_name(path: Path) -> Path:
     while os.path.lexists(candidate):
         candidate, n = path.with_name(f"{path.name}.corrupt-{stamp}-{n}"), n + 1
     return candidate
+
+
+def put_aside(path: str | Path, *, copy: bool = False) -> Path:
+    """Move ``path`` (or, with ``copy``, copy it) to :func:`aside_name` beside it, so that nothing it
+    held is lost when it is started afresh (or rewritten without what could not be read); where it
+    went.  A copy is made once: when an earlier one holds what the file holds now, that one is where.
+    A symbolic link is followed: the file it names is put aside beside that file, and the link stays.
+    Raises :class:`OSError` as it comes (the file is then left as it was)."""
+    target = real_target(path)
+    if copy:  # a copy made before of the file as it is now serves again: one copy, however often asked
+        try:
+            same = _same_aside(target)
+        except OSError:  # an earlier copy that cannot be read: a new one is made
+            same = None
+        if same is not None:
+            return same
+    aside = aside_name(target)
+    if copy:
+        shutil.copyfile(target, aside)
+    else:
+        os.replace(target, aside)
+    return aside
+
+
+def _same_aside(target: Path) -> Path | None:
+    """A file put aside before beside ``target`` that holds what it holds now, if any."""
+    size = os.stat(target).st_size
+    prefix = f"{target.name}.corrupt-"
+    with os.scandir(target.parent) as entries:
+        for entry in entries:
+            if not entry.name.startswith(prefix) or not entry.is_file(follow_symlinks=False):
+                continue
+            if entry.stat().st_size == size and _same_bytes(entry.path, target):
+                return Path(entry.path)
+    return None
+
+
+def _same_bytes(one: str | Path, other: str | Path) -> bool:
+    """Whether two files hold the same bytes (read now: no cache, unlike :mod:`filecmp`)."""
+    with open(one, "rb") as a, open(other, "rb") as b:
+        while True:
+            chunk = a.read(1 << 16)
+            if chunk != b.read(1 << 16):
+                return False
+            if not chunk:
+                return True
 
 
 def make_folder(folder: str | Path) -> None:
@@ -393,6 +444,7 @@ __all__ = [
     "exists",
     "locked",
     "make_folder",
+    "put_aside",
     "read_regular_file",
     "real_target",
     "reason",

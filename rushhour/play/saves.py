@@ -26,18 +26,23 @@ number of moves without help.  A game left unsolved after a hint or the solution
 help counts with the next win of the level, which is then not perfect.  Records written before help
 was fully recorded have no ``solution_seen`` field: their ``perfect`` is kept only when their best win
 reached the optimum without a hint (the file's format is otherwise unchanged, version 1, so older
-versions still read it: they pass over the fields they do not know).
+versions still read it: they pass over the fields they do not know).  Fields this version does not know,
+in the file or in a record (a newer rushhour's), are kept and written back as they were.
+
+A level keeps one position to continue (``left_moves``), the one left last.  A game forgets only its
+own: the one it continued (:meth:`Saves.hold_position`) or last saved; its win or its return to the
+start leaves a position that another game of the level saved since (another terminal) to be continued.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
 import reprlib
-import shutil
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -45,11 +50,11 @@ from typing import Any
 from rushhour.board import Board
 from rushhour.errors import ParseError, RushHourError, SaveFileError
 from rushhour.files import (
-    aside_name,
     clean_temporaries,
     data_dir,
     locked,
     make_folder,
+    put_aside,
     read_regular_file,
     real_target,
     write_text_atomic,
@@ -108,6 +113,8 @@ class LevelRecord:
     left_moves: list[str] | None = None  # the moves of a game left unsolved, to continue it
     left_seconds: float | None = None  # its time on the stopwatch
     left_at: str | None = None  # when it was left
+    # the fields this version does not know (a newer rushhour's), kept as they were and written back
+    unknown: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def left(self) -> bool:
@@ -159,7 +166,8 @@ def _record_from(key: str, value: Any, problems: list[str]) -> LevelRecord | Non
                 problems.append(f"{where} has a bad 'left_moves'")
             else:
                 fields[name] = item
-    record = LevelRecord(**fields)
+    unknown = {str(name): item for name, item in value.items() if name not in _FIELDS}
+    record = LevelRecord(**fields, unknown=unknown)
     if "solution_seen" not in value:  # written before help was fully recorded: perfect only if unhelped
         record.perfect = record.perfect and record.best == record.optimal and not record.hints
     return record
@@ -178,9 +186,10 @@ def _rank(record: LevelRecord) -> tuple[bool, int, int]:
     return (_helped(record.hints, record.solution_seen), record.best or 0, record.hints or 0)
 
 
-def _parse(text: str, problems: list[str]) -> dict[str, LevelRecord]:
+def _parse(text: str, problems: list[str], unknown: dict[str, Any] | None = None) -> dict[str, LevelRecord]:
     """The records of a progress file's text; a value or a record that cannot be read is left out and
-    said in ``problems``.  Raises :class:`ValueError` (or :class:`ParseError`) when the text is no
+    said in ``problems``; the file's own fields that this version does not know go to ``unknown``.
+    Raises :class:`ValueError` (or :class:`ParseError`) when the text is no
     progress file at all, :class:`_NewerVersion` for a newer format."""
     data = load_json(text)
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
@@ -194,6 +203,8 @@ def _parse(text: str, problems: list[str]) -> dict[str, LevelRecord]:
     if not isinstance(levels, dict):
         raise ValueError("it has no levels table")
     records = {str(key): _record_from(str(key), value, problems) for key, value in levels.items()}
+    if unknown is not None:
+        unknown.update((str(k), v) for k, v in data.items() if k not in ("format", "version", "levels"))
     return {key: record for key, record in records.items() if record is not None}
 
 
@@ -204,11 +215,16 @@ def tenths(seconds: float) -> float:
 
 
 def read_levels(
-    path: Path, *, move_aside: bool = True, problems: list[str] | None = None
+    path: Path,
+    *,
+    move_aside: bool = True,
+    problems: list[str] | None = None,
+    unknown: dict[str, Any] | None = None,
 ) -> dict[str, LevelRecord]:
     """The records of a progress file; an absent file has none.  A value that cannot be read (a wrong
     type, a count out of range) or a level that is no record is left out, said in ``problems``; the
-    rest of the file is read.
+    rest of the file is read.  The file's own fields this version does not know (a newer rushhour's)
+    go to ``unknown``, a record's to its :attr:`LevelRecord.unknown`: a save writes them back.
 
     Raises :class:`SaveFileError`: for an unreadable file (left where it is, ``moved_to`` None), or for
     a corrupt one after moving it aside (``moved_to`` names where); with ``move_aside`` False (a
@@ -219,13 +235,12 @@ def read_levels(
     except FileNotFoundError:
         return {}
     except OSError as err:
-        raise SaveFileError(
-            f"cannot read the progress file {path}: {err.strerror or err}; it is left as it is"
-        ) from None
+        why = _why(path, err)
+        raise SaveFileError(f"cannot read the progress file {path}: {why}; it is left as it is") from None
     except SaveFileError as err:
         raise SaveFileError(f"cannot read the progress file: {err}; it is left as it is") from None
     try:
-        return _parse(raw.decode("utf-8"), [] if problems is None else problems)
+        return _parse(raw.decode("utf-8"), [] if problems is None else problems, unknown)
     except _NewerVersion as err:
         raise SaveFileError(
             f"the progress file {path} was written by a newer version of rushhour (format version "
@@ -250,13 +265,31 @@ def read_levels(
         ) from None
 
 
-def write_levels(path: Path, levels: Mapping[str, LevelRecord]) -> None:
-    """Write the records atomically: a temporary file in the same folder, then :func:`os.replace`."""
-    data = {
-        "format": FORMAT_NAME,
-        "version": VERSION,
-        "levels": {key: asdict(levels[key]) for key in sorted(levels)},
-    }
+def _record_data(record: LevelRecord) -> dict[str, Any]:
+    """A record as the file holds it: its fields, then those this version does not know."""
+    data = asdict(record)
+    del data["unknown"]
+    data.update((name, item) for name, item in record.unknown.items() if name not in data)
+    return data
+
+
+def _why(path: Path, err: OSError) -> str:
+    """Why ``path`` cannot be read, in words: a file where one of its folders should be is named."""
+    if err.errno == errno.ENOTDIR:
+        there = next((p for p in path.parents if os.path.lexists(p) and not p.is_dir()), None)
+        if there is not None:
+            return f"{there} is a file, not a folder"
+    return str(err.strerror or err)
+
+
+def write_levels(
+    path: Path, levels: Mapping[str, LevelRecord], unknown: Mapping[str, Any] | None = None
+) -> None:
+    """Write the records (and ``unknown``, the file's own fields a newer rushhour wrote, as they were)
+    atomically: a temporary file in the same folder, then :func:`os.replace`."""
+    data: dict[str, Any] = {"format": FORMAT_NAME, "version": VERSION}
+    data.update((k, v) for k, v in (unknown or {}).items() if k not in ("format", "version", "levels"))
+    data["levels"] = {key: _record_data(levels[key]) for key in sorted(levels)}
     text = json.dumps(data, indent=2) + "\n"
     _make_folder(path)
     write_text_atomic(path, text, what="the progress file ", error=SaveFileError)
@@ -265,9 +298,8 @@ def write_levels(path: Path, levels: Mapping[str, LevelRecord]) -> None:
 def _aside(path: Path, failed: str, *, copy: bool) -> Path:
     """``path`` moved aside (or, with ``copy``, copied) to ``progress.json.corrupt-...``: where it went.
     Raises :class:`SaveFileError` saying ``failed``, why, and that the file is left as it is."""
-    aside = aside_name(path)
     try:
-        (shutil.copyfile if copy else os.replace)(path, aside)
+        aside = put_aside(path, copy=copy)
     except OSError as err:
         raise SaveFileError(f"{failed} aside ({err.strerror or err}); it is left as it is") from None
     return aside
@@ -303,6 +335,9 @@ class Saves:
         self._left_out: list[str] = []  # those values, said and copied aside already
         # the help of games left unsolved that the last win recorded counted (hints, solution seen)
         self.earlier_help: tuple[int, bool] = (0, False)
+        # for each level, when the saved position this player's game holds was saved (its left_at):
+        # the one a win or a return to the start may forget (see :meth:`hold_position`)
+        self._positions = {key: r.left_at for key, r in self.levels.items() if r.left}
 
     @classmethod
     def load(cls, path: Path | str | None = None, *, move_aside: bool = True) -> Saves:
@@ -388,13 +423,29 @@ class Saves:
         so that it can be continued; no moves forget it.  Saves as :meth:`record_win` does."""
         return self._save(lambda: self._merge_left(key, board, moves, seconds))
 
+    def hold_position(self, key: str, board: Board) -> None:
+        """A game of the level starts from the position these saves hold of it (continued), or from
+        its start when they hold none: that position is the game's own, which its win or its return to
+        the start forgets.  A position another game saves after that (another terminal) is not: it
+        stays, to be continued."""
+        record = self.get(key, board)
+        self._positions[key] = record.left_at if record is not None and record.left else None
+
+    def _forget_own_left(self, key: str, record: LevelRecord) -> None:
+        """Forget the level's saved position when it is this game's own; one that another game saved
+        since (its ``left_at`` is not the one this game holds) stays, to be continued."""
+        if not record.left or record.left_at == self._positions.get(key):
+            _forget_left(record)
+        self._positions[key] = None
+
     def _merge_left(self, key: str, board: Board, moves: list[str], seconds: float) -> LevelRecord:
         record = self._record_of(key, board)
         if not moves:
-            _forget_left(record)
+            self._forget_own_left(key, record)
             return record
         record.left_moves, record.left_seconds = list(moves), tenths(seconds)
         record.left_at = datetime.now().isoformat(timespec="microseconds")  # orders games left close together
+        self._positions[key] = record.left_at
         return record
 
     def last_left(self) -> str | None:
@@ -425,8 +476,9 @@ class Saves:
         with locked(self.path, error=SaveFileError):
             clean_temporaries(self.path)  # left by a save that was killed: no one else writes now
             problems: list[str] = []
+            unknown: dict[str, Any] = {}  # the file's own fields a newer rushhour wrote: written back
             try:
-                self.levels.update(read_levels(self.path, problems=problems))
+                self.levels.update(read_levels(self.path, problems=problems, unknown=unknown))
             except SaveFileError as err:
                 if err.moved_to is None:
                     raise
@@ -435,7 +487,7 @@ class Saves:
                 note, aside = _left_out(self.path, problems, True)
                 late_error = SaveFileError(note, moved_to=aside)
             record = merge()
-            write_levels(self.path, self.levels)
+            write_levels(self.path, self.levels, unknown)
             self._left_out = []
         if late_error is not None:
             raise late_error
@@ -470,7 +522,7 @@ class Saves:
         hints_saved: int = 0,
     ) -> LevelRecord:
         record = self._record_of(key, board)
-        _forget_left(record)  # won: there is no game to continue
+        self._forget_own_left(key, record)  # won: this game is not to be continued (another may be)
         if seconds is not None and (record.best_seconds is None or seconds < record.best_seconds):
             record.best_seconds = tenths(seconds)
         # the help of games left unsolved since the last win counts with this one (this game's own hints

@@ -65,6 +65,9 @@ class Session:
         self._earlier = (0, False)
         self._win_saved = None  # the win of this game a save holds: its moves and help
         record = self.saves.get(level.key, level.board)
+        # the position continued (if any) is this game's own: its win or a reset forgets it, never one
+        # that a game of the level in another terminal saves meanwhile
+        self.saves.hold_position(level.key, level.board)
         self.best_seconds = None if record is None else record.best_seconds  # before this game
         self.resumed_seconds, self.resume_note = 0.0, ""
         if record is not None and record.left_moves:

@@ -105,6 +105,9 @@ def starting_draft(args: argparse.Namespace) -> Start:
         note += f", with {plural(len(boards) - 1, 'other')}: rushhour edit {store.path}:N"
     invalid = _invalid_note(boards[-1])
     note += ")" + (f"; {invalid}" if invalid else "")
+    unread = store.unread_note()  # blocks of the file that cannot be read: kept aside, never lost
+    if unread:
+        note += f"; {unread}"
     return Start(draft_of(boards[-1]), None, False, note, kept=boards[-1])
 
 
@@ -117,6 +120,7 @@ def _kept_board(spec: str) -> Board | Draft:
     """The board ``FILE`` or ``FILE:N`` names in the kept boards' file, one not valid yet included
     (another command refuses it); errors as for any BOARD."""
     from rushhour.levels import resolve_board
+    from rushhour.play.draft import Draft
     from rushhour.play.kept import KeptBoards
 
     try:
@@ -124,13 +128,16 @@ def _kept_board(spec: str) -> Board | Draft:
     except RushHourError as err:
         name, _, number = (spec, "", "") if os.path.isfile(spec) else spec.rpartition(":")
         try:
-            boards = KeptBoards(Path(name)).boards()
+            blocks = KeptBoards(Path(name)).numbered()  # numbered as the file's blocks, unread ones too
         except RushHourError:
             raise err from None
-        index = int(number) if number.isdigit() else 1 if not number and len(boards) == 1 else 0
-        if not 1 <= index <= len(boards) or isinstance(boards[index - 1], Board):
+        index = int(number) if number.isdigit() else 1 if not number and len(blocks) == 1 else 0
+        if not 1 <= index <= len(blocks):
             raise
-        return boards[index - 1]
+        chosen = blocks[index - 1]
+        if not isinstance(chosen, Draft):
+            raise
+        return chosen
 
 
 def _label(board: str) -> str:

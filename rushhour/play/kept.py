@@ -4,7 +4,10 @@ A session that leaves a board unsaved adds it to the file (one grid block a boar
 place of the kept board it opened, if any; a session that saves a board it opened from the file takes
 that board out.  Sessions never overwrite each other's boards: each change is made under the file's
 lock, from what the file holds at that moment.  A file that cannot be read as boards is moved aside
-(``editor-unsaved.txt.corrupt-STAMP``) before a new one is started, never written over.
+(``editor-unsaved.txt.corrupt-STAMP``) before a new one is started, never written over.  A file of
+which only some blocks cannot be read (a board cut short, a line typed into it by hand) still gives
+its other boards; the first change made to it copies the file as it was aside (the same name), then
+writes it without those blocks, and says so once.
 
 A board that is not valid yet (its goal vehicle deleted, an exit its goal vehicle cannot reach, walls
 and no vehicles) is kept too, as the grid text of its :class:`~rushhour.play.draft.Draft`: the same
@@ -33,14 +36,25 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rushhour.board import MAX_SIDE, Board, Exit
 from rushhour.errors import FormatError, ParseError, RushHourError
-from rushhour.files import aside_name, data_dir, locked, make_folder, reason, write_text_atomic
+from rushhour.files import (
+    clean_temporaries,
+    data_dir,
+    exists,
+    locked,
+    make_folder,
+    put_aside,
+    real_target,
+    reason,
+    write_text_atomic,
+)
 from rushhour.formats import grid, read_board_text
 from rushhour.formats.cells import EMPTY_CHARS, VEHICLE_CHARS, WALL_CHARS, vehicles_from_grid
+from rushhour.formats.lines import LINE_BREAK
 from rushhour.play.draft import Draft
 from rushhour.text import plural
 
@@ -150,25 +164,141 @@ def read_text(text: str, source: str | None = None) -> list[Kept]:
     return [read_block(block, source) for block in blocks]
 
 
+@dataclass(frozen=True)
+class Unread:
+    """A block of a kept file that is neither a board nor the draft of one: its first line and why."""
+
+    line: int
+    why: str
+
+
+def _paragraphs(text: str) -> list[tuple[int, str]]:
+    """Each run of non-blank lines of a text (a kept file's blocks): its first line's number and its
+    text."""
+    found: list[tuple[int, str]] = []
+    lines: list[str] = []
+    first = 0
+    for number, line in enumerate([*LINE_BREAK.split(text), ""], start=1):
+        if line.strip():
+            first = first if lines else number
+            lines.append(line)
+        elif lines:
+            found.append((first, "\n".join(lines) + "\n"))
+            lines = []
+    return found
+
+
+def _read_paragraph(first: int, text: str, source: str | None) -> Kept:
+    """The kept board of one block of a kept file, its first line ``first``: errors name the file's
+    lines."""
+    shift = first - 1
+    try:
+        _, blocks = grid.document_blocks(text, source)
+        headers, rows, start = blocks[0]
+    except ParseError as err:
+        line = None if err.line is None else err.line + shift
+        raise ParseError(err.reason, source=source, line=line, column=err.column) from None
+    block = ([(n + shift, k, v) for n, k, v in headers], [(n + shift, row) for n, row in rows], start + shift)
+    return read_block(block, source)
+
+
+def read_blocks(text: str, source: str | None = None) -> tuple[str, list[Kept | Unread]]:
+    """A kept file's own header (its first block when that is header lines only, as the grid reader
+    takes it; '' when there is none) and each of its blocks in turn, numbered as the grid reader numbers
+    them (``FILE:N``): a kept board, or the :class:`Unread` block that is neither a board nor a draft.
+    Each block is read on its own: one block spoilt does not hide the others."""
+    paragraphs = _paragraphs(text)
+    head = ""
+    if paragraphs and all(line.lstrip().startswith("#") for line in paragraphs[0][1].splitlines()):
+        head = paragraphs.pop(0)[1]
+    found: list[Kept | Unread] = []
+    for first, block in paragraphs:
+        try:
+            found.append(_read_paragraph(first, block, source))
+        except RushHourError as err:
+            why = err.reason if isinstance(err, ParseError) else str(err)
+            line = err.line if isinstance(err, ParseError) and err.line is not None else first
+            found.append(Unread(line, why))
+    return head, found
+
+
+def read_kept(text: str, source: str | None = None) -> tuple[list[Kept], list[Unread]]:
+    """The kept boards of a kept file's text that can be read, oldest first, and the blocks that
+    cannot (see :func:`read_blocks`)."""
+    found = read_blocks(text, source)[1]
+    return [b for b in found if not isinstance(b, Unread)], [b for b in found if isinstance(b, Unread)]
+
+
+def _unread_words(unread: Sequence[Unread]) -> str:
+    """The blocks that cannot be read, in words: how many, and the first one's line and reason."""
+    more = f"; and {len(unread) - 1} more" if len(unread) > 1 else ""
+    first = unread[0]
+    return f"{plural(len(unread), 'block')} that cannot be read (line {first.line}: {first.why}{more})"
+
+
 class KeptBoards:
     """The kept boards of ``path`` (by default :func:`kept_path`, read when asked)."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path if path is not None else kept_path()
+        #: the blocks of the file that could not be read when :meth:`boards` last read it
+        self.unread: list[Unread] = []
+        self._head = ""  # the file's own header lines, written back as they were
+
+    def numbered(self) -> list[Kept | Unread]:
+        """Every block of the file in turn, numbered as ``rushhour edit FILE:N`` numbers them: a kept
+        board, or an :class:`Unread` block; raises :class:`RushHourError` for a file that is no boards
+        at all (not text, or not one block of it readable)."""
+        self.unread, self._head = [], ""
+        if not exists(self.path):  # a link to a file not made yet included (a loop of links raises)
+            return []
+        text = read_board_text(str(self.path))
+        head, found = read_blocks(text, str(self.path))
+        unread = [b for b in found if isinstance(b, Unread)]
+        if unread and len(unread) == len(found):
+            read_text(text, str(self.path))  # the grid reader's own words for the first fault
+            raise ParseError(unread[0].why, source=str(self.path), line=unread[0].line)
+        self.unread, self._head = unread, head
+        return found
 
     def boards(self) -> list[Kept]:
         """The kept boards, oldest first: a valid one as its :class:`Board`, an invalid one as its
-        :class:`Draft`; raises :class:`RushHourError` for a file that is no boards."""
-        if not os.path.lexists(self.path):
-            return []
-        return read_text(read_board_text(str(self.path)), str(self.path))
+        :class:`Draft`.  Blocks that cannot be read are passed over and listed in :attr:`unread` (see
+        :meth:`unread_note`); raises :class:`RushHourError` for a file that is no boards at all (not
+        text, or not one block of it readable)."""
+        return [b for b in self.numbered() if not isinstance(b, Unread)]
 
-    def _write(self, boards: Sequence[Kept]) -> None:
-        if boards:
-            text = grid.join_document([kept_text(kept) for kept in boards])
+    def unread_note(self) -> str:
+        """What to tell the player of the blocks :meth:`boards` passed over ('' when none): they are not
+        lost."""
+        if not self.unread:
+            return ""
+        return (
+            f"warning: the kept unsaved boards {self.path} hold {_unread_words(self.unread)}: the other "
+            "boards are offered, and the file as it is will be copied aside before a board is kept or "
+            "forgotten there"
+        )
+
+    def _write(self, boards: Sequence[Kept]) -> str:
+        """Write ``boards`` in place of the file (under its lock, just read by :meth:`boards`); the file
+        as it was is first copied aside when it held blocks that cannot be read, which the new one is
+        without: what to say of that ('' when nothing was)."""
+        said = ""
+        if self.unread:
+            aside = put_aside(self.path, copy=True)  # OSError: nothing written, the file left as it is
+            verb = "is" if len(self.unread) == 1 else "are"
+            said = (
+                f"{_unread_words(self.unread)} {verb} left out of the file, and the file as it was is "
+                f"copied to {aside}"
+            )
+        if boards or self._head:
+            text = grid.join_document([kept_text(kept) for kept in boards]) if boards else ""
+            text = f"{self._head}\n{text}" if self._head and boards else self._head or text
             write_text_atomic(self.path, text, what="the unsaved boards to ")
         else:
-            self.path.unlink(missing_ok=True)
+            real_target(self.path).unlink(missing_ok=True)  # through a link: the link stays
+        self.unread = []
+        return said
 
     def keep(self, board: Kept, replacing: Kept | None = None) -> str:
         """Add ``board`` (in place of ``replacing``, the kept board it was opened from); what was done,
@@ -176,18 +306,18 @@ class KeptBoards:
         board = board.by_name() if isinstance(board, Draft) else board
         moved: Path | None = None
         try:
-            make_folder(self.path.parent)
+            make_folder(real_target(self.path).parent)  # through a link: the folder of the file it names
             with locked(self.path):
+                clean_temporaries(self.path)  # left by a session killed while it wrote: no one writes now
                 try:
                     boards = self.boards()
                 except RushHourError:
                     if not self.path.is_file():  # a folder, a FIFO: not ours to move
                         raise
-                    moved = aside_name(self.path)
-                    os.replace(self.path, moved)
+                    moved = put_aside(self.path)
                     boards = []
                 boards = [b for b in boards if b not in (replacing, board)] + [board]
-                self._write(boards)
+                copied = self._write(boards)
         except OSError as err:
             return f"warning: the unsaved board could not be kept in {self.path}: {reason(err)}"
         except RushHourError as err:
@@ -200,6 +330,8 @@ class KeptBoards:
             said += f"; not valid yet, it opens as it was: {board.problem()}"
         if moved is not None:
             said += f"; what the file held could not be read, and was moved to {moved}"
+        if copied:
+            said += f"; {copied}"
         return said
 
     def forget(self, board: Kept) -> str:
@@ -207,25 +339,30 @@ class KeptBoards:
         if not os.path.lexists(self.path):
             return ""
         board = board.by_name() if isinstance(board, Draft) else board
+        said = ""
         try:
             with locked(self.path):
+                clean_temporaries(self.path)
                 boards = self.boards()
                 if board in boards:
                     boards.remove(board)
-                    self._write(boards)
+                    said = self._write(boards)
         except OSError as err:
             return f"warning: the kept unsaved board {self.path} could not be forgotten: {reason(err)}"
         except RushHourError as err:
             return f"warning: the kept unsaved board {self.path} could not be forgotten: {err}"
-        return ""
+        return f"the kept unsaved boards: {said}" if said else ""
 
 
 __all__ = [
     "KEPT_NAME",
     "Kept",
     "KeptBoards",
+    "Unread",
     "draft_of",
     "draft_text",
     "kept_path",
+    "read_blocks",
+    "read_kept",
     "read_text",
 ]

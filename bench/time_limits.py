@@ -4,7 +4,7 @@ the limit.  The baseline, measured in the same run for each command, is the same
 board it answers at once (one try of a small generator): its start-up and its output, the part of the
 wall time no limit can cut.
 
-    .venv/bin/python bench/time_limits.py [--limits 2 10] [--repeat 3]
+    .venv/bin/python bench/time_limits.py [--limits 2 10] [--repeat 3] [--only LABEL ...]
 
 Prints the median wall time of ``--repeat`` runs, the overshoot past the limit, and the overshoot once
 the start-up is taken off (the target is 10% at most).
@@ -27,6 +27,8 @@ SMALL = "AA...B/.....B/....../....../....../......"
 GENERATE = ["generate", "--count", "100", "--seed", "7", "-q"]
 QUICK = ["generate", "--size", "6x6", "--min-moves", "1", "--max-tries", "1", "--seed", "7", "-q"]
 BOUNDS = ["--max-states", "1e12", "--max-memory", "8000"]
+#: 16x16, 60 vehicles: the frontier passes cannot hold it, and the portfolio waits for its workers
+FULL16 = str(ROOT / "tests" / "data" / "full16.txt")
 #: label: (the command the limit stops, the same command answered at once)
 COMMANDS = {
     "solve (portfolio)": (["solve", BIG, *BOUNDS], ["solve", SMALL, *BOUNDS]),
@@ -36,6 +38,8 @@ COMMANDS = {
     "solve --hands": (["solve", BIG, "--hands", "3,5", *BOUNDS], ["solve", SMALL, "--hands", "3,5"]),
     "solve random": (["solve", BIG, "--engine", "random", *BOUNDS], ["solve", SMALL, "--engine", "random"]),
     "analyze": (["analyze", BIG, *BOUNDS], ["analyze", SMALL, *BOUNDS]),
+    "solve (portfolio) full16": (["solve", FULL16, "--max-memory", "300"], ["solve", SMALL]),
+    "harden": (["harden", "large:17"], ["harden", SMALL, "--max-tries", "1"]),
     "generate 12x12, 1 job": ([*GENERATE, "--size", "12x12"], QUICK),
     "generate 12x12, 2 jobs": ([*GENERATE, "--size", "12x12", "--jobs", "2"], [*QUICK, "--jobs", "2"]),
 }
@@ -56,10 +60,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limits", type=float, nargs="+", default=[2.0, 10.0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", nargs="+", default=None, help="the labels of the commands to run")
     args = parser.parse_args()
+    commands = COMMANDS if args.only is None else {label: COMMANDS[label] for label in args.only}
     startup = {
         label: statistics.median(wall(quick) for _ in range(args.repeat))
-        for label, (_, quick) in COMMANDS.items()
+        for label, (_, quick) in commands.items()
     }
     print(f"median of {args.repeat} runs; the machine may be shared (compare the columns of one run)")
     print(
@@ -69,7 +75,7 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|---:|")
     worst = 0.0
     for limit in args.limits:
-        for label, (argv, _) in COMMANDS.items():
+        for label, (argv, _) in commands.items():
             runs = [wall([*argv, "--time-limit", f"{limit:g}"]) for _ in range(args.repeat)]
             median = statistics.median(runs)
             net = (median - startup[label]) / limit - 1

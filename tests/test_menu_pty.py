@@ -47,6 +47,8 @@ def test_the_reason_a_pack_file_is_left_out_folds_to_a_narrow_terminal(tmp_path:
     told = " ".join(" ".join(lines[start:]).split())
     assert WHY in told, p.text
     assert lines[start + 1].startswith("    ")  # a continuation, indented under the file's name
+    # the first line says how to play and leave, shortened to the width rather than cut
+    assert lines[0].strip() == "Levels: Enter plays, Esc returns"
     p.send("\x1b")  # Esc: back to the game
     p.wait_for("mv 0 | st 0")
     p.send("q")

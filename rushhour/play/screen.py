@@ -590,7 +590,8 @@ class Screen:
         kept in the middle where the lines around it allow; the last one goes up as far as the notes
         after it need."""
         ctrl = self.controller
-        self.put(0, 1, "Levels: up/down choose, Enter plays, Esc returns", curses.A_BOLD)
+        title = next((t for t in MENU_TITLES if len(t) <= cols - 2), MENU_TITLES[-1])
+        self.put(0, 1, title, curses.A_BOLD)
         rows = ctrl.menu_rows
         layout = menu_layout(rows, cols - 4)
         shown: list[tuple[int, str, int]] = []  # a screen line each: its row, its text, its attribute
@@ -608,6 +609,15 @@ class Screen:
         first = max(0, min(chosen if last else chosen - room // 2, len(shown) - room))
         for k, (_, text, attr) in enumerate(shown[first : first + room]):
             self.put(2 + k, 1, text, attr)
+
+
+#: the level menu's first line, the shorter ones for narrow terminals (Enter and Esc kept the longest)
+MENU_TITLES = (
+    "Levels: up/down choose, Enter plays, Esc returns",
+    "Levels: Enter plays, Esc returns",
+    "Enter plays, Esc returns",
+    "Enter plays",
+)
 
 
 def fold_note(text: str, width: int) -> list[str]:

@@ -135,6 +135,13 @@ def _same_bytes(one: str | Path, other: str | Path) -> bool:
                 return True
 
 
+def in_the_way(path: str | Path) -> Path | None:
+    """The first of ``path`` and its folders that is there but is no folder (a file where a folder must
+    be), or None."""
+    path = Path(path)
+    return next((p for p in (path, *path.parents) if os.path.lexists(p) and not p.is_dir()), None)
+
+
 def make_folder(folder: str | Path) -> None:
     """Make ``folder`` and its parents; an :class:`OSError` whose text says which of them is a file
     where a folder must be (mkdir says only "File exists" or "Not a directory")."""
@@ -142,8 +149,8 @@ def make_folder(folder: str | Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        there = next((p for p in (folder, *folder.parents) if os.path.lexists(p)), None)
-        if there is not None and not there.is_dir():
+        there = in_the_way(folder)
+        if there is not None:
             raise OSError(err.errno, f"{there} is a file, not a folder") from None
         raise
 

@@ -162,6 +162,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
             raise EnumerateError(f"--shard-of: {err}") from None
     if args.scheduler not in (None, "local"):
         refuse_given(args, ("workers",), "starts local workers: a running Dask scheduler has its own")
+    if args.scheduler is not None:
+        parallel.require_dask()  # before --out is made: a run that cannot start leaves nothing
     workers = args.workers or parallel.default_workers()
     display = ProgressDisplay(enabled=not args.quiet, lines=True, every=1.0)
     report = _show_parts(display) if display.enabled else None

@@ -104,5 +104,10 @@ def _build(
         raise EnumerateError(f"{err}; {saved}") from None
     lines = merge([results[i].lines for i in sorted(results)])
     if store is not None:
-        store.finish(lines)
+        try:
+            store.finish(lines)
+        except EnumerateError as err:  # a disk that filled up at the last file: the parts stay
+            raise EnumerateError(
+                f"{err}; every part is saved in {store.root}: run the same command to write it again"
+            ) from None
     return lines, total([r.stats for r in results.values()])

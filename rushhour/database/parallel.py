@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 import threading
 import time
 import uuid
@@ -109,12 +110,14 @@ def _run_parts(
             raise KeyboardInterrupt
 
 
-def _dask() -> Any:
+def require_dask() -> Any:
+    """The ``distributed`` module, or :class:`EnumerateError` naming the extra that installs it."""
     try:
         import distributed
     except ImportError:
         raise EnumerateError(
-            "a Dask scheduler needs Dask distributed, which is not installed: pip install 'dask[distributed]'"
+            "a Dask scheduler needs Dask distributed, which is not installed: pip install "
+            "'rushhour[cluster]' ('.[cluster]' in the source folder)"
         ) from None
     return distributed
 
@@ -142,12 +145,112 @@ def _dask_logs_quiet() -> Iterator[None]:
             logging.getLogger(name).setLevel(level)
 
 
+#: the schemes whose addresses are HOST:PORT, checked before Dask is asked
+HOST_PORT_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+def _host_port(distributed: Any, scheduler: str) -> tuple[str, int] | None:
+    """The host and port of a scheduler's address (None for a scheme without them, like ``ucx``), or
+    :class:`EnumerateError` at once for an address that cannot be one (Dask would try it for
+    :data:`CONNECT_SECONDS`, or say it in its own terms)."""
+    cannot = f"cannot reach the Dask scheduler at {scheduler}"
+    if not scheduler.strip():
+        raise EnumerateError(
+            "the Dask scheduler's address is empty: give one like tcp://HOST:8786, or 'local'"
+        )
+    try:
+        scheme, where = distributed.comm.parse_address(scheduler)
+    except ValueError as err:
+        raise EnumerateError(f"{cannot}: {err}") from None
+    if scheme == "inproc":
+        raise EnumerateError(
+            f"{cannot}: an inproc:// address names a scheduler inside one process, not one this command "
+            "can reach: give its tcp://HOST:PORT"
+        )
+    if scheme not in HOST_PORT_SCHEMES:
+        return None
+    try:
+        host, port = distributed.comm.parse_host_port(where)
+    except ValueError as err:
+        text = where.rpartition(":")[2] if ":" in where else None
+        why = f"the port {text!r} is not a number" if text is not None and not text.isdigit() else str(err)
+        raise EnumerateError(
+            f"{cannot}: {why} (an address is {scheme}://HOST:PORT; a scheduler's port is 8786 unless set)"
+        ) from None
+    if not 0 < port < 65536:
+        raise EnumerateError(f"{cannot}: port {port} is out of range (1 to 65535)")
+    return host, port
+
+
+def _causes(err: BaseException) -> list[BaseException]:
+    """``err`` and the errors it was raised from, outermost first."""
+    found: list[BaseException] = []
+    cause: BaseException | None = err
+    while cause is not None and cause not in found:
+        found.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    return found
+
+
+def _refused(where: tuple[str, int] | None) -> bool:
+    """Whether a plain connection to ``where`` is refused (nothing listens there)."""
+    if where is None or not where[0]:
+        return False
+    try:
+        with socket.create_connection(where, timeout=5):
+            return False
+    except ConnectionRefusedError:
+        return True
+    except OSError:
+        return False
+
+
+def _why_not(err: BaseException, where: tuple[str, int] | None) -> str:
+    """Why a scheduler could not be reached, in a user's words."""
+    causes = _causes(err)
+    place = f"{where[0]}:{where[1]}" if where is not None else "that address"
+    if isinstance(err, socket.gaierror) and where is not None:
+        return f"cannot find the host {where[0]!r} ({err.strerror or err})"
+    if isinstance(err, OSError) and str(err).startswith("Timed out trying to connect"):
+        # Dask keeps only its last try's error, which on a busy machine may be a try it cut short
+        if any(isinstance(c, ConnectionRefusedError) for c in causes) or _refused(where):
+            return (
+                f"nothing accepts connections at {place} (connection refused, tried for "
+                f"{CONNECT_SECONDS} s): is the scheduler running, and is this its port (8786 unless set)?"
+            )
+        return (
+            f"no answer from {place} within {CONNECT_SECONDS} s (is the machine up, is a firewall in the "
+            "way?)"
+        )
+    if any(isinstance(c, (ConnectionResetError, BrokenPipeError)) for c in causes) or (
+        type(err).__name__ == "CommClosedError"
+    ):
+        return (
+            "it closed the connection without answering as a Dask scheduler does: is it a scheduler's "
+            "address?"
+        )
+    if isinstance(err, MemoryError):  # Dask read what came first as the length of a message
+        return (
+            "it does not answer as a Dask scheduler (what it sent is not Dask's protocol: the port of "
+            "another service, like a web server?)"
+        )
+    if isinstance(err, (OSError, TimeoutError, ValueError)):
+        return str(err)
+    # a worker's or a TLS scheduler's address: Dask's own errors, about its insides
+    return f"it does not answer as a Dask scheduler ({type(err).__name__}: {err})"
+
+
 def _connect(distributed: Any, scheduler: str) -> Any:
-    """A client of the scheduler at ``scheduler``, or :class:`EnumerateError` saying why not."""
+    """A client of the scheduler at ``scheduler``, or :class:`EnumerateError` saying why not.  An address
+    that cannot be one, or whose host has no address, is refused at once; a port where nothing listens
+    is tried again for :data:`CONNECT_SECONDS` (a scheduler may be starting), as Dask does."""
+    where = _host_port(distributed, scheduler)
     box: dict[str, Any] = {}
 
     def connect() -> None:
         try:
+            if where is not None and where[0]:  # Dask tries an unknown host name for the whole timeout
+                socket.getaddrinfo(where[0], where[1], type=socket.SOCK_STREAM)
             box["client"] = distributed.Client(scheduler, timeout=f"{CONNECT_SECONDS}s")
         except BaseException as err:  # noqa: BLE001 - said below, in the caller's thread
             box["error"] = err
@@ -163,11 +266,7 @@ def _connect(distributed: Any, scheduler: str) -> Any:
     err = box.get("error")
     if err is None:
         return box["client"]
-    if isinstance(err, (OSError, TimeoutError, ValueError)):
-        why = str(err)
-    else:  # a worker's or a TLS scheduler's address: Dask's own errors, about its insides
-        why = f"it does not answer as a Dask scheduler ({type(err).__name__}: {err})"
-    raise EnumerateError(f"cannot reach the Dask scheduler at {scheduler}: {why}")
+    raise EnumerateError(f"cannot reach the Dask scheduler at {scheduler}: {_why_not(err, where)}")
 
 
 def _run_dask(
@@ -180,7 +279,7 @@ def _run_dask(
     native: bool | None,
     note: Callable[[str], None] | None,
 ) -> None:
-    distributed = _dask()
+    distributed = require_dask()
     cluster = client = None
     with _dask_logs_quiet():
         try:
@@ -194,6 +293,10 @@ def _run_dask(
                             threads_per_worker=1,
                             processes=True,
                             dashboard_address=None,
+                            # no dashboard, and the scheduler's web server (which it starts anyway) on a
+                            # free port: on its usual 8787, held by another scheduler of the machine,
+                            # it moved with a warning of several lines on stderr
+                            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
                             silence_logs=logging.CRITICAL + 1,
                         )
                         client = distributed.Client(cluster)
@@ -338,4 +441,13 @@ def _run_on(
     except (RushHourError, KeyboardInterrupt):
         raise
     except Exception as err:  # a task failed every retry, the scheduler went away...
-        raise EnumerateError(f"the Dask cluster at {scheduler} stopped the run: {err}") from None
+        why = str(err)
+        if isinstance(err, distributed.KilledWorker):  # Dask's own words ask to inspect logs, name a URL
+            which = index_of.get(err.task, "?")
+            died = err.allowed_failures + 1
+            why = (
+                f"{died} {'worker' if died == 1 else 'workers'} died while running part {which}, as many as "
+                "the scheduler allows (its distributed.scheduler.allowed-failures, plus one): out of "
+                "memory? the workers' logs say"
+            )
+        raise EnumerateError(f"the Dask cluster at {scheduler} stopped the run: {why}") from None

@@ -10,12 +10,16 @@ from collections.abc import Sequence
 
 from rushhour.database.definitions import STATS_FIELDS, EnumerateError, Job, PartResult, PartStats
 from rushhour.errors import ParseError
-from rushhour.files import Held, locked, read_regular_file, write_text_atomic
+from rushhour.files import Held, locked, make_folder, read_regular_file, write_text_atomic
 from rushhour.formats.fogleman import parse_database_line
 
 MANIFEST, DATABASE, PARTS = "manifest.json", "database.txt", "parts"
 DIR_FORMAT = 2  # 2: layouts with a full lane are left out (format 1 held them)
-_HEADER = re.compile(r"# part (\d+) " + " ".join(rf"{f}=(\d+)" for f in STATS_FIELDS) + r"\Z")
+#: a part's first line: its number, its statistics, and the length in bytes of the lines that follow
+#: (parts written before it was there have none: they are read as before)
+_HEADER = re.compile(
+    r"# part (\d+) " + " ".join(rf"{f}=(\d+)" for f in STATS_FIELDS) + r"(?: bytes=(\d+))?\Z"
+)
 
 
 class PartStore:
@@ -47,7 +51,7 @@ class PartStore:
         root, count = self.root, self.count
         wanted = {"format": DIR_FORMAT, **job.describe(), "parts": count}
         try:
-            os.makedirs(self.parts_dir, exist_ok=True)
+            make_folder(self.parts_dir)  # a file in the way is named
             path = os.path.join(root, MANIFEST)
             try:  # one run a directory: a second one would take the parts of the first for its own
                 self._hold.enter_context(locked(path, error=EnumerateError, wait=False))
@@ -90,7 +94,10 @@ class PartStore:
 
     def save(self, index: int, result: PartResult) -> None:
         stats = " ".join(f"{f}={v}" for f, v in zip(STATS_FIELDS, result.stats, strict=True))
-        text = "".join(f"{line}\n" for line in [f"# part {index} {stats}", *result.lines])
+        body = "".join(f"{line}\n" for line in result.lines)
+        # the length says when a file was cut short after this run wrote it whole (a copy that stopped
+        # half way): its last line may still read as a line, with fewer digits
+        text = f"# part {index} {stats} bytes={len(body.encode('utf-8'))}\n{body}"
         write_text_atomic(self._path(index), text, error=EnumerateError)
 
     def load(self) -> dict[int, PartResult]:
@@ -105,17 +112,30 @@ class PartStore:
                 continue
             path = os.path.join(self.parts_dir, name)
             try:
-                lines = _read(path).splitlines()
+                text = _read(path)
             except OSError as err:
                 raise EnumerateError(f"cannot read {path}: {err.strerror or err}") from None
+            lines = text.splitlines()
             head = _HEADER.match(lines[0]) if lines else None
             if head is None or int(head[1]) != int(name[:6]) or int(head[1]) >= self.count:
                 raise EnumerateError(
                     f"{path}, line 1: not a part of this database (delete it to run the part again)"
                 )
-            for k, line in enumerate(lines[1:], 2):
+            *stats, length = head.groups()[1:]
+            found = len(text.partition("\n")[2].encode("utf-8"))
+            if length is not None and found < int(length):  # said first: its last line may look odd
+                raise EnumerateError(
+                    f"{path}: cut short ({found} bytes after its first line, which says {length}): not "
+                    "a whole part (delete it to run the part again)"
+                )
+            for k, line in enumerate(lines[1:], 2):  # a line added is said as a line, when it is one
                 self._check_line(line, path, k)
-            out[int(head[1])] = PartResult(lines[1:], PartStats(*(int(v) for v in head.groups()[1:])))
+            if length is not None and found > int(length):
+                raise EnumerateError(
+                    f"{path}: {found} bytes after its first line, which says {length}: not the part "
+                    "this program wrote (delete it to run the part again)"
+                )
+            out[int(head[1])] = PartResult(lines[1:], PartStats(*(int(v) for v in stats)))
         return out
 
     def _check_line(self, text: str, path: str, k: int) -> None:

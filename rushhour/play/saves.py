@@ -39,7 +39,6 @@ from __future__ import annotations
 import errno
 import json
 import math
-import os
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -52,6 +51,7 @@ from rushhour.errors import ParseError, RushHourError, SaveFileError
 from rushhour.files import (
     clean_temporaries,
     data_dir,
+    in_the_way,
     locked,
     make_folder,
     put_aside,
@@ -276,7 +276,7 @@ def _record_data(record: LevelRecord) -> dict[str, Any]:
 def _why(path: Path, err: OSError) -> str:
     """Why ``path`` cannot be read, in words: a file where one of its folders should be is named."""
     if err.errno == errno.ENOTDIR:
-        there = next((p for p in path.parents if os.path.lexists(p) and not p.is_dir()), None)
+        there = in_the_way(path.parent)
         if there is not None:
             return f"{there} is a file, not a folder"
     return str(err.strerror or err)

@@ -231,8 +231,10 @@ def improvements(
 class Hardening(Iterator[Improvement]):
     """One run of :func:`improvements`: iterating it searches.  ``tried`` counts the candidate boards
     tried so far and ``seconds`` the time since the search began (0 before the first report);
-    ``unverified``, once it has ended, the length (by its analysis) of a board longer than every one
-    reported that could not be solved again within the limits, and so was not reported (None: none)."""
+    ``unverified`` the length (by its analysis) of a board longer than every one reported that was found
+    so near the deadline that it could not be solved again before it, and so was not reported (None:
+    none); the run ends there.  Another limit that stops a verifying solve (its memory) stops the run
+    with that solve's :class:`~rushhour.errors.LimitReachedError`."""
 
     def __init__(
         self,
@@ -351,7 +353,9 @@ class _Annealing:
         try:  # within the time left: a board that cannot be verified in time is not reported
             self.best = self.current = _verified(hardest, length, reachable, self.deadline)
         except LimitReachedError:
-            self.unverified = max(length, self.unverified or 0)
+            if self.deadline is None or time.perf_counter() < self.deadline:
+                raise  # another limit of the solve (its memory): a stop, in its own words
+            self.unverified = max(length, self.unverified or 0)  # the run ends here: it is said
             return None
         self.best_energy = energy
         return self.best

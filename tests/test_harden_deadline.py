@@ -27,18 +27,35 @@ from tests.test_json import check
 SMALL = "AA.B../...B../...B../....../....../......"  # its hardest position: 2 moves; harden finds longer
 
 
+class _Clock:
+    """harden's ``time`` as the tests see it: the real clock, moved on by ``skip`` (a solve that used up
+    the time it was given)."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def perf_counter(self) -> float:
+        return time.perf_counter() + self.ahead
+
+    def skip(self, seconds: float) -> None:
+        self.ahead += seconds
+
+
 class _Verifier:
     """``solve`` as harden calls it, recording the time limit each call is given and the time left to
-    the run's deadline then; from call ``fail_from`` on it stops as a solve out of time does."""
+    the run's deadline then; from call ``fail_from`` on it stops as a solve out of time does: it uses
+    up the time it was given (on ``clock``, when there is one), then stops at its limit."""
 
-    def __init__(self, deadline: float | None, fail_from: int) -> None:
-        self.deadline, self.fail_from = deadline, fail_from
+    def __init__(self, deadline: float | None, fail_from: int, clock: _Clock | None = None) -> None:
+        self.deadline, self.fail_from, self.clock = deadline, fail_from, clock
         self.calls: list[tuple[float | None, float | None]] = []
 
     def __call__(self, board: Board, **options: Any) -> Any:
         left = None if self.deadline is None else self.deadline - time.perf_counter()
         self.calls.append((options.get("time_limit"), left))
         if len(self.calls) >= self.fail_from:
+            if self.clock is not None and options.get("time_limit") is not None:
+                self.clock.skip(options["time_limit"])
             raise LimitReachedError("stopped at the time limit (as a solve given too little time)")
         return solve(board, **options)
 
@@ -57,35 +74,40 @@ def test_every_verifying_solve_is_given_the_time_left(monkeypatch: pytest.Monkey
 
 def test_an_improvement_not_verified_in_time_is_not_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first improvement's solve runs out of time: it is not reported, and the run says its length."""
-    verifier = _Verifier(None, fail_from=2)  # the start's solve succeeds, every later one runs out
+    clock = _Clock()
+    monkeypatch.setattr(harden_module, "time", clock)
+    verifier = _Verifier(None, fail_from=2, clock=clock)  # the start's solve succeeds, the next runs out
     monkeypatch.setattr(harden_module, "solve", verifier)
     run_ = improvements(Board.from_text(SMALL), time_limit=30.0, max_tries=150, seed=4)
     found = list(run_)
     assert [f.hardest.length for f in found] == [2]  # the start alone: nothing unverified reported
-    assert len(verifier.calls) >= 2
+    assert len(verifier.calls) == 2  # the deadline passed in the second solve: the run ended there
     assert run_.unverified is not None and run_.unverified > 2
     # the same run with every solve real reports a board of that length or longer
+    monkeypatch.setattr(harden_module, "time", time)
     monkeypatch.setattr(harden_module, "solve", solve)
     again = list(improvements(Board.from_text(SMALL), time_limit=30.0, max_tries=150, seed=4))
     assert again[1].hardest.length <= run_.unverified <= again[-1].hardest.length
     assert all(verify(f.hardest.board, f.hardest.moves).is_won() for f in again)
 
 
-def test_a_verified_longer_board_clears_the_note(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A board not verified in time is said only when nothing as long was reported after it."""
+def test_another_limit_of_a_verifying_solve_is_a_stop_in_its_own_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A verifying solve stopped with time left (by its memory) was said to be a board "not solved
+    again within the time limit", even without a time limit."""
+
     calls = [0]
 
-    def second_only(board: Board, **options: Any) -> Any:
+    def memory_stop(board: Board, **options: Any) -> Any:
         calls[0] += 1
-        if calls[0] == 2:  # only the first improvement's solve runs out of time
-            raise LimitReachedError("stopped at the time limit")
+        if calls[0] > 1:  # the start's solve succeeds, the first improvement's stops at its memory
+            raise LimitReachedError("stopped at the memory limit of 1 MB")
         return solve(board, **options)
 
-    monkeypatch.setattr(harden_module, "solve", second_only)
-    run_ = improvements(Board.from_text(SMALL), time_limit=None, max_tries=150, seed=4)
-    found = list(run_)
-    assert calls[0] >= 3 and len(found) >= 2  # a longer board was verified after the one that was not
-    assert run_.unverified is None
+    monkeypatch.setattr(harden_module, "solve", memory_stop)
+    for limit in (None, 30.0):
+        calls[0] = 0
+        with pytest.raises(LimitReachedError, match="^stopped at the memory limit of 1 MB$"):
+            list(improvements(Board.from_text(SMALL), time_limit=limit, max_tries=150, seed=4))
 
 
 def _out_of_time(board: Board, **options: Any) -> Any:
@@ -115,7 +137,9 @@ def test_another_limit_of_the_start_s_solve_is_said_as_it_is(monkeypatch: pytest
 def test_the_command_says_a_board_was_not_verified_in_time(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(harden_module, "solve", _Verifier(None, fail_from=2))
+    clock = _Clock()
+    monkeypatch.setattr(harden_module, "time", clock)
+    monkeypatch.setattr(harden_module, "solve", _Verifier(None, fail_from=2, clock=clock))
     args = ("harden", SMALL, "--max-tries", "150", "--seed", "4", "--time-limit", "30", "--no-color")
     status, out, err = run(capsys, *args)
     assert status == 0
@@ -125,7 +149,9 @@ def test_the_command_says_a_board_was_not_verified_in_time(
     assert "could not be solved again within the time limit: it is not reported" in lines[0]
     assert lines[-1].startswith("no longer board found than 2 moves")
 
-    monkeypatch.setattr(harden_module, "solve", _Verifier(None, fail_from=2))
+    clock = _Clock()
+    monkeypatch.setattr(harden_module, "time", clock)
+    monkeypatch.setattr(harden_module, "solve", _Verifier(None, fail_from=2, clock=clock))
     status, out, err = run(capsys, *args[:-1], "--json")
     assert status == 0 and err == ""
     documents = [check(json.loads(line)) for line in out.splitlines()]  # valid by docs/json.md's schema

@@ -176,3 +176,30 @@ def test_rushhour_edit_says_at_start_that_a_block_is_left_unread_and_numbers_blo
     assert fourth.kept == draft.by_name()
     with pytest.raises(Exception, match="line 10"):  # block 2 is the spoilt one, not SECOND
         starting_draft(argparse.Namespace(board=f"{path}:2", size=None))
+
+
+def test_what_became_of_a_kept_file_is_said_however_the_board_was_opened_and_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``edit KEPT:N`` said nothing of the blocks that cannot be read, and a save just before leaving
+    (the quit question's ``s``) said the file was copied aside on a screen that then closed."""
+    import argparse
+
+    from rushhour.cli.edit import said_after, starting_draft
+    from rushhour.play.editor import Editor
+    from rushhour.play.sources import optimal_plan
+    from rushhour.play.worker import InlineWorker
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path, text = spoilt_file(tmp_path)  # FIRST, a spoilt block, SECOND
+    start = starting_draft(argparse.Namespace(board=f"{path}:1", size=None))
+    assert start.kept == FIRST and "1 block that cannot be read (line 10:" in start.note
+    editor = Editor(
+        start.draft, checker=InlineWorker(optimal_plan), hardener=InlineWorker(optimal_plan),
+        kept=KeptBoards(), opened_kept=start.kept,
+    )
+    assert editor.save(str(tmp_path / "saved.txt"), "grid")
+    assert "copied to" in editor.message and said_after(editor.message)
+    (aside,) = asides(path)
+    assert aside.read_text() == text and KeptBoards(path).boards() == [SECOND]
+    assert not said_after(f"saved to {tmp_path / 'saved.txt'} (grid)")

@@ -8,6 +8,7 @@ BOARD opens the last one kept again (and forgets it once it is saved), an invali
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from dataclasses import dataclass, field
@@ -81,7 +82,11 @@ def starting_draft(args: argparse.Namespace) -> Start:
             raise UsageError("give either a BOARD to edit or --size for a new board, not both")
         if _in_kept_file(args.board):  # a kept board: saved elsewhere, it is forgotten there
             kept = _kept_board(args.board)
-            return Start(draft_of(kept), None, False, _invalid_note(kept), kept=kept)
+            store = KeptBoards()
+            with contextlib.suppress(RushHourError):  # read whole by _kept_board: its blocks left out
+                store.boards()
+            note = "; ".join(part for part in (_invalid_note(kept), store.unread_note()) if part)
+            return Start(draft_of(kept), None, False, note, kept=kept)
         entry = resolve_board(args.board)
         path = args.board if os.path.isfile(args.board) and not reads_stdin(args.board) else None
         return Start(Draft.of(entry.board), path, True, "", meta=entry.meta if path else {})
@@ -193,9 +198,18 @@ def cmd_edit(args: argparse.Namespace) -> int:
     )
     editor.message = start.note
     status = editscreen.run(editor, color=color_wanted(args))
-    if editor.message.startswith("the unsaved board is kept") or "warning:" in editor.message:
+    if said_after(editor.message):
         tui.say(editor.message)  # nothing said after a hangup: the terminal is gone
     return status
+
+
+def said_after(message: str) -> bool:
+    """Whether the editor's last message is said again once the screen is closed: where the board was
+    kept, a warning, or what became of the kept boards' file (blocks left out of it, the file copied
+    aside), which the last save before leaving may have said on a screen no longer there."""
+    return message.startswith("the unsaved board is kept") or any(
+        words in message for words in ("warning:", "the kept unsaved boards")
+    )
 
 
 def register(sub: Any) -> None:

@@ -17,6 +17,7 @@ import rushhour
 import rushhour.api
 import rushhour.board
 import rushhour.formats.fogleman
+import rushhour.formats.grid
 import rushhour.formats.lines
 import rushhour.formats.single
 import rushhour.logic
@@ -42,7 +43,7 @@ def test_the_guide_runs() -> None:
     assert result.attempted > 40 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.formats.fogleman, rushhour.formats.single, rushhour.logic,
+@pytest.mark.parametrize("module", [rushhour, rushhour.api, rushhour.board, rushhour.formats.fogleman, rushhour.formats.grid, rushhour.formats.single, rushhour.logic,
                                     rushhour.search.analysis, rushhour.formats.lines, rushhour.play.screen,
                                     rushhour.search.memory, rushhour.render.text, rushhour.render.palette])
 def test_the_docstring_examples_run(module: object) -> None:

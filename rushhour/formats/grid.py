@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -129,6 +129,36 @@ def _split_block(text: str, first_line: int) -> tuple[list[tuple[int, str, str]]
     return headers, grid
 
 
+def runs(text: str) -> Iterator[tuple[int, int, int, bool]]:
+    r"""Each run of non-blank lines of ``text`` (a board's block, or a header block): where it starts
+    and ends (character offsets, the end's line break left out), its first line's number, and whether
+    one of its lines is a row (not a ``#`` line).
+
+    >>> list(runs("# title: t\n\nAA.\n...\n\n\n..A\n"))
+    [(0, 10, 1, False), (12, 19, 3, True), (22, 25, 7, True)]
+    """
+    start = end = line_of = -1  # the open run's span and first line; -1: none open
+    grid = False
+    position = 0
+    for number, found in enumerate(itertools.chain(LINE_BREAK.finditer(text), [None]), start=1):
+        if found is None and position >= len(text):
+            break  # the text ends with a line break: no last line after it
+        stop = len(text) if found is None else found.start()
+        line = text[position:stop]
+        if not line.strip():
+            if start >= 0:
+                yield start, end, line_of, grid
+                start = -1
+        else:
+            if start < 0:
+                start, line_of, grid = position, number, False
+            end = stop
+            grid = grid or not line.lstrip().startswith("#")
+        position = len(text) if found is None else found.end()
+    if start >= 0:
+        yield start, end, line_of, grid
+
+
 class _Blocks(Sequence[Block]):
     """The boards' blocks of a grid text, found in one pass that keeps only where each one is (its
     first and last characters, its first line): a block's lines are read when it is asked for."""
@@ -138,13 +168,9 @@ class _Blocks(Sequence[Block]):
         self.starts, self.ends, self.lines = array("q"), array("q"), array("q")
         self.meta: dict[str, str] = {}  # the file's own header: a first block of header lines only
         first_block: int | None = None  # the first non-blank line of the text
-        start = end = line_of = -1  # the open block's span and first line; -1: none open
-        grid = False  # whether the open block has a row
-
-        def close() -> None:
-            nonlocal start
-            if start < 0:
-                return
+        for start, end, line_of, grid in runs(text):
+            if first_block is None:
+                first_block = line_of
             if grid:
                 self.starts.append(start)
                 self.ends.append(end)
@@ -153,25 +179,6 @@ class _Blocks(Sequence[Block]):
                 self.meta = {k: v for _, k, v in _split_block(text[start:end], line_of)[0]}
             else:
                 raise ParseError("header lines with no grid below them", source=source, line=line_of)
-            start = -1
-
-        position = 0
-        for number, found in enumerate(itertools.chain(LINE_BREAK.finditer(text), [None]), start=1):
-            if found is None and position >= len(text):
-                break  # the text ends with a line break: no last line after it
-            stop = len(text) if found is None else found.start()
-            line = text[position:stop]
-            if not line.strip():
-                close()
-            else:
-                if start < 0:
-                    start, line_of, grid = position, number, False
-                    if first_block is None:
-                        first_block = number
-                end = stop
-                grid = grid or not line.lstrip().startswith("#")
-            position = len(text) if found is None else found.end()
-        close()
         if first_block is None:
             raise ParseError("no board here: the text is empty", source=source)
         if not self.starts:

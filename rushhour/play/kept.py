@@ -54,7 +54,6 @@ from rushhour.files import (
 )
 from rushhour.formats import grid, read_board_text
 from rushhour.formats.cells import EMPTY_CHARS, VEHICLE_CHARS, WALL_CHARS, vehicles_from_grid
-from rushhour.formats.lines import LINE_BREAK
 from rushhour.play.draft import Draft
 from rushhour.text import plural
 
@@ -107,8 +106,9 @@ def kept_text(kept: Kept) -> str:
 
 
 # --- reading ---------------------------------------------------------------------------------------
-def _structure(headers: list[tuple[int, str, str]], source: str | None) -> Draft | None:
-    """An empty draft with the structure the header lines give (None: a line that is not one)."""
+def _structure(headers: list[tuple[int, str, str]], source: str | None) -> Draft:
+    """An empty draft with the structure the header lines give (:class:`ParseError`: a line that is not
+    one)."""
     found = {key: value for _, key, value in headers}
     exit_: str | Exit | None = grid.parse_exit(found["exit"], source, 0) if "exit" in found else None
     wrap = grid.parse_bool(found["wrap"], source, 0) if "wrap" in found else False
@@ -127,7 +127,7 @@ def _lenient(block: grid.Block, source: str | None) -> Draft | None:
         return None
     rows = [line.strip() for _, line in lines]
     known = EMPTY_CHARS | WALL_CHARS | set(VEHICLE_CHARS)
-    if shape is None or len({len(row) for row in rows}) != 1 or len(rows) > MAX_SIDE:
+    if len({len(row) for row in rows}) != 1 or len(rows) > MAX_SIDE:
         return None
     if len(rows[0]) > MAX_SIDE or any(ch not in known for row in rows for ch in row):
         return None
@@ -173,19 +173,9 @@ class Unread:
 
 
 def _paragraphs(text: str) -> list[tuple[int, str]]:
-    """Each run of non-blank lines of a text (a kept file's blocks): its first line's number and its
-    text."""
-    found: list[tuple[int, str]] = []
-    lines: list[str] = []
-    first = 0
-    for number, line in enumerate([*LINE_BREAK.split(text), ""], start=1):
-        if line.strip():
-            first = first if lines else number
-            lines.append(line)
-        elif lines:
-            found.append((first, "\n".join(lines) + "\n"))
-            lines = []
-    return found
+    """Each block of a kept file, as the grid reader finds them (:func:`grid.runs`): its first line's
+    number and its text."""
+    return [(first, text[start:end] + "\n") for start, end, first, _ in grid.runs(text)]
 
 
 def _read_paragraph(first: int, text: str, source: str | None) -> Kept:

@@ -50,8 +50,9 @@ def _formats() -> ModuleType:
 
 def _format_names() -> str:
     """The text formats' names as messages list them: ``grid, fogleman, csv, json or rows``."""
-    *first, last = _formats().TEXT_FORMATS
-    return f"{', '.join(first)} or {last}"
+    from rushhour.text import listed  # which imports this module
+
+    return listed(_formats().TEXT_FORMATS, "or")
 
 Metric = Literal["moves", "steps"]
 

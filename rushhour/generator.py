@@ -62,7 +62,7 @@ from rushhour.search.bfs import Limits
 from rushhour.search.frontier import frontier_available, frontier_wanted, one_pass
 from rushhour.search.solution import moves_of_path
 from rushhour.search.tables import Tables, tables_for
-from rushhour.text import plural, seconds_text
+from rushhour.text import listed, plural, seconds_text
 from rushhour.workers import awaited, interrupt_as_flag, may_start_processes, owned_pool
 
 METHODS = ("anneal", "rewind", "walk")
@@ -206,8 +206,7 @@ class Settings:
             if not MIN_SIDE <= side <= MAX_SIDE:
                 raise ParameterError(f"board {label} {side} is out of range: sizes are 5x5 to 12x12")
         if self.method not in METHODS:
-            *others, last = METHODS
-            raise ParameterError(f"unknown {{method}} {self.method!r}: use {', '.join(others)} or {last}")
+            raise ParameterError(f"unknown {{method}} {self.method!r}: use {listed(METHODS, 'or')}")
         if self.min_moves < 1:
             raise ParameterError(f"{{min_moves}} must be at least 1, not {self.min_moves}")
         if self.max_moves is not None and self.max_moves < self.min_moves:

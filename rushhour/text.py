@@ -43,6 +43,16 @@ def seconds_text(seconds: float) -> str:
     return text.removesuffix(".0")
 
 
+def listed(words: Iterable[str], last: str = "and") -> str:
+    """Words as a sentence lists them: ``6x6``, ``6x6 and 7x7``, ``grid, csv or json``.
+
+    >>> listed(["6x6"]), listed(["6x6", "7x7"]), listed(["grid", "csv", "json"], "or")
+    ('6x6', '6x6 and 7x7', 'grid, csv or json')
+    """
+    *first, end = words
+    return f"{', '.join(first)} {last} {end}" if first else end
+
+
 def ordinal(count: int) -> str:
     """``1st``, ``2nd``, ``43rd``, ``1,113th``."""
     last = "th" if count % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(count % 10, "th")

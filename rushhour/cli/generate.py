@@ -45,7 +45,7 @@ from rushhour.generator import (
     max_walls,
 )
 from rushhour.numbers import whole_or_none
-from rushhour.text import plural, seconds_text
+from rushhour.text import listed, plural, seconds_text
 
 EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
 TRIES_PER_PUZZLE = 1000
@@ -374,7 +374,7 @@ class _Writer:
         least, most = settings.min_moves, settings.max_moves
         span = f"{least}+" if most is None else f"{least}-{most}"
         sizes = [f"{settings.width}x{settings.height}"] if self.sizes is None else self.sizes
-        on = "" if not sizes else " on " + _and(sizes)
+        on = "" if not sizes else " on " + listed(sizes)
         return f"{plural(count, 'puzzle')} of {span} moves{on}"
 
     def text(self) -> str:
@@ -510,11 +510,6 @@ def advice(s: Settings) -> str:
             "another --format"
         )
     return "try a wider --min-moves/--max-moves range, other --vehicles, or more --max-tries"
-
-
-def _and(words: list[str]) -> str:
-    """``6x6``, ``6x6 and 7x7``, ``6x6, 7x7 and 8x8``."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _sizes(puzzles: list[Puzzle]) -> list[str]:

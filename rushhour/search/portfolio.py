@@ -161,7 +161,7 @@ def portfolio(
         passes.report = limits.report  # the positions the passes store, shown between the bounds
         ended = _passes(board, metric, news, passes)
         if ended is None:  # the compiled passes cannot run this board: the other engines do
-            ended = _no_passes(board, metric, news, passes, (context, args))
+            ended = _no_passes(board, metric, news, passes, (context, args), memory)
         if not ended:
             news.wait_for_last(limits)
     finally:
@@ -304,7 +304,12 @@ def _passes(board: Board, metric: str, news: _News, limits: Limits) -> bool | No
 
 
 def _no_passes(
-    board: Board, metric: str, news: _News, limits: Limits, fork: tuple[Any, tuple[Any, ...]]
+    board: Board,
+    metric: str,
+    news: _News,
+    limits: Limits,
+    fork: tuple[Any, tuple[Any, ...]],
+    memory: int | None,
 ) -> bool:
     """The portfolio on a board the compiled passes cannot run (:func:`_passes` answered None): the
     upper worker starts at once with its ``improve`` restarts, a lower worker forked now runs SAT
@@ -331,7 +336,7 @@ def _no_passes(
     if ended or news.workers:
         return ended
     try:  # alone: SAT planning in the caller, its news taken at once, within the workers' share
-        mine = _limits_from_now(limits, _share(args[5], 1 - FRONTIER_MEMORY))  # args[5]: max_memory
+        mine = _limits_from_now(limits, _share(memory, 1 - FRONTIER_MEMORY))  # the workers' share
         _plans(board, metric, news.share, _Caller(news), mine, mine.memory)
     except LimitReachedError as err:
         news.take((_STOPPED, str(err), "sat planning"))

@@ -55,8 +55,9 @@ and every cell it passes over; it *sweeps* the cells it enters or passes over.
   has taken the plain formula more than :data:`HARD_CONFLICTS` conflicts.  When the caller tells a lower
   bound (``min_moves``) the plain formula gets at most that many conflicts at a length, and the
   canonical one is built as soon as a length needs more: from a told bound on a 6x6 board every
-  length is settled by the plain formula in far fewer (expert:20 from 20 moves: 11.8 s with the
-  canonical formula from the start, 3.2 s so, 2.6 s from the relaxed bound; medians of 3), where
+  length is settled by the plain formula in far fewer (expert:20 from 20 moves: 3.05 s of CPU so,
+  10.64 s with the canonical formula from the start, 2.89 s from the relaxed bound; docs/benchmarks.md,
+  ``bench/sat_planning.py --told``), where
   the lengths of a crowded large board soon need more and lose only that budget once (crowd12-01
   from 16 moves: 2.7 s, in a planning of some 47 s).  They hold under a switch literal;
   from then on, at each length, the plain formula (switch false) and the canonical one (switch

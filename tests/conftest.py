@@ -12,9 +12,12 @@ does) each of those starts would compile every module from source again, about 0
 import compileall
 import contextlib
 import importlib.util
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.boards import TINY
 
 settings.register_profile(
     "repeatable",
@@ -32,3 +35,11 @@ def pytest_configure(config: pytest.Config) -> None:
     for folder in (spec.submodule_search_locations or []) if spec else []:
         with contextlib.suppress(OSError):  # a folder that cannot be written is left as it is
             compileall.compile_dir(folder, quiet=2)
+
+
+@pytest.fixture
+def level(tmp_path: Path) -> Path:
+    """The TINY level of tests/boards.py in a file of its own (B-1 then A+3 wins in 2 moves)."""
+    path = tmp_path / "tiny.txt"
+    path.write_text(TINY)
+    return path

@@ -87,11 +87,18 @@ EDITS = st.lists(
 )
 
 
+#: the names a random rename gives: long ones, the grid's own symbols, digits
+NAMES = ("LONG", "x", "o", "b1", "Zz9", "7")
+
+
 def one_edit(d: Draft, what: str, r: int, c: int, n: int) -> Draft:
+    """One edit a person makes, chosen by ``what`` and placed by the numbers ``r``, ``c``, ``n``."""
     if what == "place":
         return d.place(r, c, HORIZONTAL if n == 2 else VERTICAL, n)
     if what == "wall":
         return d.toggle_wall((r, c))
+    if what == "exit":
+        return d.next_exit()
     if not d.names:
         return d
     name = d.names[(r + c) % len(d.names)]
@@ -101,6 +108,10 @@ def one_edit(d: Draft, what: str, r: int, c: int, n: int) -> Draft:
         return d.rotate(name)
     if what == "delete":
         return d.delete(name)
+    if what == "rename":
+        return d.rename(name, NAMES[(r * 8 + c) % len(NAMES)])
+    if what == "goal":
+        return d.make_goal(name)
     return d.resize(name, n)
 
 

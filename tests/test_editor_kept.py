@@ -15,13 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rushhour import Board
-from rushhour.board import HORIZONTAL, VERTICAL, Vehicle
+from rushhour.board import HORIZONTAL, Vehicle
 from rushhour.errors import BoardNotFoundError, ParseError, RushHourError
 from rushhour.play import kept as kept_module
 from rushhour.play.draft import Draft, EditError
 from rushhour.play.editor import Mode
 from rushhour.play.kept import KeptBoards, draft_text, kept_path, read_text
-from tests.test_editor import START, keys, make
+from tests.test_editor import START, keys, make, one_edit
 
 EDITS = st.lists(
     st.tuples(
@@ -32,32 +32,6 @@ EDITS = st.lists(
     ),
     max_size=30,
 )
-NAMES = ("LONG", "x", "o", "b1", "Zz9", "7")
-
-
-def one_edit(d: Draft, what: str, r: int, c: int, n: int) -> Draft:
-    if what == "place":
-        return d.place(r, c, HORIZONTAL if (r + n) % 2 else VERTICAL, n)
-    if what == "wall":
-        return d.toggle_wall((r, c))
-    if what == "exit":
-        return d.next_exit()
-    if not d.names:
-        return d
-    name = d.names[(r + c) % len(d.names)]
-    if what == "shift":
-        return d.shift(name, r % 3 - 1, c % 3 - 1)
-    if what == "rotate":
-        return d.rotate(name)
-    if what == "delete":
-        return d.delete(name)
-    if what == "rename":
-        return d.rename(name, NAMES[(r * 8 + c) % len(NAMES)])
-    if what == "goal":
-        return d.make_goal(name)
-    return d.resize(name, n)
-
-
 def broken(d: Draft, how: str) -> Draft:
     """``d`` made invalid as a person makes a board invalid in the editor."""
     goal = d.vehicle(d.goal)

@@ -13,19 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.boards import TINY
 from tests.test_play_pty import PROMPT, finish, progress_file
 from tests.test_play_pty import spawn as spawn_line
 from tests.test_tui_pty import ENTER, RIGHT, TAB, UP, Player, left_cleanly
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals need a POSIX system")
-
-
-@pytest.fixture
-def level(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.txt"
-    path.write_text(TINY)
-    return path
 
 
 def saved_hints(tmp_path: Path) -> object:

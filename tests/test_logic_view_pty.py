@@ -32,13 +32,6 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals nee
 BOARD = parse_text(TINY)[0].board
 
 
-@pytest.fixture
-def level(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.txt"
-    path.write_text(TINY)
-    return path
-
-
 def panel(p: Player) -> list[str]:
     """The logic view's lines as the screen shows them, folded lines joined again."""
     rows = p.screen.display

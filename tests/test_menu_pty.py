@@ -25,10 +25,13 @@ END = "\x1bOF"  # what xterm sends in keypad mode
 WHY = "mine.txt, line 1: board height 1 is out of range: sides are 3 to 16"
 
 
-def test_the_reason_a_pack_file_is_left_out_folds_to_a_narrow_terminal(tmp_path: Path) -> None:
+def menu_at_its_last_level(tmp_path: Path, names: list[str]) -> Player:
+    """The game in a narrow terminal, with the pack files ``names`` that are no packs (a board one row
+    high), its level menu open at the last level: the notes after it in view."""
     folder = tmp_path / "data" / "rushhour" / "packs"
     folder.mkdir(parents=True)
-    (folder / "mine.txt").write_text("....\n")  # a board one row high: not a pack
+    for name in names:
+        (folder / name).write_text("....\n")
     level = tmp_path / "tiny.txt"
     level.write_text(TINY)
     p = Player(tmp_path, str(level), "--no-save")
@@ -37,10 +40,15 @@ def test_the_reason_a_pack_file_is_left_out_folds_to_a_narrow_terminal(tmp_path:
     p.settle()
     p.send("l")
     p.wait_for("Levels:")
-    p.send(END)  # the last level: the notes after it come into view
+    p.send(END)
     last = packs()[-1]
     p.wait_for(f"> {last.name}:{len(last.levels)}")
     p.settle()
+    return p
+
+
+def test_the_reason_a_pack_file_is_left_out_folds_to_a_narrow_terminal(tmp_path: Path) -> None:
+    p = menu_at_its_last_level(tmp_path, ["mine.txt"])
     lines = p.text.splitlines()
     assert all(len(line) <= NARROW for line in lines)
     start = next(k for k, line in enumerate(lines) if line.strip().startswith("mine.txt"))
@@ -58,23 +66,8 @@ def test_the_reason_a_pack_file_is_left_out_folds_to_a_narrow_terminal(tmp_path:
 def test_every_file_left_out_can_be_read_below_the_last_level(tmp_path: Path) -> None:
     """More notes than half the screen: with the last level chosen, they all come into view (the last
     level was kept in the middle, the notes past the screen's foot out of reach)."""
-    folder = tmp_path / "data" / "rushhour" / "packs"
-    folder.mkdir(parents=True)
     names = [f"broken{k}.txt" for k in range(8)]
-    for name in names:
-        (folder / name).write_text("....\n")
-    level = tmp_path / "tiny.txt"
-    level.write_text(TINY)
-    p = Player(tmp_path, str(level), "--no-save")
-    p.wait_for("moves 0")
-    p.resize(30, NARROW)
-    p.settle()
-    p.send("l")
-    p.wait_for("Levels:")
-    p.send(END)
-    last = packs()[-1]
-    p.wait_for(f"> {last.name}:{len(last.levels)}")
-    p.settle()
+    p = menu_at_its_last_level(tmp_path, names)
     screen = p.text
     assert all(f"{name}, line 1:" in screen for name in names), screen
     assert screen.rstrip().endswith("3 to 16"), screen  # the end of the last note

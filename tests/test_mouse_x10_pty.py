@@ -25,13 +25,6 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals nee
 PRESS, RELEASE, MOTION, WHEEL_UP = 0, 3, 32, 64
 
 
-@pytest.fixture
-def level(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.txt"
-    path.write_text(TINY)
-    return path
-
-
 def x10(code: int, x: int, y: int) -> str:
     """The classic report of ``code`` at screen column ``x`` and line ``y`` (from 0)."""
     return "\x1b[M" + chr(32 + code) + chr(33 + x) + chr(33 + y)

@@ -37,13 +37,6 @@ ANSI = "\x1b["
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals need a POSIX system")
 
 
-@pytest.fixture
-def level(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.txt"
-    path.write_text(TINY)
-    return path
-
-
 def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     env.update(XDG_DATA_HOME=str(tmp_path / "data"), TERM="xterm", PYTHONIOENCODING="utf-8")

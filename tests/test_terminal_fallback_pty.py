@@ -42,13 +42,6 @@ XTERM_DIRECT = r"""xterm-direct|xterm with direct-color indexing,
 """
 
 
-@pytest.fixture
-def level(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.txt"
-    path.write_text(TINY)
-    return path
-
-
 def compiled_entry(tmp_path: Path) -> Path:
     tic = shutil.which("tic")
     if tic is None:

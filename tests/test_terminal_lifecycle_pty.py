@@ -18,7 +18,6 @@ import pexpect
 import pytest
 
 from rushhour import Board
-from tests.boards import TINY
 from tests.test_editor_pty import START
 from tests.test_tui_pty import COLS, LINES, TIMEOUT, UP, Player, left_cleanly, progress
 
@@ -43,13 +42,6 @@ JOB = (
     "open(sys.argv[1], 'w').write(str(pid))\n"
     "sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n"
 )
-
-
-@pytest.fixture
-def level(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.txt"
-    path.write_text(TINY)
-    return path
 
 
 def program(tmp_path: Path, *args: str, errors: bool = False, **extra: str) -> Player:

@@ -131,13 +131,6 @@ class Player:
             self.send(up)
 
 
-@pytest.fixture
-def level(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.txt"
-    path.write_text(TINY)
-    return path
-
-
 def progress(tmp_path: Path) -> dict[str, dict[str, object]]:
     data = json.loads((tmp_path / "data" / "rushhour" / "progress.json").read_text())
     return data["levels"]  # type: ignore[no-any-return]

@@ -50,9 +50,9 @@ def _formats() -> ModuleType:
 
 def _format_names() -> str:
     """The text formats' names as messages list them: ``grid, fogleman, csv, json or rows``."""
-    from rushhour.text import listed  # which imports this module
+    names: str = _formats().FORMAT_NAMES
+    return names
 
-    return listed(_formats().TEXT_FORMATS, "or")
 
 Metric = Literal["moves", "steps"]
 

@@ -24,9 +24,12 @@ from rushhour.formats.fogleman import fogleman_names
 from rushhour.formats.inline import SOURCE as INLINE
 from rushhour.formats.inline import rows_as_grid
 from rushhour.formats.jsonfmt import board_to_dict
+from rushhour.text import listed
 
 #: the formats :meth:`Board.from_text` reads and :meth:`Board.to_text` writes
 TEXT_FORMATS = ("grid", "fogleman", "csv", "json", "rows")
+#: their names as a message lists them: ``grid, fogleman, csv, json or rows``
+FORMAT_NAMES = listed(TEXT_FORMATS, "or")
 
 
 def _rows_text(text: str) -> bool:
@@ -122,4 +125,4 @@ def board_ref(board: Board, *, name: str | None = None, source: str | None = Non
     }
 
 
-__all__ = ["TEXT_FORMATS", "board_ref", "one_line", "read_one", "write_one"]
+__all__ = ["FORMAT_NAMES", "TEXT_FORMATS", "board_ref", "one_line", "read_one", "write_one"]

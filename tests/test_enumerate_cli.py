@@ -54,6 +54,18 @@ def _wait_for(path: Path, seconds: float) -> None:
         time.sleep(0.1)
 
 
+def scheduler_address(info: Path, seconds: float) -> str:
+    """The address a scheduler wrote to its ``--scheduler-file``, once the file is there whole (it may be
+    seen before the scheduler has finished writing it)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            return str(json.loads(info.read_text())["address"])
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{info} did not appear whole")
+        time.sleep(0.1)
+
+
 def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     dask = shutil.which("dask", path=os.path.dirname(sys.executable)) or shutil.which("dask")
@@ -69,8 +81,7 @@ def test_a_dask_cluster_of_separate_processes_gives_the_same_bytes(five: str, tm
         )
     ]
     try:
-        _wait_for(info, 60)
-        address = json.loads(info.read_text())["address"]
+        address = scheduler_address(info, 60)
         # started before any worker: it says so, and goes on once workers come
         early = subprocess.Popen(
             [*RUSHHOUR, "enumerate", "--size", "5x5", "--scheduler", address],
@@ -329,8 +340,7 @@ def test_workers_without_this_rushhour_are_said_not_waited_for(tmp_path: Path) -
     one = ["--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1"]
     procs = [_dask_process("scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file", str(info))]
     try:
-        _wait_for(info, 60)
-        address = json.loads(info.read_text())["address"]
+        address = scheduler_address(info, 60)
         old = _dask_process("worker", address, *one, env=_fake_rushhour(tmp_path / "old", '__version__ = "0.0.1"\n'))
         procs.append(old)
         _workers_of(address, 1)

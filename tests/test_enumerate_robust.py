@@ -330,3 +330,23 @@ def test_without_dask_a_scheduler_is_refused_naming_the_extra_before_out_is_made
     status, _, err = run(capsys, "enumerate", "--size", "4x4", "--scheduler", "local", "--out", str(out), "-q")
     assert status == 2 and "pip install 'rushhour[cluster]'" in err, err
     assert not out.exists()
+
+
+def test_ctrl_c_before_any_part_is_finished_does_not_say_parts_are_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while the run still connected to its scheduler (or before its first part) said "the
+    parts finished are saved in DIR" where none were."""
+    import rushhour.cli.enumerate as enumerate_command
+
+    def interrupted(*args: object, **options: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(enumerate_command, "build", interrupted)
+    out = tmp_path / "db"
+    status, _, err = run(capsys, "enumerate", "--size", "4x4", "--out", str(out), "-q")
+    assert status == 130 and err == "interrupted before a part was finished: run the same command to start\n"
+    (out / "parts").mkdir(parents=True)
+    (out / "parts" / "000003.txt").write_text("# part 3\n")  # one part on disk: that is what is said
+    status, _, err = run(capsys, "enumerate", "--size", "4x4", "--out", str(out), "-q")
+    assert status == 130 and err.startswith(f"interrupted: the parts finished are saved in {out};")

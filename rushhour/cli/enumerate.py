@@ -26,6 +26,7 @@ from rushhour.database import (
     read_line,
     shard_of,
 )
+from rushhour.database.store import parts_saved
 from rushhour.errors import RushHourError
 from rushhour.numbers import whole_or_none
 from rushhour.text import plural
@@ -180,11 +181,13 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         display.close()
-        if args.out is not None:
+        if args.out is not None and parts_saved(args.out):
             print(
                 f"interrupted: the parts finished are saved in {args.out}; run the same command to resume",
                 file=sys.stderr,
             )
+        elif args.out is not None:
+            print("interrupted before a part was finished: run the same command to start", file=sys.stderr)
         else:
             print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -22,6 +22,18 @@ _HEADER = re.compile(
 )
 
 
+#: a part's file name: its number, six digits
+PART_NAME = re.compile(r"\d{6}\.txt")
+
+
+def parts_saved(root: str) -> int:
+    """How many parts a database directory holds finished (0 when it holds none, or is not there)."""
+    try:
+        return sum(1 for name in os.listdir(os.path.join(root, PARTS)) if PART_NAME.fullmatch(name))
+    except OSError:
+        return 0
+
+
 class PartStore:
     """``DIR/manifest.json`` (the job and its number of parts), ``DIR/parts/NNNNNN.txt`` (each finished
     part: a header with its statistics, then its lines) and, at the end, ``DIR/database.txt``.  Every
@@ -76,7 +88,7 @@ class PartStore:
                         "use another directory"
                     )
             else:
-                if any(re.fullmatch(r"\d{6}\.txt", name) for name in os.listdir(self.parts_dir)):
+                if any(PART_NAME.fullmatch(name) for name in os.listdir(self.parts_dir)):
                     raise EnumerateError(
                         f"{self.parts_dir} holds parts but {root} has no {MANIFEST}: they may be parts of "
                         f"another database; delete {self.parts_dir} to start afresh, or use another directory"

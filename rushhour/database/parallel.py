@@ -28,6 +28,7 @@ from rushhour import workers as workers_module
 from rushhour.database.definitions import EnumerateError, Job, Part, PartResult
 from rushhour.database.part import run_part
 from rushhour.errors import RushHourError, WorkerError
+from rushhour.text import plural
 from rushhour.version import __version__
 
 OnResult = Callable[[int, PartResult], None]
@@ -446,7 +447,7 @@ def _run_on(
             which = index_of.get(err.task, "?")
             died = err.allowed_failures + 1
             why = (
-                f"{died} {'worker' if died == 1 else 'workers'} died while running part {which}, as many as "
+                f"{plural(died, 'worker')} died while running part {which}, as many as "
                 "the scheduler allows (its distributed.scheduler.allowed-failures, plus one): out of "
                 "memory? the workers' logs say"
             )

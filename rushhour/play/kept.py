@@ -172,10 +172,10 @@ class Unread:
     why: str
 
 
-def _paragraphs(text: str) -> list[tuple[int, str]]:
+def _paragraphs(text: str) -> list[tuple[int, str, bool]]:
     """Each block of a kept file, as the grid reader finds them (:func:`grid.runs`): its first line's
-    number and its text."""
-    return [(first, text[start:end] + "\n") for start, end, first, _ in grid.runs(text)]
+    number, its text, and whether it has a row (not header lines only)."""
+    return [(first, text[start:end] + "\n", rows) for start, end, first, rows in grid.runs(text)]
 
 
 def _read_paragraph(first: int, text: str, source: str | None) -> Kept:
@@ -199,10 +199,10 @@ def read_blocks(text: str, source: str | None = None) -> tuple[str, list[Kept | 
     Each block is read on its own: one block spoilt does not hide the others."""
     paragraphs = _paragraphs(text)
     head = ""
-    if paragraphs and all(line.lstrip().startswith("#") for line in paragraphs[0][1].splitlines()):
+    if paragraphs and not paragraphs[0][2]:  # header lines only: the file's own, as the grid reader says
         head = paragraphs.pop(0)[1]
     found: list[Kept | Unread] = []
-    for first, block in paragraphs:
+    for first, block, _ in paragraphs:
         try:
             found.append(_read_paragraph(first, block, source))
         except RushHourError as err:
